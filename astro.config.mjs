@@ -1,0 +1,17 @@
+// @ts-check
+import { defineConfig } from 'astro/config';
+import mdx from '@astrojs/mdx';
+import crucibleSurface from './integrations/surface/index.ts';
+
+// SITE_URL is the absolute origin written into canonical links, twins, llms.txt and the sitemap.
+const site = process.env.SITE_URL || 'http://localhost:4321';
+
+export default defineConfig({
+  site,
+  // Leaf pages are files (/blog/x -> blog/x.html), homes and section indexes directories.
+  build: { format: 'preserve' },
+  trailingSlash: 'ignore',
+  cacheDir: process.env.CRUCIBLE_CACHE_DIR || './node_modules/.astro',
+  markdown: { shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' } } },
+  integrations: [mdx(), crucibleSurface()],
+});

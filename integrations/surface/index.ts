@@ -1,0 +1,5 @@
+import type { AstroIntegration } from 'astro';
+
+export default function crucibleSurface(): AstroIntegration {
+  return { name: 'crucible-surface', hooks: {} };
+}

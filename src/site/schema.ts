@@ -1,0 +1,77 @@
+import { z } from 'zod';
+
+// Frontmatter and data-file schemas. Astro's content collections (src/content.config.ts)
+// and the surface integration (integrations/) validate with these same objects.
+
+const oneLine = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((s) => !/[\r\n]/.test(s), 'must be a single line');
+
+/** Frontmatter of every page under content/<locale>/<section>/ and content/<locale>/index.md. */
+export const pageFrontmatter = z
+  .object({
+    title: oneLine(160),
+    description: oneLine(320),
+    /** Publication date (blog posts and case studies show it). */
+    date: z.coerce.date().optional(),
+    /** Last meaningful update. */
+    updated: z.coerce.date().optional(),
+    authors: z.array(z.string().min(1)).optional(),
+    tags: z.array(z.string().min(1)).optional(),
+    /** Sort key within a section (lower first); guides and support use it. */
+    order: z.number().int().optional(),
+    /** RPC pages: the network id (content/networks/<id>.yaml) whose facts the page shows. */
+    network: z.string().regex(/^[a-z0-9-]+$/).optional(),
+    /** Case studies: the customer's name. */
+    company: z.string().min(1).optional(),
+    /** Drafts are built nowhere. */
+    draft: z.boolean().default(false),
+  })
+  .strict();
+export type PageFrontmatter = z.infer<typeof pageFrontmatter>;
+
+export const appCategories = ['defi', 'nft', 'gaming', 'wallet', 'infrastructure', 'social', 'dao', 'bridge', 'analytics', 'identity'] as const;
+
+/** content/apps/<slug>.yaml: a dapp listing (search group "Apps"). */
+export const appData = z
+  .object({
+    name: oneLine(80),
+    description: oneLine(240),
+    url: z.url({ protocol: /^https$/ }),
+    /** Site-relative path of the logo under public/, e.g. /apps/uniswap.svg. */
+    icon: z.string().regex(/^\/[^\s]+\.(svg|png|webp)$/, 'must be a site-relative image path such as /apps/name.svg'),
+    category: z.enum(appCategories),
+  })
+  .strict();
+export type AppData = z.infer<typeof appData>;
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/, 'must be a decimal number written as a string, e.g. "0.1"');
+
+/** content/networks/<faucetId>.yaml: one faucet/RPC network. The file name is the faucet id. */
+export const networkData = z
+  .object({
+    name: oneLine(80),
+    /** EIP-155 chain ID; null for non-EVM chains (see chainRef). */
+    chainId: z.number().int().positive().nullable(),
+    /** Chain identifier for non-EVM networks, e.g. SN_SEPOLIA. */
+    chainRef: z.string().optional(),
+    vm: z.enum(['evm', 'eravm', 'starknet']),
+    nativeCurrency: z.object({ symbol: z.string().min(1), decimals: z.number().int().min(0).max(36) }).strict(),
+    /** Block explorer base URL; transaction links are `${explorer}/tx/${hash}`. */
+    explorer: z.url().nullable(),
+    mainnet: z.object({ name: z.string().min(1), chainId: z.number().int().positive().nullable(), chainRef: z.string().optional() }).strict().nullable(),
+    /** Amount sent per drip, in the native unit. */
+    drip: decimalString,
+    /** A recipient holding more than this (native unit) is refused (`max_balance_exceeded`). */
+    maxBalance: decimalString,
+    /** One drip per address per network per this many hours. */
+    rateWindowHours: z.number().positive(),
+    deprecated: z.boolean().default(false),
+    notes: z.string().optional(),
+  })
+  .strict();
+export type NetworkData = z.infer<typeof networkData>;

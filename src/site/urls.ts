@@ -1,0 +1,53 @@
+import { defaultLocale, type Locale } from './locales.ts';
+import type { Section } from './sections.ts';
+
+// Every site URL is computed here and nowhere else. Leaf pages have no trailing slash
+// (`/ja/blog/<slug>`); homes and section indexes are directories (`/`, `/ja/`, `/ja/blog/`).
+
+function localePrefix(locale: Locale): string {
+  return locale === defaultLocale ? '' : `/${locale}`;
+}
+
+export function homeUrl(locale: Locale): string {
+  return `${localePrefix(locale)}/`;
+}
+
+export function sectionUrl(locale: Locale, section: Section): string {
+  return `${localePrefix(locale)}/${section}/`;
+}
+
+export function pageUrl(locale: Locale, section: Section, slug: string): string {
+  return `${localePrefix(locale)}/${section}/${slug}`;
+}
+
+export function faucetsUrl(locale: Locale, faucetId?: string): string {
+  return faucetId ? `${localePrefix(locale)}/faucets/${faucetId}` : `${localePrefix(locale)}/faucets/`;
+}
+
+/** The `.md` twin of an HTML URL: `/` -> `/index.md`, `/ja/` -> `/ja/index.md`, `/blog/x` -> `/blog/x.md`. */
+export function twinUrl(htmlUrl: string): string {
+  return htmlUrl.endsWith('/') ? `${htmlUrl}index.md` : `${htmlUrl}.md`;
+}
+
+/** The per-locale section llms.txt: `/blog/llms.txt`, `/ja/blog/llms.txt`. */
+export function sectionLlmsUrl(locale: Locale, section: Section): string {
+  return `${sectionUrl(locale, section)}llms.txt`;
+}
+
+export function llmsUrl(locale: Locale): string {
+  return `${homeUrl(locale)}llms.txt`;
+}
+
+export function searchIndexUrl(locale: Locale): string {
+  return `/api/search/${locale}`;
+}
+
+/** The dist/ file that serves a site-relative URL (Astro `build.format: 'preserve'`). */
+export function htmlFileOf(htmlUrl: string): string {
+  const path = htmlUrl.endsWith('/') ? `${htmlUrl}index.html` : `${htmlUrl}.html`;
+  return path.slice(1);
+}
+
+export function absoluteUrl(site: string, path: string): string {
+  return new URL(path, site).href;
+}
