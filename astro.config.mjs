@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import crucibleSurface from './integrations/surface/index.ts';
+import { codeTitleTransformer } from './integrations/shiki-code-title.ts';
 
 // SITE_URL is the absolute origin written into canonical links, twins, llms.txt and the sitemap.
 const site = process.env.SITE_URL || 'http://localhost:4321';
@@ -12,6 +13,6 @@ export default defineConfig({
   build: { format: 'preserve' },
   trailingSlash: 'ignore',
   cacheDir: process.env.CRUCIBLE_CACHE_DIR || './node_modules/.astro',
-  markdown: { shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' } } },
+  markdown: { shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, transformers: [codeTitleTransformer] } },
   integrations: [mdx(), crucibleSurface()],
 });

@@ -5,6 +5,7 @@ import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import { appData, networkData } from './schema.ts';
 import { ContentError, issuesFromZod, pageRecordFromSource, type AppRecord, type ContentIssue, type NetworkRecord, type PageRecord } from './records.ts';
+import { contentLocation } from './content-dir.ts';
 import { createSite, type Site } from './site.ts';
 
 // The I/O edge of the content model: reads content/ from disk. Astro reads the same files
@@ -15,7 +16,7 @@ export const pageGlob = ['*/index.{md,mdx}', '*/*/*.{md,mdx}', '!apps/**', '!net
 const yamlEngine = { parse: (source: string) => parseYaml(source) as object, stringify: () => '' };
 
 export async function loadSite(rootDir: string): Promise<Site> {
-  const contentDir = join(rootDir, 'content');
+  const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir);
   const issues: ContentIssue[] = [];
   const collect = <T>(fn: () => T): T | undefined => {
     try {
@@ -36,17 +37,17 @@ export async function loadSite(rootDir: string): Promise<Site> {
         // An options object also keeps gray-matter from caching every file it has read.
         return matter(source, { engines: { yaml: yamlEngine } });
       } catch (error) {
-        throw new ContentError([{ file: `content/${relativePath}`, field: '', message: `frontmatter is not valid YAML: ${(error as Error).message}` }]);
+        throw new ContentError([{ file: `${shownDir}/${relativePath}`, field: '', message: `frontmatter is not valid YAML: ${(error as Error).message}` }]);
       }
     });
     if (!parsed) return;
-    const record = collect(() => pageRecordFromSource({ relativePath, data: parsed.data, body: parsed.content }));
+    const record = collect(() => pageRecordFromSource({ relativePath, data: parsed.data, body: parsed.content, contentDir: shownDir }));
     if (record) pages.push(record);
   });
 
   const apps: AppRecord[] = [];
   for (const file of (await glob('apps/*.yaml', { cwd: contentDir })).sort()) {
-    const sourcePath = `content/${file}`;
+    const sourcePath = `${shownDir}/${file}`;
     const data = await readYaml(join(contentDir, file), sourcePath, issues);
     const parsed = appData.safeParse(data);
     if (!parsed.success) issues.push(...issuesFromZod(sourcePath, parsed.error));
@@ -55,7 +56,7 @@ export async function loadSite(rootDir: string): Promise<Site> {
 
   const networks: NetworkRecord[] = [];
   for (const file of (await glob('networks/*.yaml', { cwd: contentDir })).sort()) {
-    const sourcePath = `content/${file}`;
+    const sourcePath = `${shownDir}/${file}`;
     const data = await readYaml(join(contentDir, file), sourcePath, issues);
     const parsed = networkData.safeParse(data);
     if (!parsed.success) issues.push(...issuesFromZod(sourcePath, parsed.error));

@@ -24,7 +24,7 @@ export interface PageRecord {
   url: string;
   /** Site-relative `.md` twin URL. */
   twinUrl: string;
-  /** Project-relative source file, e.g. content/ja/blog/x.mdx. */
+  /** Source file relative to the project root, e.g. content/ja/blog/x.mdx. */
   sourcePath: string;
   format: 'md' | 'mdx';
   /** Source body without frontmatter (markdown or MDX). */
@@ -94,8 +94,8 @@ export function placeOfContentPath(relativePath: string): PagePlace | string {
 }
 
 /** Validates one page's frontmatter and derives its record. Throws ContentError naming the file. */
-export function pageRecordFromSource(source: { relativePath: string; data: unknown; body: string }): PageRecord | null {
-  const file = `content/${source.relativePath}`;
+export function pageRecordFromSource(source: { relativePath: string; data: unknown; body: string; contentDir?: string }): PageRecord | null {
+  const file = `${source.contentDir ?? 'content'}/${source.relativePath}`;
   const place = placeOfContentPath(source.relativePath);
   if (typeof place === 'string') throw new ContentError([{ file, field: '', message: place }]);
   const parsed = pageFrontmatter.safeParse(source.data ?? {});

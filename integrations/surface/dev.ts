@@ -1,0 +1,69 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isLocale, locales } from '../../src/site/locales.ts';
+import { sections } from '../../src/site/sections.ts';
+import type { Site } from '../../src/site/site.ts';
+import { llmsUrl, sectionLlmsUrl } from '../../src/site/urls.ts';
+import { llmsFullPath, renderLlmsTxt, renderSectionLlmsTxt } from './llms.ts';
+import { jsonType, markdownType, plainTextType, canonicalLink } from './manifest.ts';
+import { buildSearchIndex } from './search-index.ts';
+import { renderTwin } from './twin.ts';
+import { notFoundMarkdown, pagesInReadingOrder } from './write.ts';
+
+// `astro dev` answers the surface URLs from the same generators the build uses, so authors
+// see twins, llms.txt and search JSON change as they edit.
+
+interface DevOptions {
+  load: () => Promise<Site>;
+  siteUrl: () => string;
+  inlineLimit: number;
+  watcher: { on(event: 'all', listener: (event: string, path: string) => void): unknown };
+}
+
+export function surfaceDevMiddleware(options: DevOptions) {
+  let site: Promise<Site> | undefined;
+  options.watcher.on('all', (_event, path) => {
+    if (/\.(mdx?|ya?ml)$/.test(path)) site = undefined;
+  });
+  return async (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://dev').pathname);
+      const answer = await answerSurfacePath(path, await (site ??= options.load()), options);
+      if (!answer) return next();
+      res.statusCode = answer.status;
+      res.setHeader('Content-Type', answer.type);
+      for (const [name, value] of Object.entries(answer.headers ?? {})) res.setHeader(name, value);
+      res.end(answer.body);
+    } catch (error) {
+      site = undefined;
+      next(error);
+    }
+  };
+}
+
+type Answer = { status: number; type: string; body: string; headers?: Record<string, string> };
+
+async function answerSurfacePath(path: string, site: Site, options: DevOptions): Promise<Answer | undefined> {
+  const siteUrl = options.siteUrl();
+  const llmsOptions = { siteUrl, inlineLimit: options.inlineLimit };
+  const search = /^\/api\/search\/([^/]+)$/.exec(path);
+  if (search) {
+    const locale = search[1]!;
+    if (!isLocale(locale)) return { status: 404, type: jsonType, body: '' };
+    return { status: 200, type: jsonType, body: JSON.stringify(buildSearchIndex(site, locale, siteUrl)) };
+  }
+  for (const locale of locales) {
+    if (path === llmsUrl(locale)) return { status: 200, type: plainTextType, body: renderLlmsTxt(site, locale, llmsOptions) };
+    if (path === llmsFullPath(locale)) {
+      return { status: 200, type: plainTextType, body: pagesInReadingOrder(site, locale).map((p) => renderTwin(p, site, siteUrl)).join('\n') };
+    }
+    for (const section of sections) {
+      if (path === sectionLlmsUrl(locale, section)) return { status: 200, type: plainTextType, body: renderSectionLlmsTxt(site, locale, section, llmsOptions) };
+    }
+  }
+  if (path.endsWith('.md')) {
+    const page = site.pages.find((p) => p.twinUrl === path);
+    if (!page) return { status: 404, type: markdownType, body: notFoundMarkdown(siteUrl) };
+    return { status: 200, type: markdownType, body: renderTwin(page, site, siteUrl), headers: { Link: canonicalLink(siteUrl, page.url) } };
+  }
+  return undefined;
+}

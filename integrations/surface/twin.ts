@@ -1,0 +1,43 @@
+import { stringify as stringifyYaml } from 'yaml';
+import { networkFacts } from '../../src/site/networks.ts';
+import type { PageRecord } from '../../src/site/records.ts';
+import type { Site } from '../../src/site/site.ts';
+import { ui } from '../../src/site/ui.ts';
+import { absoluteUrl } from '../../src/site/urls.ts';
+import { toPortableMarkdown } from './portable-markdown.ts';
+
+/** The `.md` twin of a page (spec 2.7): YAML frontmatter, `# title`, then the portable body. */
+export function renderTwin(page: PageRecord, site: Site, siteUrl: string): string {
+  const frontmatter: Record<string, unknown> = {
+    title: page.title,
+    description: page.description,
+    url: absoluteUrl(siteUrl, page.url),
+    locale: page.locale,
+  };
+  if (page.section) frontmatter.section = page.section;
+  if (page.date) frontmatter.date = isoDate(page.date);
+  if (page.updated) frontmatter.updated = isoDate(page.updated);
+  if (page.network) frontmatter.network = page.network;
+  const body = toPortableMarkdown(page.body, { format: page.format, baseUrl: absoluteUrl(siteUrl, page.url) });
+  const network = page.network ? site.network(page.network) : undefined;
+  const facts = network ? `${networkFactsTable(page, network, siteUrl)}\n` : '';
+  return `---\n${stringifyYaml(frontmatter, { lineWidth: 0 })}---\n\n# ${page.title}\n\n${facts}${body}`;
+}
+
+function networkFactsTable(page: PageRecord, network: NonNullable<ReturnType<Site['network']>>, siteUrl: string): string {
+  const labels = ui[page.locale].networkFacts;
+  const rows = networkFacts(network).map(({ key, value, href }) => {
+    const cell = value === null ? labels.none : href ? `[${escapeCell(value)}](${absoluteUrl(siteUrl, href)})` : `\`${value}\``;
+    return `| ${labels[key]} | ${cell} |`;
+  });
+  const deprecated = network.deprecated ? `\n> **${labels.deprecated}**\n` : '';
+  return `## ${labels.heading}\n\n| | |\n| - | - |\n${rows.join('\n')}\n${deprecated}`;
+}
+
+function escapeCell(value: string): string {
+  return value.replace(/\|/g, '\\|');
+}
+
+function isoDate(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}

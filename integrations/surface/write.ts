@@ -1,0 +1,127 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { once } from 'node:events';
+import { locales, type Locale } from '../../src/site/locales.ts';
+import type { PageRecord } from '../../src/site/records.ts';
+import { sections } from '../../src/site/sections.ts';
+import type { Site } from '../../src/site/site.ts';
+import { llmsUrl, sectionLlmsUrl, searchIndexUrl } from '../../src/site/urls.ts';
+import { renderLlmsTxt, renderSectionLlmsTxt, llmsFullPath, type LlmsOptions } from './llms.ts';
+import { jsonType, markdownType, plainTextType, surfaceManifestFile, xmlType, type SurfaceManifest } from './manifest.ts';
+import { buildSearchIndex } from './search-index.ts';
+import { renderTwin } from './twin.ts';
+
+// Writes the machine-readable surface into dist/: twins, llms*.txt, search JSON, robots.txt,
+// the 404 markdown body and the rules manifest.
+
+export interface SurfaceStats {
+  twins: number;
+  bytes: { twins: number; llmsFull: number; search: Record<string, number> };
+}
+
+export async function writeSurface(site: Site, outDir: string, options: LlmsOptions): Promise<SurfaceStats> {
+  const stats: SurfaceStats = { twins: 0, bytes: { twins: 0, llmsFull: 0, search: {} } };
+  const dirs = new DirectoryMaker();
+  const pending = new Set<Promise<void>>();
+  const writeLimited = async (path: string, data: string) => {
+    // Bounded number of writes in flight: memory stays flat however many pages there are.
+    while (pending.size >= 64) await Promise.race(pending);
+    const task = dirs.ensure(dirname(path)).then(() => writeFile(path, data));
+    const tracked = task.finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+
+  for (const locale of locales) {
+    const pages = pagesInReadingOrder(site, locale);
+    if (pages.length === 0) continue;
+    const fullPath = join(outDir, llmsFullPath(locale));
+    await dirs.ensure(dirname(fullPath));
+    const full = createWriteStream(fullPath);
+    await writeChunk(full, `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`);
+    for (const page of pages) {
+      const twin = renderTwin(page, site, options.siteUrl);
+      await writeLimited(join(outDir, page.twinUrl), twin);
+      await writeChunk(full, `${twin}\n`);
+      stats.twins += 1;
+      stats.bytes.twins += Buffer.byteLength(twin);
+    }
+    full.end();
+    await once(full, 'finish');
+    stats.bytes.llmsFull += full.bytesWritten;
+
+    await writeLimited(join(outDir, llmsUrl(locale)), renderLlmsTxt(site, locale, options));
+    for (const section of sections) {
+      if (site.pagesIn(locale, section).length === 0) continue;
+      await writeLimited(join(outDir, sectionLlmsUrl(locale, section)), renderSectionLlmsTxt(site, locale, section, options));
+    }
+  }
+
+  for (const locale of locales) {
+    const json = JSON.stringify(buildSearchIndex(site, locale, options.siteUrl));
+    stats.bytes.search[locale] = Buffer.byteLength(json);
+    await writeLimited(join(outDir, searchIndexUrl(locale)), json);
+  }
+
+  await writeLimited(join(outDir, notFoundMarkdownPath), notFoundMarkdown(options.siteUrl));
+  await writeLimited(join(outDir, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap.xml', options.siteUrl).href}\n`);
+  await writeLimited(join(outDir, surfaceManifestFile), JSON.stringify(surfaceManifest(site, options.siteUrl)));
+  await Promise.all(pending);
+  return stats;
+}
+
+/** Homepage first, then sections in menu order, each in display order. */
+export function pagesInReadingOrder(site: Site, locale: Locale): PageRecord[] {
+  const home = site.home(locale);
+  return [...(home ? [home] : []), ...sections.flatMap((section) => site.pagesIn(locale, section))];
+}
+
+export const notFoundMarkdownPath = '/404.md';
+
+/** Body of every missing `.md` URL (spec 4.7): where to find what exists. */
+export function notFoundMarkdown(siteUrl: string): string {
+  const at = (path: string) => new URL(path, siteUrl).href;
+  return [
+    '---',
+    'title: Page not found',
+    'description: There is no markdown page at this address.',
+    '---',
+    '',
+    '# Page not found',
+    '',
+    'There is no markdown page at this address. Every page that exists is listed in:',
+    '',
+    `- [llms.txt](${at('/llms.txt')}): every page by section, with its \`.md\` URL and a one-sentence description`,
+    `- [sitemap.xml](${at('/sitemap.xml')}): every HTML page`,
+    '',
+  ].join('\n');
+}
+
+export function surfaceManifest(site: Site, siteUrl: string): SurfaceManifest {
+  return {
+    version: 1,
+    site: new URL(siteUrl).origin,
+    twins: Object.fromEntries(site.pages.map((page) => [page.twinUrl, page.url])),
+    types: [
+      { pattern: '/api/search/*', contentType: jsonType },
+      { pattern: '/**/*.md', contentType: markdownType },
+      { pattern: '/**/*.txt', contentType: plainTextType },
+      { pattern: '/**/*.xml', contentType: xmlType },
+    ],
+    notFound: { html: '404.html', markdown: notFoundMarkdownPath.slice(1) },
+  };
+}
+
+async function writeChunk(stream: WriteStream, chunk: string): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, 'drain');
+}
+
+/** mkdir -p, once per directory. */
+class DirectoryMaker {
+  private made = new Map<string, Promise<unknown>>();
+  ensure(dir: string): Promise<unknown> {
+    let made = this.made.get(dir);
+    if (!made) this.made.set(dir, (made = mkdir(dir, { recursive: true })));
+    return made;
+  }
+}

@@ -1,0 +1,31 @@
+import type { NetworkRecord } from './records.ts';
+
+// Facts about a network as pages show them (RPC pages in HTML and in their `.md` twins).
+
+/** The node endpoint pattern of a network (spec 4.9: `{node_url}/v2/<API_KEY>`). */
+export function nodeEndpoint(network: NetworkRecord): string {
+  return `https://${network.id}.node.crucible.dev/v2/<API_KEY>`;
+}
+
+export function chainIdLabel(network: NetworkRecord): string {
+  return network.chainId === null ? (network.chainRef ?? '') : String(network.chainId);
+}
+
+export function mainnetLabel(network: NetworkRecord): string | null {
+  if (!network.mainnet) return null;
+  const id = network.mainnet.chainId ?? network.mainnet.chainRef;
+  return id === undefined ? network.mainnet.name : `${network.mainnet.name} (${id})`;
+}
+
+export type FactKey = 'chainId' | 'nativeCurrency' | 'explorer' | 'endpoint' | 'mainnet';
+
+/** Rows of the facts table, in order; `href` where the value is a link. */
+export function networkFacts(network: NetworkRecord): Array<{ key: FactKey; value: string | null; href?: string }> {
+  return [
+    { key: 'chainId', value: chainIdLabel(network) },
+    { key: 'nativeCurrency', value: `${network.nativeCurrency.symbol} (${network.nativeCurrency.decimals} decimals)` },
+    { key: 'explorer', value: network.explorer, href: network.explorer ?? undefined },
+    { key: 'endpoint', value: nodeEndpoint(network) },
+    { key: 'mainnet', value: mainnetLabel(network) },
+  ];
+}

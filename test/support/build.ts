@@ -1,0 +1,42 @@
+import { spawn } from 'node:child_process';
+import { cp, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const projectRoot = resolve(import.meta.dirname, '../..');
+
+export interface BuildResult {
+  code: number;
+  output: string;
+  outDir: string;
+}
+
+/** Runs the real `astro build` of this project over another content tree, into its own dist and cache. */
+export function buildSite(options: { contentDir: string; outDir: string; cacheDir: string; siteUrl?: string }): Promise<BuildResult> {
+  return new Promise((done, fail) => {
+    const child = spawn(join(projectRoot, 'node_modules/.bin/astro'), ['build', '--outDir', options.outDir], {
+      cwd: projectRoot,
+      env: {
+        ...process.env,
+        CRUCIBLE_CONTENT_DIR: options.contentDir,
+        CRUCIBLE_CACHE_DIR: options.cacheDir,
+        SITE_URL: options.siteUrl ?? 'https://fixture.example',
+        ASTRO_TELEMETRY_DISABLED: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code: code ?? 1, output, outDir: options.outDir }));
+  });
+}
+
+/** A scratch copy of the fixture site's content that a test may add files to. */
+export async function copyFixtureContent(): Promise<{ dir: string; content: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'crucible-fixture-'));
+  const content = join(dir, 'content');
+  await cp(join(projectRoot, 'test/fixtures/site/content'), content, { recursive: true });
+  return { dir, content };
+}

@@ -1,0 +1,42 @@
+import { parse } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { renderTwin } from '../../../integrations/surface/twin.ts';
+import { siteUrl, smallSite } from './fixture-site.ts';
+
+function split(twin: string) {
+  const match = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(twin);
+  if (!match) throw new Error('no frontmatter');
+  return { frontmatter: parse(match[1]!), body: match[2]! };
+}
+
+describe('renderTwin', () => {
+  it('has YAML frontmatter with title and description, then an H1 and the body (spec 2.7)', () => {
+    const site = smallSite();
+    const page = site.pagesIn('en', 'blog')[0]!;
+    const { frontmatter, body } = split(renderTwin(page, site, siteUrl));
+    expect(frontmatter).toMatchObject({ title: 'First post', description: 'The first post.', url: 'https://crucible.example/blog/first-post', date: '2026-02-01' });
+    expect(body).toBe('# First post\n\nHello [guide](https://crucible.example/overviews/start).\n');
+  });
+
+  it('renders MDX components as plain markdown', () => {
+    const site = smallSite();
+    const page = site.pagesIn('en', 'overviews')[0]!;
+    expect(split(renderTwin(page, site, siteUrl)).body).toBe('# Start [here]\n\n> **Note:** Read me.\n');
+  });
+
+  it('gives RPC pages their network facts from the networks data', () => {
+    const site = smallSite();
+    const page = site.pagesIn('en', 'rpc')[0]!;
+    const { body } = split(renderTwin(page, site, siteUrl));
+    expect(body).toContain('| Chain ID | `84532` |');
+    expect(body).toContain('| Block explorer | [https://sepolia.basescan.org](https://sepolia.basescan.org/) |');
+    expect(body).toContain('| Endpoint | `https://base-sepolia.node.crucible.dev/v2/<API_KEY>` |');
+    expect(body).toContain('| Mainnet | `Base (8453)` |');
+  });
+
+  it('quotes frontmatter values YAML would misread', () => {
+    const site = smallSite([['en/support/colons.md', { title: 'Keys: how & why', description: '#1 question: "what"?' }]]);
+    const page = site.pagesIn('en', 'support')[0]!;
+    expect(split(renderTwin(page, site, siteUrl)).frontmatter).toMatchObject({ title: 'Keys: how & why', description: '#1 question: "what"?' });
+  });
+});
