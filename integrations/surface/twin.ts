@@ -3,7 +3,7 @@ import { networkFacts } from '../../src/site/networks.ts';
 import type { PageRecord } from '../../src/site/records.ts';
 import type { Site } from '../../src/site/site.ts';
 import { ui } from '../../src/site/ui.ts';
-import { absoluteUrl } from '../../src/site/urls.ts';
+import { absoluteUrl, faucetsUrl } from '../../src/site/urls.ts';
 import { toPortableMarkdown } from './portable-markdown.ts';
 
 /** The `.md` twin of a page (spec 2.7): YAML frontmatter, `# title`, then the portable body. */
@@ -26,8 +26,9 @@ export function renderTwin(page: PageRecord, site: Site, siteUrl: string): strin
 
 function networkFactsTable(page: PageRecord, network: NonNullable<ReturnType<Site['network']>>, siteUrl: string): string {
   const labels = ui[page.locale].networkFacts;
-  const rows = networkFacts(network).map(({ key, value, href }) => {
-    const cell = value === null ? labels.none : href ? `[${escapeCell(value)}](${absoluteUrl(siteUrl, href)})` : `\`${value}\``;
+  const rows = networkFacts(network, faucetsUrl(page.locale, network.id)).map(({ key, value, href }) => {
+    const text = key === 'faucet' && value ? absoluteUrl(siteUrl, value) : value;
+    const cell = text === null ? labels.none : href ? `[${escapeCell(text)}](${absoluteUrl(siteUrl, href)})` : `\`${text}\``;
     return `| ${labels[key]} | ${cell} |`;
   });
   const deprecated = network.deprecated ? `\n> **${labels.deprecated}**\n` : '';

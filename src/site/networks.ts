@@ -17,15 +17,17 @@ export function mainnetLabel(network: NetworkRecord): string | null {
   return id === undefined ? network.mainnet.name : `${network.mainnet.name} (${id})`;
 }
 
-export type FactKey = 'chainId' | 'nativeCurrency' | 'explorer' | 'endpoint' | 'mainnet';
+export type FactKey = 'chainId' | 'nativeCurrency' | 'explorer' | 'endpoint' | 'mainnet' | 'faucet';
 
 /** Rows of the facts table, in order; `href` where the value is a link. */
-export function networkFacts(network: NetworkRecord): Array<{ key: FactKey; value: string | null; href?: string }> {
+export function networkFacts(network: NetworkRecord, faucetHref: string): Array<{ key: FactKey; value: string | null; href?: string }> {
   return [
     { key: 'chainId', value: chainIdLabel(network) },
     { key: 'nativeCurrency', value: `${network.nativeCurrency.symbol} (${network.nativeCurrency.decimals} decimals)` },
     { key: 'explorer', value: network.explorer, href: network.explorer ?? undefined },
     { key: 'endpoint', value: nodeEndpoint(network) },
     { key: 'mainnet', value: mainnetLabel(network) },
+    // Deprecated networks keep their faucet page (status of old hashes) but are marked, not linked.
+    network.deprecated ? { key: 'faucet', value: null } : { key: 'faucet', value: faucetHref, href: faucetHref },
   ];
 }

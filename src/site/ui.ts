@@ -33,6 +33,31 @@ export interface UiStrings {
   notFoundTitle: string;
   notFoundBody: string;
   backHome: string;
+  faucet: {
+    indexTitle: string;
+    indexIntro: string;
+    pageTitle: string;
+    pageIntro: string;
+    perDrip: string;
+    deprecatedBadge: string;
+    deprecatedNotice: string;
+    allFaucets: string;
+    addressLabel: string;
+    addressHelp: string;
+    addressInvalid: string;
+    captchaRequired: string;
+    devCheckLabel: string;
+    devCheckNote: string;
+    submit: string;
+    sending: string;
+    pending: string;
+    success: string;
+    failed: string;
+    transaction: string;
+    viewOnExplorer: string;
+    retryIn: string;
+    networkError: string;
+  };
   networkFacts: {
     heading: string;
     chainId: string;
@@ -85,6 +110,31 @@ export const ui: Record<Locale, UiStrings> = {
     notFoundTitle: 'Page not found',
     notFoundBody: 'The page you asked for does not exist or has moved. Try search, or start from the homepage.',
     backHome: 'Back to the homepage',
+    faucet: {
+      indexTitle: "Testnet faucets",
+      indexIntro: "Free testnet funds for development on every network Crucible supports. Pick a network, paste your address, pass the check.",
+      pageTitle: "{name} faucet",
+      pageIntro: "Get {amount} {symbol} on {name} for testing. One drip per address every {hours} hours.",
+      perDrip: "{amount} {symbol} per drip",
+      deprecatedBadge: "Deprecated",
+      deprecatedNotice: "This network is deprecated and no longer funded. Choose another network.",
+      allFaucets: "All faucets",
+      addressLabel: "Wallet address",
+      addressHelp: "0x followed by 40 hexadecimal characters.",
+      addressInvalid: "This is not an address: it must be 0x followed by 40 hexadecimal characters.",
+      captchaRequired: "Complete the check above first.",
+      devCheckLabel: "I am testing locally (development check)",
+      devCheckNote: "Development mode: this local faucet uses a test CAPTCHA instead of Cloudflare Turnstile.",
+      submit: "Send {amount} {symbol}",
+      sending: "Sending…",
+      pending: "Transaction sent. Waiting for it to be mined…",
+      success: "Done: {amount} {symbol} sent.",
+      failed: "The transaction was mined but failed.",
+      transaction: "Transaction",
+      viewOnExplorer: "View on the block explorer",
+      retryIn: "You can request again in {time}.",
+      networkError: "Could not reach the faucet. Check your connection and try again.",
+    },
     networkFacts: {
       heading: 'Network facts',
       chainId: 'Chain ID',
@@ -135,6 +185,31 @@ export const ui: Record<Locale, UiStrings> = {
     notFoundTitle: 'ページが見つかりません',
     notFoundBody: 'お探しのページは存在しないか、移動しました。検索するか、ホームページからお探しください。',
     backHome: 'ホームページに戻る',
+    faucet: {
+      indexTitle: "テストネットフォーセット",
+      indexIntro: "Crucible が対応するすべてのネットワークで、開発用のテストネット資金を無料で受け取れます。ネットワークを選び、アドレスを貼り付けて、確認を通過してください。",
+      pageTitle: "{name} フォーセット",
+      pageIntro: "テスト用に {name} の {amount} {symbol} を受け取れます。1 つのアドレスにつき {hours} 時間ごとに 1 回です。",
+      perDrip: "1 回あたり {amount} {symbol}",
+      deprecatedBadge: "非推奨",
+      deprecatedNotice: "このネットワークは非推奨で、資金の補充は終了しました。別のネットワークを選んでください。",
+      allFaucets: "すべてのフォーセット",
+      addressLabel: "ウォレットアドレス",
+      addressHelp: "0x に続く 40 文字の 16 進数。",
+      addressInvalid: "アドレスの形式ではありません。0x に続く 40 文字の 16 進数を入力してください。",
+      captchaRequired: "先に上の確認を完了してください。",
+      devCheckLabel: "ローカルでテストしています（開発用チェック）",
+      devCheckNote: "開発モード：このローカルフォーセットは Cloudflare Turnstile の代わりにテスト用 CAPTCHA を使います。",
+      submit: "{amount} {symbol} を送信",
+      sending: "送信中…",
+      pending: "トランザクションを送信しました。ブロックに取り込まれるのを待っています…",
+      success: "完了：{amount} {symbol} を送信しました。",
+      failed: "トランザクションは取り込まれましたが、失敗しました。",
+      transaction: "トランザクション",
+      viewOnExplorer: "ブロックエクスプローラーで見る",
+      retryIn: "{time} 後に再度リクエストできます。",
+      networkError: "フォーセットに接続できませんでした。接続を確認して、もう一度お試しください。",
+    },
     networkFacts: {
       heading: 'ネットワーク情報',
       chainId: 'チェーン ID',
@@ -185,6 +260,31 @@ export const ui: Record<Locale, UiStrings> = {
     notFoundTitle: 'Página no encontrada',
     notFoundBody: 'La página que buscas no existe o se ha movido. Prueba con la búsqueda o empieza desde la página de inicio.',
     backHome: 'Volver a la página de inicio',
+    faucet: {
+      indexTitle: "Faucets de testnet",
+      indexIntro: "Fondos de testnet gratuitos para desarrollar en todas las redes que admite Crucible. Elige una red, pega tu dirección y supera la verificación.",
+      pageTitle: "Faucet de {name}",
+      pageIntro: "Obtén {amount} {symbol} en {name} para pruebas. Un envío por dirección cada {hours} horas.",
+      perDrip: "{amount} {symbol} por envío",
+      deprecatedBadge: "Obsoleta",
+      deprecatedNotice: "Esta red está obsoleta y ya no recibe fondos. Elige otra red.",
+      allFaucets: "Todos los faucets",
+      addressLabel: "Dirección de la billetera",
+      addressHelp: "0x seguido de 40 caracteres hexadecimales.",
+      addressInvalid: "No es una dirección: debe ser 0x seguido de 40 caracteres hexadecimales.",
+      captchaRequired: "Completa primero la verificación de arriba.",
+      devCheckLabel: "Estoy probando en local (verificación de desarrollo)",
+      devCheckNote: "Modo de desarrollo: este faucet local usa un CAPTCHA de prueba en lugar de Cloudflare Turnstile.",
+      submit: "Enviar {amount} {symbol}",
+      sending: "Enviando…",
+      pending: "Transacción enviada. Esperando a que se mine…",
+      success: "Listo: se enviaron {amount} {symbol}.",
+      failed: "La transacción se minó pero falló.",
+      transaction: "Transacción",
+      viewOnExplorer: "Ver en el explorador de bloques",
+      retryIn: "Podrás volver a solicitar en {time}.",
+      networkError: "No se pudo contactar con el faucet. Revisa tu conexión e inténtalo de nuevo.",
+    },
     networkFacts: {
       heading: 'Datos de la red',
       chainId: 'ID de cadena',
@@ -235,6 +335,31 @@ export const ui: Record<Locale, UiStrings> = {
     notFoundTitle: '페이지를 찾을 수 없습니다',
     notFoundBody: '요청한 페이지가 없거나 다른 곳으로 옮겨졌습니다. 검색을 이용하거나 홈페이지에서 다시 시작해 보세요.',
     backHome: '홈페이지로 돌아가기',
+    faucet: {
+      indexTitle: "테스트넷 포싯",
+      indexIntro: "Crucible이 지원하는 모든 네트워크에서 개발용 테스트넷 자금을 무료로 받으세요. 네트워크를 고르고 주소를 붙여 넣은 뒤 확인을 통과하면 됩니다.",
+      pageTitle: "{name} 포싯",
+      pageIntro: "테스트용으로 {name}에서 {amount} {symbol}을(를) 받으세요. 주소당 {hours}시간마다 한 번 받을 수 있습니다.",
+      perDrip: "1회 {amount} {symbol}",
+      deprecatedBadge: "지원 종료",
+      deprecatedNotice: "이 네트워크는 지원이 종료되어 더 이상 자금이 충전되지 않습니다. 다른 네트워크를 선택하세요.",
+      allFaucets: "모든 포싯",
+      addressLabel: "지갑 주소",
+      addressHelp: "0x 뒤에 16진수 40자.",
+      addressInvalid: "주소 형식이 아닙니다. 0x 뒤에 16진수 40자를 입력하세요.",
+      captchaRequired: "먼저 위의 확인을 완료하세요.",
+      devCheckLabel: "로컬에서 테스트 중입니다 (개발용 확인)",
+      devCheckNote: "개발 모드: 이 로컬 포싯은 Cloudflare Turnstile 대신 테스트용 CAPTCHA를 사용합니다.",
+      submit: "{amount} {symbol} 보내기",
+      sending: "보내는 중…",
+      pending: "트랜잭션을 보냈습니다. 블록에 포함되기를 기다리는 중…",
+      success: "완료: {amount} {symbol}을(를) 보냈습니다.",
+      failed: "트랜잭션이 블록에 포함되었지만 실패했습니다.",
+      transaction: "트랜잭션",
+      viewOnExplorer: "블록 탐색기에서 보기",
+      retryIn: "{time} 후에 다시 요청할 수 있습니다.",
+      networkError: "포싯에 연결할 수 없습니다. 연결을 확인하고 다시 시도하세요.",
+    },
     networkFacts: {
       heading: '네트워크 정보',
       chainId: '체인 ID',
@@ -285,6 +410,31 @@ export const ui: Record<Locale, UiStrings> = {
     notFoundTitle: '页面不存在',
     notFoundBody: '你要找的页面不存在或已被移动。请试试搜索，或从首页开始浏览。',
     backHome: '返回首页',
+    faucet: {
+      indexTitle: "测试网水龙头",
+      indexIntro: "在 Crucible 支持的每个网络上免费领取开发用的测试网资金。选择网络，粘贴地址，通过验证即可。",
+      pageTitle: "{name} 水龙头",
+      pageIntro: "领取 {name} 上的 {amount} {symbol} 用于测试。每个地址每 {hours} 小时可领取一次。",
+      perDrip: "每次 {amount} {symbol}",
+      deprecatedBadge: "已弃用",
+      deprecatedNotice: "该网络已弃用，不再补充资金。请选择其他网络。",
+      allFaucets: "全部水龙头",
+      addressLabel: "钱包地址",
+      addressHelp: "0x 后跟 40 个十六进制字符。",
+      addressInvalid: "这不是有效地址：应为 0x 后跟 40 个十六进制字符。",
+      captchaRequired: "请先完成上方的验证。",
+      devCheckLabel: "我正在本地测试（开发验证）",
+      devCheckNote: "开发模式：此本地水龙头使用测试 CAPTCHA，而不是 Cloudflare Turnstile。",
+      submit: "发送 {amount} {symbol}",
+      sending: "发送中…",
+      pending: "交易已发送，正在等待打包…",
+      success: "完成：已发送 {amount} {symbol}。",
+      failed: "交易已打包，但执行失败。",
+      transaction: "交易",
+      viewOnExplorer: "在区块浏览器中查看",
+      retryIn: "{time} 后可以再次领取。",
+      networkError: "无法连接水龙头。请检查网络后重试。",
+    },
     networkFacts: {
       heading: '网络信息',
       chainId: '链 ID',
@@ -335,6 +485,31 @@ export const ui: Record<Locale, UiStrings> = {
     notFoundTitle: '找不到頁面',
     notFoundBody: '你要找的頁面不存在或已移動。請試試搜尋，或從首頁開始瀏覽。',
     backHome: '返回首頁',
+    faucet: {
+      indexTitle: "測試網水龍頭",
+      indexIntro: "在 Crucible 支援的每個網路上免費領取開發用的測試網資金。選擇網路、貼上地址、通過驗證即可。",
+      pageTitle: "{name} 水龍頭",
+      pageIntro: "領取 {name} 上的 {amount} {symbol} 用於測試。每個地址每 {hours} 小時可領取一次。",
+      perDrip: "每次 {amount} {symbol}",
+      deprecatedBadge: "已棄用",
+      deprecatedNotice: "此網路已棄用，不再補充資金。請選擇其他網路。",
+      allFaucets: "所有水龍頭",
+      addressLabel: "錢包地址",
+      addressHelp: "0x 後接 40 個十六進位字元。",
+      addressInvalid: "這不是有效地址：應為 0x 後接 40 個十六進位字元。",
+      captchaRequired: "請先完成上方的驗證。",
+      devCheckLabel: "我正在本機測試（開發驗證）",
+      devCheckNote: "開發模式：此本機水龍頭使用測試 CAPTCHA，而非 Cloudflare Turnstile。",
+      submit: "傳送 {amount} {symbol}",
+      sending: "傳送中…",
+      pending: "交易已送出，正在等待打包…",
+      success: "完成：已傳送 {amount} {symbol}。",
+      failed: "交易已打包，但執行失敗。",
+      transaction: "交易",
+      viewOnExplorer: "在區塊瀏覽器中查看",
+      retryIn: "{time} 後可以再次領取。",
+      networkError: "無法連線到水龍頭。請檢查網路後再試一次。",
+    },
     networkFacts: {
       heading: '網路資訊',
       chainId: '鏈 ID',
@@ -385,6 +560,31 @@ export const ui: Record<Locale, UiStrings> = {
     notFoundTitle: 'Página não encontrada',
     notFoundBody: 'A página que você procura não existe ou foi movida. Tente a busca ou comece pela página inicial.',
     backHome: 'Voltar para a página inicial',
+    faucet: {
+      indexTitle: "Faucets de testnet",
+      indexIntro: "Fundos de testnet gratuitos para desenvolver em todas as redes que a Crucible suporta. Escolha uma rede, cole seu endereço e passe pela verificação.",
+      pageTitle: "Faucet da {name}",
+      pageIntro: "Receba {amount} {symbol} na {name} para testes. Um envio por endereço a cada {hours} horas.",
+      perDrip: "{amount} {symbol} por envio",
+      deprecatedBadge: "Descontinuada",
+      deprecatedNotice: "Esta rede foi descontinuada e não recebe mais fundos. Escolha outra rede.",
+      allFaucets: "Todos os faucets",
+      addressLabel: "Endereço da carteira",
+      addressHelp: "0x seguido de 40 caracteres hexadecimais.",
+      addressInvalid: "Isto não é um endereço: deve ser 0x seguido de 40 caracteres hexadecimais.",
+      captchaRequired: "Conclua primeiro a verificação acima.",
+      devCheckLabel: "Estou testando localmente (verificação de desenvolvimento)",
+      devCheckNote: "Modo de desenvolvimento: este faucet local usa um CAPTCHA de teste em vez do Cloudflare Turnstile.",
+      submit: "Enviar {amount} {symbol}",
+      sending: "Enviando…",
+      pending: "Transação enviada. Aguardando a mineração…",
+      success: "Pronto: {amount} {symbol} enviados.",
+      failed: "A transação foi minerada, mas falhou.",
+      transaction: "Transação",
+      viewOnExplorer: "Ver no explorador de blocos",
+      retryIn: "Você poderá solicitar de novo em {time}.",
+      networkError: "Não foi possível falar com o faucet. Verifique sua conexão e tente novamente.",
+    },
     networkFacts: {
       heading: 'Dados da rede',
       chainId: 'ID da chain',
@@ -398,3 +598,8 @@ export const ui: Record<Locale, UiStrings> = {
     },
   },
 };
+
+/** Fills `{name}` placeholders of a UI string. */
+export function formatUi(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (match, key: string) => (key in values ? String(values[key]) : match));
+}

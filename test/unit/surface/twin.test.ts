@@ -32,6 +32,7 @@ describe('renderTwin', () => {
     expect(body).toContain('| Block explorer | [https://sepolia.basescan.org](https://sepolia.basescan.org/) |');
     expect(body).toContain('| Endpoint | `https://base-sepolia.node.crucible.dev/v2/<API_KEY>` |');
     expect(body).toContain('| Mainnet | `Base (8453)` |');
+    expect(body).toContain('| Faucet | [https://crucible.example/faucets/base-sepolia](https://crucible.example/faucets/base-sepolia) |');
   });
 
   it('quotes frontmatter values YAML would misread', () => {

@@ -1,0 +1,163 @@
+// Browser side of the faucet page: inline validation, send, then status polling (spec 4.1, 4.2, 3).
+
+/** Cloudflare's documented dummy token, accepted only by the development verifier. */
+export const developmentToken = 'XXXX.DUMMY.TOKEN.XXXX';
+const addressPattern = /^0x[a-fA-F0-9]{40}$/;
+const pollEveryMs = 2000;
+const pollForMs = 5 * 60_000;
+
+interface Texts {
+  addressInvalid: string;
+  captchaRequired: string;
+  sending: string;
+  pending: string;
+  success: string;
+  failed: string;
+  transaction: string;
+  viewOnExplorer: string;
+  retryIn: string;
+  networkError: string;
+}
+
+interface FaucetErrorBody {
+  error?: string;
+  statusCode?: string;
+  hint?: string;
+  message?: string;
+  resetAt?: string;
+  details?: string;
+}
+
+declare global {
+  interface Window {
+    turnstile?: { reset(widget?: string | HTMLElement): void };
+  }
+}
+
+/** "1:05:09" / "4:09" until `resetAt`. */
+export function formatCountdown(ms: number): string {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+export function mountFaucetForm(form: HTMLFormElement): void {
+  const faucetId = form.dataset.faucetId!;
+  const texts = JSON.parse(form.dataset.texts!) as Texts;
+  const input = form.querySelector<HTMLInputElement>('input[name="address"]')!;
+  const fieldError = form.querySelector<HTMLElement>('#faucet-address-error')!;
+  const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
+  const result = form.querySelector<HTMLElement>('[data-result]')!;
+  let countdown: ReturnType<typeof setInterval> | undefined;
+
+  const showFieldError = (message: string | null) => {
+    input.setAttribute('aria-invalid', String(message !== null));
+    fieldError.hidden = message === null;
+    fieldError.textContent = message ?? '';
+  };
+  const validate = () => {
+    const value = input.value.trim();
+    showFieldError(value === '' || addressPattern.test(value) ? null : texts.addressInvalid);
+    return addressPattern.test(value);
+  };
+  input.addEventListener('blur', validate);
+  input.addEventListener('input', () => {
+    if (input.getAttribute('aria-invalid') === 'true') validate();
+  });
+
+  const line = (text: string, className?: string) => {
+    const p = document.createElement('p');
+    if (className) p.className = className;
+    p.textContent = text;
+    return p;
+  };
+  const transactionLine = (hash: string, explorerUrl?: string) => {
+    const p = line(`${texts.transaction}: `);
+    const code = document.createElement('code');
+    code.textContent = hash;
+    p.append(code);
+    if (explorerUrl) {
+      const a = document.createElement('a');
+      a.href = explorerUrl;
+      a.rel = 'noopener';
+      a.target = '_blank';
+      a.textContent = texts.viewOnExplorer;
+      p.append(' · ', a);
+    }
+    return p;
+  };
+  const showError = (body: FaucetErrorBody) => {
+    clearInterval(countdown);
+    result.replaceChildren(line(body.error ?? texts.networkError, 'error'));
+    for (const extra of [body.hint, body.message, body.details]) if (extra) result.append(line(extra));
+    if (body.resetAt) {
+      const until = Date.parse(body.resetAt);
+      const timer = line('');
+      const tick = () => {
+        timer.textContent = texts.retryIn.replace('{time}', formatCountdown(until - Date.now()));
+        if (until <= Date.now()) clearInterval(countdown);
+      };
+      tick();
+      countdown = setInterval(tick, 1000);
+      result.append(timer);
+    }
+  };
+
+  const captchaToken = (): string | null => {
+    if (form.dataset.captcha === 'development') return form.querySelector<HTMLInputElement>('input[name="devCheck"]')?.checked ? developmentToken : null;
+    return form.querySelector<HTMLInputElement>('input[name="cf-turnstile-response"]')?.value || null;
+  };
+
+  const pollStatus = async (hash: string, explorerUrl?: string) => {
+    const started = Date.now();
+    while (Date.now() - started < pollForMs) {
+      await new Promise((r) => setTimeout(r, pollEveryMs));
+      let body: { status?: string; explorerUrl?: string } & FaucetErrorBody;
+      try {
+        const response = await fetch(`/api/faucets/${encodeURIComponent(faucetId)}/status?transactionHash=${hash}`, { headers: { accept: 'application/json' } });
+        body = await response.json();
+        if (!response.ok) return showError(body);
+      } catch {
+        continue; // a dropped poll is retried on the next tick
+      }
+      if (body.status === 'pending') continue;
+      result.replaceChildren(line(body.status === 'success' ? texts.success : texts.failed, body.status === 'success' ? 'ok' : 'error'), transactionLine(hash, body.explorerUrl ?? explorerUrl));
+      result.dataset.state = body.status;
+      return;
+    }
+  };
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    if (!validate()) return input.focus();
+    const turnstileToken = captchaToken();
+    if (!turnstileToken) return showError({ error: texts.captchaRequired });
+    button.disabled = true;
+    result.dataset.state = 'sending';
+    result.replaceChildren(line(texts.sending));
+    try {
+      const response = await fetch(`/api/faucets/${encodeURIComponent(faucetId)}/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ address: input.value.trim(), turnstileToken }),
+      });
+      const body = await response.json();
+      if (!response.ok) {
+        result.dataset.state = 'error';
+        return showError(body);
+      }
+      result.dataset.state = 'pending';
+      result.replaceChildren(line(texts.pending), transactionLine(body.transactionHash, body.explorerUrl));
+      await pollStatus(body.transactionHash, body.explorerUrl);
+    } catch {
+      result.dataset.state = 'error';
+      showError({ error: texts.networkError });
+    } finally {
+      button.disabled = false;
+      window.turnstile?.reset(); // a token is good for one request
+    }
+  });
+}
