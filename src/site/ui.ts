@@ -21,6 +21,7 @@ export interface UiStrings {
     hintNavigate: string;
     hintOpen: string;
     hintClose: string;
+    close: string;
   };
   readMore: string;
   published: string;
@@ -98,6 +99,7 @@ export const ui: Record<Locale, UiStrings> = {
       hintNavigate: 'to navigate',
       hintOpen: 'to open',
       hintClose: 'to close',
+      close: 'Close search',
     },
     readMore: 'Read more',
     published: 'Published',
@@ -173,6 +175,7 @@ export const ui: Record<Locale, UiStrings> = {
       hintNavigate: 'で移動',
       hintOpen: 'で開く',
       hintClose: 'で閉じる',
+      close: '検索を閉じる',
     },
     readMore: '続きを読む',
     published: '公開日',
@@ -248,6 +251,7 @@ export const ui: Record<Locale, UiStrings> = {
       hintNavigate: 'para moverte',
       hintOpen: 'para abrir',
       hintClose: 'para cerrar',
+      close: 'Cerrar la búsqueda',
     },
     readMore: 'Leer más',
     published: 'Publicado',
@@ -323,6 +327,7 @@ export const ui: Record<Locale, UiStrings> = {
       hintNavigate: '이동',
       hintOpen: '열기',
       hintClose: '닫기',
+      close: '검색 닫기',
     },
     readMore: '더 읽기',
     published: '게시일',
@@ -398,6 +403,7 @@ export const ui: Record<Locale, UiStrings> = {
       hintNavigate: '切换',
       hintOpen: '打开',
       hintClose: '关闭',
+      close: '关闭搜索',
     },
     readMore: '阅读全文',
     published: '发布于',
@@ -473,6 +479,7 @@ export const ui: Record<Locale, UiStrings> = {
       hintNavigate: '切換',
       hintOpen: '開啟',
       hintClose: '關閉',
+      close: '關閉搜尋',
     },
     readMore: '閱讀全文',
     published: '發布於',
@@ -548,6 +555,7 @@ export const ui: Record<Locale, UiStrings> = {
       hintNavigate: 'para navegar',
       hintOpen: 'para abrir',
       hintClose: 'para fechar',
+      close: 'Fechar a busca',
     },
     readMore: 'Leia mais',
     published: 'Publicado em',
