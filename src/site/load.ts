@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import matter from 'gray-matter';
 import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
+import type { z } from 'zod';
 import { appData, networkData } from './schema.ts';
 import { ContentError, issuesFromZod, pageRecordFromSource, type AppRecord, type ContentIssue, type NetworkRecord, type PageRecord } from './records.ts';
 import { contentLocation } from './content-dir.ts';
@@ -45,26 +46,30 @@ export async function loadSite(rootDir: string): Promise<Site> {
     if (record) pages.push(record);
   });
 
-  const apps: AppRecord[] = [];
-  for (const file of (await glob('apps/*.yaml', { cwd: contentDir })).sort()) {
-    const sourcePath = `${shownDir}/${file}`;
-    const data = await readYaml(join(contentDir, file), sourcePath, issues);
-    const parsed = appData.safeParse(data);
-    if (!parsed.success) issues.push(...issuesFromZod(sourcePath, parsed.error));
-    else apps.push({ ...parsed.data, slug: file.slice('apps/'.length, -'.yaml'.length), sourcePath });
-  }
-
-  const networks: NetworkRecord[] = [];
-  for (const file of (await glob('networks/*.yaml', { cwd: contentDir })).sort()) {
-    const sourcePath = `${shownDir}/${file}`;
-    const data = await readYaml(join(contentDir, file), sourcePath, issues);
-    const parsed = networkData.safeParse(data);
-    if (!parsed.success) issues.push(...issuesFromZod(sourcePath, parsed.error));
-    else networks.push({ ...parsed.data, id: file.slice('networks/'.length, -'.yaml'.length), sourcePath });
-  }
+  const apps = await loadDataFiles(contentDir, shownDir, 'apps', appData, issues, (data, slug, sourcePath): AppRecord => ({ ...data, slug, sourcePath }));
+  const networks = await loadDataFiles(contentDir, shownDir, 'networks', networkData, issues, (data, id, sourcePath): NetworkRecord => ({ ...data, id, sourcePath }));
 
   if (issues.length) throw new ContentError(issues);
   return createSite({ pages, apps, networks });
+}
+
+/** Every `<folder>/<name>.yaml`, validated; the file name becomes the record's key. */
+async function loadDataFiles<Schema extends z.ZodType, Record>(
+  contentDir: string,
+  shownDir: string,
+  folder: string,
+  schema: Schema,
+  issues: ContentIssue[],
+  toRecord: (data: z.infer<Schema>, name: string, sourcePath: string) => Record,
+): Promise<Record[]> {
+  const records: Record[] = [];
+  for (const file of (await glob(`${folder}/*.yaml`, { cwd: contentDir })).sort()) {
+    const sourcePath = `${shownDir}/${file}`;
+    const parsed = schema.safeParse(await readYaml(join(contentDir, file), sourcePath, issues));
+    if (!parsed.success) issues.push(...issuesFromZod(sourcePath, parsed.error));
+    else records.push(toRecord(parsed.data, file.slice(folder.length + 1, -'.yaml'.length), sourcePath));
+  }
+  return records;
 }
 
 async function readYaml(path: string, sourcePath: string, issues: ContentIssue[]): Promise<unknown> {

@@ -1,4 +1,5 @@
 // Browser side of the faucet page: inline validation, send, then status polling (spec 4.1, 4.2, 3).
+import type { UiStrings } from '../../site/ui.ts';
 
 /** Cloudflare's documented dummy token, accepted only by the development verifier. */
 export const developmentToken = 'XXXX.DUMMY.TOKEN.XXXX';
@@ -6,18 +7,7 @@ const addressPattern = /^0x[a-fA-F0-9]{40}$/;
 const pollEveryMs = 2000;
 const pollForMs = 5 * 60_000;
 
-interface Texts {
-  addressInvalid: string;
-  captchaRequired: string;
-  sending: string;
-  pending: string;
-  success: string;
-  failed: string;
-  transaction: string;
-  viewOnExplorer: string;
-  retryIn: string;
-  networkError: string;
-}
+type Texts = Pick<UiStrings['faucet'], 'addressInvalid' | 'captchaRequired' | 'sending' | 'pending' | 'success' | 'failed' | 'transaction' | 'viewOnExplorer' | 'retryIn' | 'networkError'>;
 
 interface FaucetErrorBody {
   error?: string;

@@ -1,24 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ContentError, pageRecordFromSource, type NetworkRecord, type PageRecord } from '../../../src/site/records.ts';
+import { ContentError, pageRecordFromSource, type PageRecord } from '../../../src/site/records.ts';
+import { smallSite } from '../../support/small-site.ts';
 import { createSite } from '../../../src/site/site.ts';
 
 const page = (relativePath: string, data: Record<string, unknown> = {}): PageRecord =>
   pageRecordFromSource({ relativePath, data: { title: relativePath, description: 'Some page.', ...data }, body: '' })!;
 
-const network: NetworkRecord = {
-  id: 'base-sepolia',
-  sourcePath: 'content/networks/base-sepolia.yaml',
-  name: 'Base Sepolia',
-  chainId: 84532,
-  vm: 'evm',
-  nativeCurrency: { symbol: 'ETH', decimals: 18 },
-  explorer: 'https://sepolia.basescan.org',
-  mainnet: { name: 'Base', chainId: 8453 },
-  drip: '0.1',
-  maxBalance: '1',
-  rateWindowHours: 24,
-  deprecated: false,
-};
+const network = smallSite().network('base-sepolia')!;
 
 describe('createSite', () => {
   it('orders dated sections newest first and others by order, then title', () => {

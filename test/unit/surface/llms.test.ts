@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderLlmsTxt, renderSectionLlmsTxt } from '../../../integrations/surface/llms.ts';
-import { siteUrl, smallSite } from './fixture-site.ts';
+import { siteUrl, smallSite } from '../../support/small-site.ts';
 
 describe('llms.txt', () => {
   it('follows the llms.txt format: title, summary, sections of linked .md URLs with descriptions', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildSearchIndex } from '../../../integrations/surface/search-index.ts';
-import { siteUrl, smallSite } from './fixture-site.ts';
+import { siteUrl, smallSite } from '../../support/small-site.ts';
 
 describe('buildSearchIndex', () => {
   it('groups blog posts, guides, case studies and apps; leaves empty groups out (spec 4.3)', () => {

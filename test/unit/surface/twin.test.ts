@@ -1,7 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderTwin } from '../../../integrations/surface/twin.ts';
-import { siteUrl, smallSite } from './fixture-site.ts';
+import { siteUrl, smallSite } from '../../support/small-site.ts';
 
 function split(twin: string) {
   const match = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(twin);

@@ -1,5 +1,5 @@
-import { pageRecordFromSource, type AppRecord, type NetworkRecord } from '../../../src/site/records.ts';
-import { createSite, type Site } from '../../../src/site/site.ts';
+import { pageRecordFromSource, type AppRecord, type NetworkRecord } from '../../src/site/records.ts';
+import { createSite, type Site } from '../../src/site/site.ts';
 
 export const siteUrl = 'https://crucible.example';
 
