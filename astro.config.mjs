@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import crucibleSurface from './integrations/surface/index.ts';
+import crucibleApiDev from './integrations/api-dev.ts';
 import { codeTitleTransformer } from './integrations/shiki-code-title.ts';
 
 // SITE_URL is the absolute origin written into canonical links, twins, llms.txt and the sitemap.
@@ -14,5 +15,5 @@ export default defineConfig({
   trailingSlash: 'ignore',
   cacheDir: process.env.CRUCIBLE_CACHE_DIR || './node_modules/.astro',
   markdown: { shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, transformers: [codeTitleTransformer] } },
-  integrations: [mdx(), crucibleSurface()],
+  integrations: [mdx(), crucibleSurface(), crucibleApiDev()],
 });

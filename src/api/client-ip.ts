@@ -1,0 +1,49 @@
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+// Whose word to take for the caller's address (spec 4.4). By default only the TCP peer's:
+// a header sent by the client is never trusted unless TRUST_PROXY names the edge in front.
+
+export type TrustProxy = { mode: 'none' } | { mode: 'cloudflare' } | { mode: 'hops'; hops: number };
+
+/** `TRUST_PROXY`: unset or `none`, `cloudflare` (CF-Connecting-IP), or a hop count N (X-Forwarded-For). */
+export const trustProxySetting = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    if (value === '' || value === 'none') return { mode: 'none' };
+    if (value === 'cloudflare') return { mode: 'cloudflare' };
+    if (/^[1-9]\d{0,1}$/.test(value)) return { mode: 'hops', hops: Number(value) };
+    ctx.addIssue({ code: 'custom', message: `must be "none", "cloudflare" or a number of proxy hops from 1 to 99 (got "${value}")` });
+    return z.NEVER;
+  });
+
+export interface ClientAddressSource {
+  /** The TCP peer, as node:net reports it. */
+  socketAddress: string | undefined;
+  header(name: string): string | undefined;
+}
+
+export function clientIp(source: ClientAddressSource, trust: TrustProxy): string | null {
+  switch (trust.mode) {
+    case 'none':
+      return normalizeIp(source.socketAddress);
+    case 'cloudflare':
+      return normalizeIp(source.header('cf-connecting-ip'));
+    case 'hops': {
+      // Each trusted proxy appends the address it received from, so with N proxies the client
+      // is the N-th entry from the right; anything left of it was written by the client.
+      const entries = (source.header('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+      return entries.length >= trust.hops ? normalizeIp(entries[entries.length - trust.hops]) : null;
+    }
+  }
+}
+
+/** A bare IPv4/IPv6 address, IPv4-mapped IPv6 unwrapped; null for anything else. */
+export function normalizeIp(value: string | undefined): string | null {
+  if (!value) return null;
+  const address = value.trim().replace(/^\[(.*)\]$/, '$1');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  return isIP(address) ? address : null;
+}

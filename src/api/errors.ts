@@ -1,0 +1,81 @@
+import { jsonType } from '../../integrations/surface/manifest.ts';
+import { BufferedResponse } from './buffered-response.ts';
+
+// The structured Error of spec 2.5: one table (code -> HTTP status -> message -> hint) read by
+// the router, every handler and the OpenAPI document.
+
+export interface ErrorDetails {
+  method?: string;
+  path?: string;
+  /** Methods the path accepts (405). */
+  allow?: string[];
+  /** What exactly was wrong with the request (400). */
+  problem?: string;
+  documentationUrl: string;
+}
+
+interface ErrorRow {
+  status: number;
+  message(details: ErrorDetails): string;
+  hint(details: ErrorDetails): string;
+}
+
+export const apiErrors = {
+  not_found: {
+    status: 404,
+    message: (d) => (d.method && d.path ? `No API operation matches ${d.method} ${d.path}.` : 'No API operation matches this request.'),
+    hint: (d) => `The operations this API offers are listed in ${d.documentationUrl}.`,
+  },
+  method_not_allowed: {
+    status: 405,
+    message: (d) => `${d.path ?? 'This path'} does not accept ${d.method ?? 'this method'}.`,
+    hint: (d) => `Use ${formatList(d.allow ?? [])}, as the Allow header says; see ${d.documentationUrl}.`,
+  },
+  bad_request: {
+    status: 400,
+    message: (d) => d.problem ?? 'The request could not be understood.',
+    hint: (d) => `Check the parameters and body against ${d.documentationUrl}.`,
+  },
+  internal_error: {
+    status: 500,
+    message: () => 'The server failed while answering this request.',
+    hint: () => 'Retry in a moment; if it keeps failing, report the X-Request-Id response header to the Crucible team.',
+  },
+} as const satisfies Record<string, ErrorRow>;
+
+export type ApiErrorCode = keyof typeof apiErrors;
+export const apiErrorCodes = Object.keys(apiErrors) as [ApiErrorCode, ...ApiErrorCode[]];
+
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode; message: string; hint: string; status: number; documentation_url: string };
+}
+
+export function documentationUrlOf(origin: string): string {
+  return new URL('/openapi.json', origin).href;
+}
+
+export function apiErrorBody(code: ApiErrorCode, details: ErrorDetails): ApiErrorBody {
+  const row: ErrorRow = apiErrors[code];
+  return {
+    error: {
+      code,
+      message: row.message(details),
+      hint: row.hint(details),
+      status: row.status,
+      documentation_url: details.documentationUrl,
+    },
+  };
+}
+
+/** The Error response: JSON body, never cached, `Allow` on 405. */
+export function apiErrorResponse(code: ApiErrorCode, details: ErrorDetails): Response {
+  const body = apiErrorBody(code, details);
+  const headers: Record<string, string> = { 'content-type': jsonType, 'cache-control': 'no-store' };
+  if (code === 'method_not_allowed' && details.allow) headers.allow = details.allow.join(', ');
+  return new BufferedResponse(JSON.stringify(body), { status: body.error.status, headers });
+}
+
+function formatList(items: string[]): string {
+  if (items.length <= 1) return items[0] ?? 'another method';
+  return `${items.slice(0, -1).join(', ')} or ${items.at(-1)}`;
+}

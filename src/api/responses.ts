@@ -1,0 +1,17 @@
+import { jsonType } from '../../integrations/surface/manifest.ts';
+import { BufferedResponse } from './buffered-response.ts';
+import { apiErrors, type ApiErrorCode } from './errors.ts';
+import type { ResponseSpec } from './operation.ts';
+import { ErrorBody } from './schemas.ts';
+
+export function jsonResponse(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
+  return new BufferedResponse(JSON.stringify(data), {
+    status: init.status ?? 200,
+    headers: { 'content-type': jsonType, ...init.headers },
+  });
+}
+
+/** OpenAPI response entry for an Error (spec 2.5) answer. */
+export function errorResponseSpec(code: ApiErrorCode, when: string): ResponseSpec {
+  return { description: `\`${code}\` (${apiErrors[code].status}): ${when}`, content: { 'application/json': ErrorBody } };
+}

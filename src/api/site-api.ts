@@ -1,0 +1,76 @@
+import { loadSite } from '../site/load.ts';
+import type { NetworkRecord } from '../site/records.ts';
+import { placeholderFaucetHandlers } from './faucet-placeholder.ts';
+import { buildOpenApiDocument } from './openapi.ts';
+import type { ApiOperation, DescribedOperation } from './operation.ts';
+import { faucetOperations, type FaucetHandlers } from './operations/faucet.ts';
+import { ipOperation } from './operations/ip.ts';
+import { openApiOperations, serveDocument, type ServedDocument } from './operations/openapi.ts';
+import { searchOperation } from './operations/search.ts';
+import { surfaceOperations } from './operations/surface.ts';
+import { createRouter, type Router } from './router.ts';
+import { componentSchemas, faucetIdSchema } from './schemas.ts';
+
+// The whole website API in one place: the operation registry, its router and its OpenAPI
+// document. The production server (src/server/) and `astro dev` (integrations/api-dev.ts)
+// both mount what loadSiteApi() returns.
+
+export interface SiteApiOptions {
+  /** Absolute site origin: `servers[0].url` and every `documentation_url`. */
+  origin: string;
+  networks: ReadonlyArray<Pick<NetworkRecord, 'id'>>;
+  faucet: FaucetHandlers;
+}
+
+export interface SiteApi {
+  router: Router;
+  /** Every described operation: router-served first, then the prerendered surface. */
+  operations: DescribedOperation[];
+  document: Record<string, unknown>;
+  /** Releases what the services hold (chains, stores). */
+  close(): Promise<void>;
+}
+
+const description = [
+  'The public HTTP surface of the Crucible website: the testnet faucet, the per-locale search index, a client-IP echo, this document, markdown twins of every content page and the text indexes for crawlers.',
+  '',
+  'Any request under /api/ that matches no operation answers 404 with the Error body (`code` `not_found`), whatever its method; a known path with another method answers 405 `method_not_allowed` with an Allow header; a malformed request to an operation without a richer error shape answers 400 `bad_request`; an unexpected failure answers 500 `internal_error`. The faucet operations answer FaucetError instead (branch on `statusCode`).',
+].join('\n');
+
+const tags = [
+  { name: 'Faucet', description: 'Testnet drips and their transaction status (spec 4.1, 4.2).' },
+  { name: 'Search', description: 'Prerendered search indexes (spec 4.3).' },
+  { name: 'Utility', description: 'Client IP echo (spec 4.4).' },
+  { name: 'Meta', description: 'This document (spec 4.5).' },
+  { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (spec 4.7).' },
+  { name: 'Markdown twins', description: 'Every content page as markdown (spec 2.7, 4.7).' },
+  { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
+];
+
+/** Paths the router answers unless dist/ holds a prerendered file there (spec 4.3–4.6). */
+export function isApiPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/') || path === '/openapi.json';
+}
+
+export function createSiteApi(options: SiteApiOptions): SiteApi {
+  const faucetIds = options.networks.map((network) => network.id);
+  const faucetId = faucetIdSchema(faucetIds);
+  let served: ServedDocument | undefined;
+  const routed: ApiOperation[] = [
+    ...faucetOperations(faucetIds, faucetId, options.faucet),
+    searchOperation(options.origin),
+    ipOperation,
+    ...openApiOperations(() => served!),
+  ];
+  const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
+  const document = buildOpenApiDocument({ origin: options.origin, components: componentSchemas(faucetId), operations, tags, description });
+  served = serveDocument(document);
+  return { router: createRouter(routed, { origin: options.origin }), operations, document, close: async () => {} };
+}
+
+/** The API with its services, configured from the project's content and environment. */
+export async function loadSiteApi(options: { root: string; origin: string }): Promise<SiteApi> {
+  const site = await loadSite(options.root);
+  // PLACEHOLDER: the faucet service replaces placeholderFaucetHandlers here (and its close()).
+  return createSiteApi({ origin: options.origin, networks: site.networks, faucet: placeholderFaucetHandlers });
+}

@@ -1,0 +1,213 @@
+import { parseEther, type Hex } from 'viem';
+import { z } from 'zod';
+import { DEV_FAUCET_PRIVATE_KEY, isWellKnownDevKey } from '../chain/dev-accounts.ts';
+import type { FaucetNetwork } from '../chain/networks.ts';
+
+// The faucet's configuration (issue 4): read from the environment once at start, validated
+// with zod, and refused with a message that names the variable. Every variable is listed,
+// commented, in src/config/faucet.env.example.
+
+export type FaucetMode = 'local' | 'production';
+
+export interface NetworkChainConfig {
+  /** Configured JSON-RPC endpoint. null: a local anvil in local mode, no chain in production. */
+  rpcUrl: string | null;
+  /** Faucet signing key. null only where no chain will be used (production without an RPC URL). */
+  privateKey: Hex | null;
+}
+
+export type CaptchaConfig =
+  | { kind: 'development' }
+  | {
+      kind: 'turnstile';
+      secretKey: string;
+      /** For the faucet pages' widget; null in local mode when only the secret is set. */
+      siteKey: string | null;
+      siteverifyUrl: string;
+      expectedHostname: string | null;
+      expectedAction: string | null;
+    };
+
+export interface AntiSybilConfig {
+  mainnetRpcUrl: string;
+  minBalanceWei: bigint;
+  minTxCount: number;
+}
+
+export interface FaucetConfig {
+  mode: FaucetMode;
+  /** Keyed by faucet id; every network has an entry. */
+  chains: Record<string, NetworkChainConfig>;
+  /** null: no anti-sybil check (local mode without MAINNET_RPC_URL, or thresholds set to 0). */
+  antiSybil: AntiSybilConfig | null;
+  captcha: CaptchaConfig;
+  /** null: no per-IP limit. Counted per IP per network. */
+  perIpLimit: { max: number; windowMs: number } | null;
+  /** Key of the salted hash under which IPs are stored (never the raw IP). */
+  ipHashSalt: string;
+  databasePath: string;
+  /** Set: limits, CAPTCHA tokens and the sender lock live in Redis (shared by processes). */
+  redisUrl: string | null;
+  /** Seconds between blocks on local anvil devnets. */
+  anvilBlockTimeSeconds: number;
+}
+
+export class FaucetConfigError extends Error {
+  readonly variable: string;
+  constructor(variable: string, reason: string) {
+    super(`Invalid faucet configuration: ${variable} ${reason}`);
+    this.name = 'FaucetConfigError';
+    this.variable = variable;
+  }
+}
+
+export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
+/** Cloudflare's documented testing keys: they accept the dummy token, so production refuses them. */
+const TURNSTILE_TEST_SECRET_KEYS = ['1x0000000000000000000000000000000AA', '2x0000000000000000000000000000000AA', '3x0000000000000000000000000000000AA'];
+const TURNSTILE_TEST_SITE_KEYS = ['1x00000000000000000000AA', '2x00000000000000000000AB', '1x00000000000000000000BB', '2x00000000000000000000BB', '3x00000000000000000000FF'];
+
+/** Production defaults of the anti-sybil check (shared/data/networks.md). */
+const DEFAULT_MIN_MAINNET_BALANCE_ETH = '0.001';
+const DEFAULT_MIN_MAINNET_TX_COUNT = 1;
+const LOCAL_IP_HASH_SALT = 'crucible-local-development-ip-salt';
+
+/** `ethereum-sepolia` -> `ETHEREUM_SEPOLIA`, the suffix of its per-network variables. */
+export function envSuffixOf(faucetId: string): string {
+  return faucetId.toUpperCase().replace(/-/g, '_');
+}
+
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+const redisUrl = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' });
+const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hexadecimal digits').transform((k) => k as Hex);
+const wholeNumber = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number);
+const positiveNumber = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
+  .transform(Number)
+  .refine((n) => n > 0, 'must be greater than 0');
+const decimalEther = z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal amount of ETH such as 0.001');
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * Validates the faucet's environment. Throws FaucetConfigError naming the first bad variable.
+ * `networks` are the faucet networks (content/networks/), which name the per-network variables.
+ */
+export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): FaucetConfig {
+  // An empty value (`NAME=` in a .env file) means unset.
+  const raw = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const read = <T>(name: string, schema: z.ZodType<T, string>): T | undefined => {
+    const value = raw(name);
+    if (value === undefined) return undefined;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new FaucetConfigError(name, parsed.error.issues[0]?.message ?? 'is invalid');
+    return parsed.data;
+  };
+
+  const mode = read('FAUCET_MODE', z.enum(['local', 'production'], { error: 'must be "local" or "production"' })) ?? 'local';
+  const production = mode === 'production';
+
+  rejectUnknownNetworkVariables(env, networks);
+
+  const sharedKey = read('FAUCET_PRIVATE_KEY', privateKey);
+  const chains: Record<string, NetworkChainConfig> = {};
+  for (const network of networks) {
+    const suffix = envSuffixOf(network.id);
+    const rpcUrl = read(`RPC_URL_${suffix}`, httpUrl) ?? null;
+    const keyVariable = raw(`FAUCET_PRIVATE_KEY_${suffix}`) ? `FAUCET_PRIVATE_KEY_${suffix}` : 'FAUCET_PRIVATE_KEY';
+    const configuredKey = read(`FAUCET_PRIVATE_KEY_${suffix}`, privateKey) ?? sharedKey ?? null;
+    if (production && rpcUrl !== null) {
+      if (!configuredKey) throw new FaucetConfigError(keyVariable, `is required in production mode: RPC_URL_${suffix} is set`);
+      if (!isLocalUrl(rpcUrl) && isWellKnownDevKey(configuredKey)) {
+        throw new FaucetConfigError(keyVariable, `is a well-known anvil development key; production mode refuses it for the non-local RPC_URL_${suffix}`);
+      }
+    }
+    // Local mode signs with anvil's funded dev account unless a key is configured.
+    chains[network.id] = { rpcUrl, privateKey: configuredKey ?? (production ? null : DEV_FAUCET_PRIVATE_KEY) };
+  }
+
+  const captcha = readCaptcha(read, raw, production);
+  const antiSybil = readAntiSybil(read, raw, production);
+
+  const perIpMax = read('PER_IP_MAX_DRIPS', wholeNumber) ?? 20;
+  const perIpWindowHours = read('PER_IP_WINDOW_HOURS', positiveNumber) ?? 24;
+
+  const ipHashSalt = read('IP_HASH_SALT', z.string().min(16, 'must be at least 16 characters'));
+  if (production && !ipHashSalt) throw new FaucetConfigError('IP_HASH_SALT', 'is required in production mode (a secret of at least 16 characters)');
+
+  return {
+    mode,
+    chains,
+    antiSybil,
+    captcha,
+    perIpLimit: perIpMax === 0 ? null : { max: perIpMax, windowMs: Math.round(perIpWindowHours * 3_600_000) },
+    ipHashSalt: ipHashSalt ?? LOCAL_IP_HASH_SALT,
+    databasePath: read('DATABASE_PATH', z.string().min(1)) ?? '.data/crucible.sqlite',
+    redisUrl: read('REDIS_URL', redisUrl) ?? null,
+    anvilBlockTimeSeconds: read('ANVIL_BLOCK_TIME', positiveNumber) ?? 2,
+  };
+}
+
+type Read = <T>(name: string, schema: z.ZodType<T, string>) => T | undefined;
+type Raw = (name: string) => string | undefined;
+
+function readCaptcha(read: Read, raw: Raw, production: boolean): CaptchaConfig {
+  const secretKey = read('TURNSTILE_SECRET_KEY', z.string().min(1));
+  const siteKey = read('TURNSTILE_SITE_KEY', z.string().min(1)) ?? null;
+  if (production) {
+    if (!secretKey) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', 'is required in production mode: the development CAPTCHA is refused');
+    if (TURNSTILE_TEST_SECRET_KEYS.includes(secretKey)) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
+    if (!siteKey) throw new FaucetConfigError('TURNSTILE_SITE_KEY', 'is required in production mode (the faucet pages render the widget with it)');
+    if (TURNSTILE_TEST_SITE_KEYS.includes(siteKey)) throw new FaucetConfigError('TURNSTILE_SITE_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
+  }
+  if (!secretKey) {
+    if (siteKey) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', 'is required when TURNSTILE_SITE_KEY is set');
+    for (const name of ['TURNSTILE_SITEVERIFY_URL', 'TURNSTILE_EXPECTED_HOSTNAME', 'TURNSTILE_ACTION']) {
+      if (raw(name)) throw new FaucetConfigError(name, 'is set but TURNSTILE_SECRET_KEY is not (the development CAPTCHA ignores it)');
+    }
+    return { kind: 'development' };
+  }
+  return {
+    kind: 'turnstile',
+    secretKey,
+    siteKey,
+    siteverifyUrl: read('TURNSTILE_SITEVERIFY_URL', httpUrl) ?? TURNSTILE_SITEVERIFY_URL,
+    expectedHostname: read('TURNSTILE_EXPECTED_HOSTNAME', z.string().min(1)) ?? null,
+    expectedAction: read('TURNSTILE_ACTION', z.string().regex(/^[\w-]{1,32}$/, 'must be 1–32 letters, digits, - or _')) ?? null,
+  };
+}
+
+function readAntiSybil(read: Read, raw: Raw, production: boolean): AntiSybilConfig | null {
+  const mainnetRpcUrl = read('MAINNET_RPC_URL', httpUrl);
+  const minBalanceEth = read('ANTI_SYBIL_MIN_BALANCE_ETH', decimalEther);
+  const minTxCount = read('ANTI_SYBIL_MIN_TX_COUNT', wholeNumber);
+  // Local mode: off unless a mainnet RPC is configured. Production: on unless both thresholds are 0.
+  if (!production && !mainnetRpcUrl) {
+    for (const name of ['ANTI_SYBIL_MIN_BALANCE_ETH', 'ANTI_SYBIL_MIN_TX_COUNT']) {
+      if (raw(name)) throw new FaucetConfigError('MAINNET_RPC_URL', `is required when ${name} is set`);
+    }
+    return null;
+  }
+  const minBalanceWei = parseEther(minBalanceEth ?? DEFAULT_MIN_MAINNET_BALANCE_ETH);
+  const txCount = minTxCount ?? DEFAULT_MIN_MAINNET_TX_COUNT;
+  if (minBalanceWei === 0n && txCount === 0) return null;
+  if (!mainnetRpcUrl) {
+    throw new FaucetConfigError('MAINNET_RPC_URL', 'is required in production mode for the anti-sybil check (or set ANTI_SYBIL_MIN_BALANCE_ETH=0 and ANTI_SYBIL_MIN_TX_COUNT=0 to turn it off)');
+  }
+  return { mainnetRpcUrl, minBalanceWei, minTxCount: txCount };
+}
+
+/** A typo in a per-network variable would silently fall back to a local chain; refuse it. */
+function rejectUnknownNetworkVariables(env: Env, networks: readonly FaucetNetwork[]): void {
+  const suffixes = new Set(networks.map((n) => envSuffixOf(n.id)));
+  for (const name of Object.keys(env)) {
+    const match = /^(RPC_URL|FAUCET_PRIVATE_KEY)_(.+)$/.exec(name);
+    if (match && !suffixes.has(match[2]!)) throw new FaucetConfigError(name, `does not name a faucet network (known: ${[...suffixes].join(', ')})`);
+  }
+}
+
+/** Loopback hosts: a dev key is harmless against a chain on this machine. */
+export function isLocalUrl(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || host === '0.0.0.0' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}

@@ -1,0 +1,97 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import type { CaptchaTokenStore } from '../store/types.ts';
+
+// Step 4 of the send (issue 4): the CAPTCHA. `details` carries Cloudflare's `error-codes`
+// (spec 2.3), or one of our own codes in the same style for checks made here.
+
+export type CaptchaResult = { ok: true } | { ok: false; details: string };
+
+export interface CaptchaVerifier {
+  readonly kind: 'turnstile' | 'development';
+  verify(input: { token: string; remoteIp: string | null }): Promise<CaptchaResult>;
+}
+
+/** The token Cloudflare's testing site keys hand the browser; the only one local mode accepts. */
+export const DEV_TURNSTILE_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
+/** Cloudflare: a Turnstile token is at most 2048 characters. */
+export const MAX_TURNSTILE_TOKEN_LENGTH = 2048;
+/** Cloudflare: a token can be redeemed for 300 seconds after it is issued. */
+const TOKEN_LIFETIME_MS = 300_000;
+
+/**
+ * Local mode's clearly labelled development check. The dummy token is one fixed string, so it
+ * cannot be single-use; the development verifier is refused in production (src/config/faucet.ts).
+ */
+export function createDevelopmentVerifier(): CaptchaVerifier {
+  return {
+    kind: 'development',
+    async verify({ token }) {
+      return token === DEV_TURNSTILE_TOKEN
+        ? { ok: true }
+        : { ok: false, details: `invalid-input-response (the development check accepts only ${DEV_TURNSTILE_TOKEN})` };
+    },
+  };
+}
+
+export interface TurnstileOptions {
+  secretKey: string;
+  siteverifyUrl: string;
+  /** Refuse tokens solved on another hostname; null: not checked. */
+  expectedHostname: string | null;
+  /** Refuse tokens of another widget action; null: not checked. */
+  expectedAction: string | null;
+  /** Where used token hashes are kept (shared by processes when it is Redis). */
+  tokens: CaptchaTokenStore;
+  clock?: () => Date;
+  timeoutMs?: number;
+}
+
+const siteverifyAnswer = z.object({
+  success: z.boolean(),
+  'error-codes': z.array(z.string()).default([]),
+  hostname: z.string().optional(),
+  action: z.string().optional(),
+});
+
+/** Cloudflare Turnstile `siteverify`: POST secret, response, remoteip and idempotency_key as a form. */
+export function createTurnstileVerifier(options: TurnstileOptions): CaptchaVerifier {
+  const clock = options.clock ?? (() => new Date());
+  const timeoutMs = options.timeoutMs ?? 5_000;
+
+  /** One siteverify round trip; null when it did not produce an answer worth trusting. */
+  const ask = async (form: URLSearchParams) => {
+    try {
+      const response = await fetch(options.siteverifyUrl, { method: 'POST', body: form, signal: AbortSignal.timeout(timeoutMs) });
+      if (!response.ok) return null;
+      const parsed = siteverifyAnswer.safeParse(await response.json());
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  };
+
+  return {
+    kind: 'turnstile',
+    async verify({ token, remoteIp }) {
+      if (token.length > MAX_TURNSTILE_TOKEN_LENGTH) return { ok: false, details: 'invalid-input-response' };
+      // Single use is enforced here as well as at Cloudflare, so a replay never costs a siteverify call
+      // and two concurrent requests with one token cannot both pass.
+      const now = clock();
+      const tokenHash = createHash('sha256').update(token).digest('hex');
+      if (!(await options.tokens.claimCaptchaToken(tokenHash, new Date(now.getTime() + TOKEN_LIFETIME_MS), now))) {
+        return { ok: false, details: 'timeout-or-duplicate' };
+      }
+
+      const form = new URLSearchParams({ secret: options.secretKey, response: token, idempotency_key: randomUUID() });
+      if (remoteIp) form.set('remoteip', remoteIp);
+      // One retry, with the same idempotency_key: Cloudflare answers a repeated key as it did the first time.
+      const answer = (await ask(form)) ?? (await ask(form));
+      if (!answer) return { ok: false, details: 'internal-error' };
+      if (!answer.success) return { ok: false, details: answer['error-codes'].join(',') || 'unknown-error' };
+      if (options.expectedHostname !== null && answer.hostname !== options.expectedHostname) return { ok: false, details: 'hostname-mismatch' };
+      if (options.expectedAction !== null && answer.action !== options.expectedAction) return { ok: false, details: 'action-mismatch' };
+      return { ok: true };
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { fileURLToPath } from 'node:url';
+import { loadSiteApi } from '../api/site-api.ts';
+import { ConfigError, readServerConfig, type ServerConfig } from './config.ts';
+import { createServerLogger } from './log.ts';
+import { createSiteServer, listen } from './server.ts';
+import { openStaticSite } from './static-site.ts';
+import { loadSurfaceRules } from './surface-rules.ts';
+
+// Entry point of the production server: `node src/server/main.ts` (npm start runs it after
+// building when needed). Configuration comes from the environment (see .env.example).
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface RunningServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startSiteServer(config: ServerConfig): Promise<RunningServer> {
+  const logger = createServerLogger({ requests: config.requestLog });
+  const rules = await loadSurfaceRules(config.distDir);
+  const site = await openStaticSite(config.distDir, rules);
+  const api = await loadSiteApi({ root: projectRoot, origin: rules.site });
+  const server = createSiteServer({ site, router: api.router, origin: rules.site, trustProxy: config.trustProxy, logger });
+  const url = await listen(server, config.port, config.host);
+  logger.info('listening', { url, distDir: config.distDir, trustProxy: config.trustProxy.mode });
+  return {
+    url,
+    async close() {
+      const closed = new Promise((resolve) => server.close(resolve));
+      server.closeIdleConnections();
+      await closed;
+      await api.close();
+    },
+  };
+}
+
+/** Starts the server and stops it cleanly on SIGINT/SIGTERM; exits with a message if it cannot start. */
+export async function serveUntilStopped(readConfig: () => ServerConfig): Promise<RunningServer> {
+  try {
+    const running = await startSiteServer(readConfig());
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+      process.once(signal, () => {
+        // Give in-flight requests a moment, then leave even if a client holds a connection.
+        setTimeout(() => process.exit(0), 3_000).unref();
+        void running.close().then(() => process.exit(0));
+      });
+    }
+    return running;
+  } catch (error) {
+    console.error(error instanceof ConfigError ? error.message : `Crucible server failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
+
+if (import.meta.main) await serveUntilStopped(readServerConfig);

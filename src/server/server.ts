@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { apiErrorResponse, documentationUrlOf } from '../api/errors.ts';
+import { clientIp, type TrustProxy } from '../api/client-ip.ts';
+import type { Router } from '../api/router.ts';
+import { isApiPath } from '../api/site-api.ts';
+import type { ServerLogger } from './log.ts';
+import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
+import { resolveRequestPath, type RequestPath } from './request-path.ts';
+import type { StaticReply, StaticSite } from './static-site.ts';
+
+// The production server: static files from dist/ under the rules manifest, and the API
+// router for `/api/*` paths that are not prerendered files (plus `/openapi.json`).
+
+export interface SiteServerOptions {
+  site: StaticSite;
+  router: Router;
+  /** Absolute site origin (from the manifest): base of request URLs handed to the router. */
+  origin: string;
+  trustProxy: TrustProxy;
+  logger: ServerLogger;
+}
+
+const badRequest: StaticReply = { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': 12 }, body: Buffer.from('Bad Request\n') };
+
+export function createSiteServer(options: SiteServerOptions): Server {
+  const { site, router, origin, trustProxy, logger } = options;
+
+  /** Answers one request; returns a promise only when some step is asynchronous. */
+  function answer(req: IncomingMessage, res: ServerResponse, requestId: string, method: string, target: RequestPath, rawPath: string): void | Promise<void> {
+    const head = method === 'HEAD';
+    if (!target.ok) {
+      if (isApiPath(rawPath)) {
+        const code = target.reason === 'malformed' ? 'bad_request' : 'not_found';
+        const details = { method, path: rawPath, documentationUrl: documentationUrlOf(origin), problem: 'The request path is not valid percent-encoding.' };
+        return writeWebResponse(res, apiErrorResponse(code, details), { head, requestId });
+      }
+      if (target.reason === 'malformed') return writeReply(res, badRequest);
+      return site.notFound({ method, path: rawPath, acceptEncoding: headerValue(req, 'accept-encoding') }).then((reply) => writeReply(res, reply));
+    }
+    if (isApiPath(target.path) && !((method === 'GET' || head) && site.has(target.path))) {
+      const context = {
+        requestId,
+        clientIp: clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy),
+        log: logger,
+      };
+      const response = router.handle(toApiRequest(req, origin), context);
+      if (response instanceof Promise) return response.then((r) => writeWebResponse(res, r, { head, requestId }));
+      return writeWebResponse(res, response, { head, requestId });
+    }
+    return site
+      .reply({
+        method,
+        path: target.path,
+        query: target.query,
+        accept: headerValue(req, 'accept'),
+        acceptEncoding: headerValue(req, 'accept-encoding'),
+        ifNoneMatch: headerValue(req, 'if-none-match'),
+      })
+      .then((reply) => writeReply(res, reply));
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse): void {
+    const started = logger.request ? performance.now() : 0;
+    const requestId = randomUUID();
+    const method = req.method ?? 'GET';
+    const target = resolveRequestPath(req.url);
+    const rawPath = target.ok ? target.rawPath : (req.url ?? '').split('?', 1)[0]!;
+    const fail = (error: unknown) => {
+      logger.error('request failed', { requestId, method, path: rawPath, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'x-request-id': requestId });
+        res.end('Internal Server Error\n');
+      } else res.destroy();
+    };
+    if (logger.request) {
+      const log = logger.request;
+      res.once('close', () => log({ method, path: rawPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId }));
+    }
+    try {
+      const pending = answer(req, res, requestId, method, target, rawPath);
+      if (pending) pending.catch(fail);
+    } catch (error) {
+      fail(error);
+    }
+  }
+
+  return createServer({ keepAliveTimeout: 5_000 }, handle);
+}
+
+function writeReply(res: ServerResponse, reply: StaticReply): void {
+  res.writeHead(reply.status, reply.headers);
+  if (!reply.body) res.end();
+  else if (Buffer.isBuffer(reply.body)) res.end(reply.body);
+  else createReadStream(reply.body.file).on('error', () => res.destroy()).pipe(res);
+}
+
+/** Listens and resolves with the URL a person should open. */
+export async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${shownHost}:${address.port}/`;
+}

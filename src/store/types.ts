@@ -1,0 +1,75 @@
+import type { Hex } from 'viem';
+
+// The faucet's persistent state behind one interface (ARCHITECTURE "Pure core, thin edges"):
+// SQLite (src/store/sqlite.ts) by default; Redis (src/store/redis.ts) for the limits and
+// CAPTCHA tokens when several processes share them. Every method is atomic on its own.
+
+/** A claim on one address's drip on one network, held from before the broadcast. */
+export interface AddressReservation {
+  networkId: string;
+  /** Lowercase. */
+  address: string;
+  id: string;
+  windowMs: number;
+}
+
+export type ReserveResult = { ok: true; reservation: AddressReservation } | { ok: false; resetAt: Date };
+
+/** One counted request of an IP within a window; handed back when no drip followed. */
+export interface IpSlot {
+  networkId: string;
+  ipHash: string;
+  windowStart: number;
+}
+
+export type IpSlotResult = { ok: true; slot: IpSlot } | { ok: false; resetAt: Date };
+
+export interface LimitStore {
+  /**
+   * Claims the address's drip on the network unless a claim or a drip inside its window
+   * exists (spec 8.1); on refusal `resetAt` says when the existing one lapses. The claim is
+   * persistent, so a restart between reserve and confirm re-drips nobody.
+   */
+  reserveAddress(input: { networkId: string; address: string; windowMs: number; now: Date }): Promise<ReserveResult>;
+  /** The drip was broadcast: its window now runs from `now`. */
+  confirmAddress(reservation: AddressReservation, now: Date): Promise<void>;
+  /** No drip was sent: the address may ask again at once. */
+  releaseAddress(reservation: AddressReservation): Promise<void>;
+  /** Counts one request of the IP on the network in a fixed window of `windowMs`, up to `max`. */
+  takeIpSlot(input: { networkId: string; ipHash: string; max: number; windowMs: number; now: Date }): Promise<IpSlotResult>;
+  /** Uncounts a slot whose request sent nothing (only within the same window). */
+  returnIpSlot(slot: IpSlot): Promise<void>;
+}
+
+export interface CaptchaTokenStore {
+  /** True the first time a token hash is claimed before `expiresAt`; false for a reused token. */
+  claimCaptchaToken(tokenHash: string, expiresAt: Date, now: Date): Promise<boolean>;
+}
+
+export type DripOutcome = 'sent' | 'failed';
+
+/** One row of the drip ledger: every drip the faucet attempted to broadcast. */
+export interface DripRecord {
+  networkId: string;
+  /** Lowercase. */
+  address: string;
+  amountWei: bigint;
+  /** null when the broadcast failed before the node took a transaction. */
+  txHash: Hex | null;
+  /** Keyed hash of the client IP (src/faucet/ip-hash.ts), never the IP itself; null when unknown. */
+  ipHash: string | null;
+  createdAt: Date;
+  outcome: DripOutcome;
+  /** The statusCode answered for a failed broadcast. */
+  statusCode: string | null;
+}
+
+export interface DripLedger {
+  recordDrip(record: DripRecord): Promise<void>;
+  /** In insertion order. */
+  listDrips(filter?: { networkId?: string; address?: string }): Promise<DripRecord[]>;
+}
+
+export interface FaucetStore extends LimitStore, CaptchaTokenStore, DripLedger {
+  close(): Promise<void>;
+}

@@ -1,0 +1,261 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { getAddress, parseEther, parseTransaction, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
+import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
+import { FAUCET_KEY, randomAddress } from '../../support/anvil.ts';
+import { FAUCET_ADDRESS, startHarness, type Harness } from './harness.ts';
+
+// Every statusCode of spec 7.1 the faucet service answers (steps 4–9 and deprecated networks),
+// against real anvil chains, a local mainnet anvil for the anti-sybil check, SQLite and the
+// local siteverify server. Steps 1–3 are the HTTP layer's.
+
+const BASE = 'base-sepolia';
+const DRIP = parseEther('0.1');
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ chains: { [BASE]: 84532 }, mainnet: true });
+});
+afterAll(async () => {
+  await h?.stop();
+});
+afterEach(() => h.intercept(BASE, undefined));
+
+/** A recipient that passes the anti-sybil check. */
+async function seasoned(): Promise<Address> {
+  const address = randomAddress();
+  await h.season(address);
+  return address;
+}
+
+const faucetBalance = () => h.chains[BASE]!.client.getBalance({ address: FAUCET_ADDRESS });
+
+describe('send: success (spec 2.2)', () => {
+  it('drips the network amount and answers hash, amount, recipient and explorer link', async () => {
+    const address = await seasoned();
+    const result = await h.send(BASE, address.toLowerCase(), '203.0.113.50');
+    expect(result).toEqual({
+      ok: true,
+      body: {
+        success: true,
+        transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+        amount: '0.1',
+        recipient: getAddress(address),
+        explorerUrl: expect.stringMatching(/^https:\/\/sepolia\.basescan\.org\/tx\/0x[0-9a-f]{64}$/),
+        statusCode: 'success',
+      },
+    });
+    if (!result.ok) return;
+    expect(result.body.explorerUrl).toBe(`https://sepolia.basescan.org/tx/${result.body.transactionHash}`);
+    const receipt = await h.chains[BASE]!.client.waitForTransactionReceipt({ hash: result.body.transactionHash, pollingInterval: 200 });
+    expect(receipt.status).toBe('success');
+    expect(await h.chains[BASE]!.client.getBalance({ address })).toBe(DRIP);
+
+    const [row] = await h.store.listDrips({ networkId: BASE, address });
+    expect(row).toMatchObject({ address: address.toLowerCase(), amountWei: DRIP, txHash: result.body.transactionHash, outcome: 'sent', statusCode: null });
+    // The ledger keeps a keyed hash of the IP, never the IP.
+    expect(row!.ipHash).toMatch(/^[0-9a-f]{64}$/);
+    for (const file of [h.databasePath, `${h.databasePath}-wal`]) {
+      if (existsSync(file)) expect(readFileSync(file).includes('203.0.113.50')).toBe(false);
+    }
+  });
+});
+
+describe('send: refusals (spec 7.1)', () => {
+  it('unsupported_faucet (400) lists the supported chains', async () => {
+    const result = await h.send('solana-devnet', randomAddress());
+    expect(result).toMatchObject({ ok: false, statusCode: 'unsupported_faucet', httpStatus: 400 });
+    expect(!result.ok && result.supportedChains).toHaveLength(23);
+    expect(!result.ok && result.supportedChains).toContain('crucible-testnet');
+  });
+
+  it('invalid_address (400) for an address the HTTP layer should have stopped', async () => {
+    expect(await h.send(BASE, '0x1234')).toMatchObject({ ok: false, statusCode: 'invalid_address', httpStatus: 400 });
+  });
+
+  it('turnstile_failed (403) with the siteverify error codes as details, and a token is used once', async () => {
+    const address = await seasoned();
+    const forged = await h.faucet.send({ faucetId: BASE, address, turnstileToken: 'forged', ip: null });
+    expect(forged).toMatchObject({ ok: false, statusCode: 'turnstile_failed', httpStatus: 403, details: 'invalid-input-response' });
+    const token = h.siteverify.issueToken();
+    expect((await h.faucet.send({ faucetId: BASE, address, turnstileToken: token, ip: null })).ok).toBe(true);
+    const replay = await h.faucet.send({ faucetId: BASE, address: await seasoned(), turnstileToken: token, ip: null });
+    expect(replay).toMatchObject({ ok: false, statusCode: 'turnstile_failed', details: 'timeout-or-duplicate' });
+  });
+
+  it('rate_limit_exceeded (429) for a second drip inside the window, with resetAt', async () => {
+    const address = await seasoned();
+    const before = Date.now();
+    expect((await h.send(BASE, address)).ok).toBe(true);
+    const after = Date.now();
+    const again = await h.send(BASE, address.toLowerCase(), '198.51.100.77');
+    expect(again).toMatchObject({ ok: false, statusCode: 'rate_limit_exceeded', httpStatus: 429 });
+    const resetAt = Date.parse(!again.ok ? again.resetAt! : '');
+    expect(resetAt).toBeGreaterThanOrEqual(before + 24 * 3_600_000);
+    expect(resetAt).toBeLessThanOrEqual(after + 24 * 3_600_000);
+  });
+
+  it('insufficient_mainnet_balance (403) before insufficient_mainnet_activity (403)', async () => {
+    const address = randomAddress();
+    expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'insufficient_mainnet_balance', httpStatus: 403 });
+    await h.mainnet!.setBalance(address, parseEther('0.001'));
+    expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'insufficient_mainnet_activity', httpStatus: 403 });
+    // A refusal hands the reservation back: once the history exists, the same address is served.
+    await h.mainnet!.client.setNonce({ address, nonce: 1 });
+    expect((await h.send(BASE, address)).ok).toBe(true);
+  });
+
+  it('max_balance_exceeded (403) for a recipient already above the cap', async () => {
+    const address = await seasoned();
+    await h.chains[BASE]!.setBalance(address, parseEther('1') + 1n);
+    expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'max_balance_exceeded', httpStatus: 403 });
+    await h.chains[BASE]!.setBalance(address, parseEther('1'));
+    expect((await h.send(BASE, address)).ok).toBe(true);
+  });
+
+  it('insufficient_faucet_balance (503) when the wallet cannot cover drip and fee', async () => {
+    const balance = await faucetBalance();
+    try {
+      await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, DRIP);
+      expect(await h.send(BASE, await seasoned())).toMatchObject({ ok: false, statusCode: 'insufficient_faucet_balance', httpStatus: 503 });
+      await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, 0n);
+      expect(await h.send(BASE, await seasoned())).toMatchObject({ ok: false, statusCode: 'insufficient_faucet_balance', httpStatus: 503 });
+    } finally {
+      await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, balance);
+    }
+  });
+
+  it('insufficient_faucet_balance_tx (503) when the node refuses the broadcast for funds', async () => {
+    const balance = await faucetBalance();
+    // The wallet passes the check, then is emptied on the real node just before the broadcast.
+    h.intercept(BASE, async (call) => {
+      if (call.method === 'eth_sendRawTransaction') await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, 0n);
+      return undefined;
+    });
+    const address = await seasoned();
+    try {
+      expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'insufficient_faucet_balance_tx', httpStatus: 503 });
+    } finally {
+      await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, balance);
+    }
+    expect(await h.store.listDrips({ address })).toMatchObject([{ outcome: 'failed', txHash: null, statusCode: 'insufficient_faucet_balance_tx' }]);
+  });
+
+  it('nonce_conflict (409) when the same key takes every nonce the sender tries', async () => {
+    const competitor = privateKeyToAccount(FAUCET_KEY);
+    h.intercept(BASE, async (call) => {
+      if (call.method !== 'eth_sendRawTransaction') return undefined;
+      const faucetTx = parseTransaction(call.params[0] as Hex);
+      await h.chains[BASE]!.client.sendTransaction({
+        account: competitor,
+        chain: null,
+        to: competitor.address,
+        nonce: faucetTx.nonce!,
+        gas: 21_000n,
+        maxFeePerGas: faucetTx.maxFeePerGas! * 3n,
+        maxPriorityFeePerGas: faucetTx.maxPriorityFeePerGas! * 3n + parseEther('1', 'gwei'),
+      });
+      return undefined;
+    });
+    const address = await seasoned();
+    expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'nonce_conflict', httpStatus: 409 });
+    h.intercept(BASE, undefined);
+    expect((await h.send(BASE, address)).ok).toBe(true);
+  });
+
+  it('faucet_request_failed (500, retryable) when the broadcast fails, and the address may retry', async () => {
+    h.intercept(BASE, async (call) => (call.method === 'eth_sendRawTransaction' ? 'drop' : undefined));
+    const address = await seasoned();
+    const failed = await h.send(BASE, address);
+    expect(failed).toMatchObject({ ok: false, statusCode: 'faucet_request_failed', httpStatus: 500 });
+    expect(!failed.ok && failed.cause).toBeDefined();
+    h.intercept(BASE, undefined);
+    expect((await h.send(BASE, address)).ok).toBe(true);
+  });
+
+  it('faucet_request_failed (500) when the chain cannot be read', async () => {
+    h.intercept(BASE, async (call) => (call.method === 'eth_getBalance' ? 'drop' : undefined));
+    expect(await h.send(BASE, await seasoned())).toMatchObject({ ok: false, statusCode: 'faucet_request_failed', httpStatus: 500 });
+  });
+});
+
+describe('send: per-IP limit', () => {
+  it('refuses an IP past its drips per window on a network, and counts a refused drip back', async () => {
+    const limited = await startHarness({ chains: {}, reuse: h, env: { PER_IP_MAX_DRIPS: '2', PER_IP_WINDOW_HOURS: '1', [`RPC_URL_BASE_SEPOLIA`]: h.chains[BASE]!.rpcUrl } });
+    try {
+      const ip = '192.0.2.44';
+      // A refusal after the IP was counted (no mainnet balance) gives the slot back.
+      expect((await limited.send(BASE, randomAddress(), ip)).ok).toBe(false);
+      expect((await limited.send(BASE, await seasoned(), ip)).ok).toBe(true);
+      expect((await limited.send(BASE, await seasoned(), ip)).ok).toBe(true);
+      const third = await limited.send(BASE, await seasoned(), ip);
+      expect(third).toMatchObject({ ok: false, statusCode: 'rate_limit_exceeded', httpStatus: 429 });
+      expect(Date.parse(!third.ok ? third.resetAt! : '')).toBeGreaterThan(Date.now());
+      expect((await limited.send(BASE, await seasoned(), '192.0.2.45')).ok).toBe(true);
+    } finally {
+      await limited.stop();
+    }
+  });
+});
+
+describe('send: deprecated networks', () => {
+  it.each(['syndicate-risa', 'starknet-sepolia'])('%s answers insufficient_faucet_balance (503) naming the deprecation', async (faucetId) => {
+    const result = await h.send(faucetId, randomAddress());
+    expect(result).toMatchObject({ ok: false, statusCode: 'insufficient_faucet_balance', httpStatus: 503 });
+    if (result.ok) return;
+    expect(result.message).toMatch(/deprecated and no longer funded/);
+    expect(result.hint).toMatch(/Ethereum Sepolia \(ethereum-sepolia\)/);
+  });
+});
+
+describe('send: production mode', () => {
+  it('serves configured networks through Turnstile and answers 503 for networks without an RPC URL', async () => {
+    const production = await startHarness({
+      chains: {},
+      reuse: h,
+      env: {
+        FAUCET_MODE: 'production',
+        TURNSTILE_SITE_KEY: 'harness-site-key',
+        IP_HASH_SALT: 'harness-ip-hash-salt',
+        ANTI_SYBIL_MIN_BALANCE_ETH: '0',
+        ANTI_SYBIL_MIN_TX_COUNT: '0',
+        FAUCET_PRIVATE_KEY: FAUCET_KEY,
+        // A dev key is allowed against a chain on this machine.
+        RPC_URL_BASE_SEPOLIA: h.chains[BASE]!.rpcUrl,
+      },
+    });
+    try {
+      expect(production.runtime.config.antiSybil).toBeNull();
+      // Production never accepts the development token.
+      const dummy = await production.faucet.send({ faucetId: BASE, address: randomAddress(), turnstileToken: DEV_TURNSTILE_TOKEN, ip: null });
+      expect(dummy).toMatchObject({ ok: false, statusCode: 'turnstile_failed', details: 'invalid-input-response' });
+      expect((await production.send(BASE, randomAddress())).ok).toBe(true);
+      const unserved = await production.send('ink-sepolia', randomAddress());
+      expect(unserved).toMatchObject({ ok: false, statusCode: 'insufficient_faucet_balance', httpStatus: 503 });
+      expect(!unserved.ok && unserved.message).toMatch(/not served by this faucet deployment/);
+    } finally {
+      await production.stop();
+    }
+  });
+});
+
+describe('send: local devnet (embedded default)', () => {
+  let local: FaucetRuntime;
+  afterAll(async () => {
+    await local?.close();
+  });
+
+  it('drips on a local anvil with the development CAPTCHA, without an explorer link', async () => {
+    local = await startFaucetRuntime({ env: { DATABASE_PATH: `${h.databasePath}.local` } });
+    const address = randomAddress();
+    const refused = await local.faucet.send({ faucetId: 'crucible-testnet', address, turnstileToken: 'anything', ip: null });
+    expect(refused).toMatchObject({ ok: false, statusCode: 'turnstile_failed' });
+    const result = await local.faucet.send({ faucetId: 'crucible-testnet', address, turnstileToken: DEV_TURNSTILE_TOKEN, ip: '127.0.0.1' });
+    expect(result).toEqual({
+      ok: true,
+      body: { success: true, transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: '0.1', recipient: address, statusCode: 'success' },
+    });
+  });
+});

@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createTestClient, http, publicActions, walletActions, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { startAnvil, type AnvilOptions } from '../../src/chain/anvil.ts';
+import { DEV_FAUCET_PRIVATE_KEY } from '../../src/chain/dev-accounts.ts';
+
+// Real anvil for tests, plus a JSON-RPC pass-through proxy for the few tests that need a
+// competitor or a fault at the exact moment of the faucet's broadcast. The proxy never
+// answers for the node: it forwards to the real anvil, acts on the real anvil first
+// (a competing transaction, a drained balance), or drops the connection.
+
+/** Anvil dev account 1 (DEV_MNEMONIC): funded at genesis, used by tests as a third party. */
+export const THIRD_PARTY_KEY: Hex = '0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d';
+export const FAUCET_KEY = DEV_FAUCET_PRIVATE_KEY;
+
+export type TestAnvil = Awaited<ReturnType<typeof startTestAnvil>>;
+
+export async function startTestAnvil(options: AnvilOptions) {
+  const anvil = await startAnvil(options);
+  const client = createTestClient({ mode: 'anvil', transport: http(anvil.rpcUrl) })
+    .extend(publicActions)
+    .extend(walletActions);
+  return {
+    ...anvil,
+    client,
+    setBalance: (address: Address, value: bigint) => client.setBalance({ address, value }),
+  };
+}
+
+/** A fresh random address (no balance, no history). */
+export function randomAddress(): Address {
+  return privateKeyToAccount(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}`).address;
+}
+
+export interface RpcCall {
+  method: string;
+  params: unknown[];
+}
+
+/**
+ * What to do with one call: `undefined` forwards it unchanged; 'drop' destroys the connection
+ * without forwarding; 'forward-then-drop' forwards it and loses the node's answer. An
+ * interceptor may first act on the real node with its own client.
+ */
+export type RpcInterceptor = (call: RpcCall) => Promise<undefined | 'drop' | 'forward-then-drop'>;
+
+export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor) {
+  const server = createServer(async (request, response) => {
+    const body = await readBody(request);
+    const call = JSON.parse(body) as RpcCall;
+    const action = Array.isArray(call) ? undefined : await intercept(call);
+    if (action === 'drop') {
+      request.socket.destroy();
+      return;
+    }
+    const upstream = await fetch(targetUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    if (action === 'forward-then-drop') {
+      request.socket.destroy();
+      return;
+    }
+    response.writeHead(upstream.status, { 'content-type': 'application/json' });
+    response.end(await upstream.text());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function readBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}

@@ -1,0 +1,95 @@
+import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { SurfaceManifest } from '../../integrations/surface/manifest.ts';
+import { locales } from '../../src/site/locales.ts';
+import { precompressDir } from '../../src/server/precompress.ts';
+import { compileSurfaceRules } from '../../src/server/surface-rules.ts';
+
+// A small dist/ in the shape `npm run build` produces (build.format 'preserve' + the surface
+// integration + precompress), for server tests and the benchmark. Next to it, outside dist/,
+// a secret file that path-traversal tests try to reach.
+
+export const fixtureSite = 'https://crucible.test';
+export const secretText = 'TOP-SECRET-OUTSIDE-DIST';
+export const inlineScript = "document.documentElement.dataset.theme = localStorage.getItem('theme') ?? 'light';";
+
+export interface FixtureDist {
+  root: string;
+  distDir: string;
+}
+
+const filler = (topic: string) =>
+  Array.from({ length: 40 }, (_, i) => `<p>${topic}: paragraph ${i} about nodes, faucets and markdown twins.</p>`).join('\n');
+
+const page = (title: string, body: string, head = '') => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${title}</title>
+<link rel="stylesheet" href="/_astro/site.B1xQ2c.css">
+<script>${inlineScript}</script>
+<script type="application/ld+json">{"@type":"WebPage"}</script>
+<script type="module" src="/_astro/page.C3dE4f.js"></script>${head}
+</head><body><main><h1>${title}</h1>
+${body}
+</main></body></html>
+`;
+
+const twin = (title: string, body: string) => `---\ntitle: ${title}\ndescription: ${title} in one sentence.\n---\n\n# ${title}\n\n${body}\n`;
+
+export async function writeFixtureDist(): Promise<FixtureDist> {
+  const root = await mkdtemp(join(tmpdir(), 'crucible-dist-'));
+  const distDir = join(root, 'dist');
+  const files: Record<string, string> = {
+    'index.html': page('Crucible', filler('home')),
+    'index.md': twin('Crucible', 'The blockchain developer platform.'),
+    'ja/index.html': page('Crucible (ja)', filler('ホーム')),
+    'ja/index.md': twin('Crucible (ja)', 'ブロックチェーン開発者プラットフォーム。'),
+    'blog/index.html': page('Blog Posts', filler('blog index')),
+    'blog/hello-world.html': page('Hello world', filler('hello'), '\n<img src="https://images.example.org/cover.png" alt="">'),
+    'blog/hello-world.md': twin('Hello world', 'x'.repeat(2000)),
+    'ja/blog/hello-world.html': page('こんにちは', filler('こんにちは')),
+    'ja/blog/hello-world.md': twin('こんにちは', 'こんにちは世界。'),
+    'faucets/index.html': page('Faucets', filler('faucets')),
+    'faucets/ethereum-sepolia.html': page('Ethereum Sepolia faucet', filler('faucet')),
+    '404.html': page('Page not found', '<p>The page you asked for does not exist.</p>'),
+    '404.md': twin('Page not found', 'There is no markdown page at this address. See /llms.txt and /sitemap.xml.'),
+    'llms.txt': `# Crucible\n\n> The blockchain developer platform.\n\n## Blog Posts\n\n- [Hello world](${fixtureSite}/blog/hello-world.md): Hello world in one sentence.\n`,
+    'blog/llms.txt': `# Crucible: Blog Posts\n\n- [Hello world](${fixtureSite}/blog/hello-world.md): Hello world in one sentence.\n`,
+    'llms-full.txt': twin('Crucible', 'The blockchain developer platform.').repeat(20),
+    'sitemap.xml': `<?xml version="1.0" encoding="UTF-8"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>${fixtureSite}/sitemap-0.xml</loc></sitemap></sitemapindex>`,
+    'sitemap-0.xml': `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>${fixtureSite}/</loc></url></urlset>`,
+    'robots.txt': 'User-agent: *\nAllow: /\n',
+    '_astro/page.C3dE4f.js': `console.log(${JSON.stringify('x'.repeat(1000))});\n`,
+    '_astro/site.B1xQ2c.css': `body{font-family:system-ui}${'.a{color:red}'.repeat(100)}\n`,
+    'press kit/index.html': page('Press kit', '<p>Logos.</p>'),
+    'apps/uniswap.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"/>',
+  };
+  for (const locale of locales) {
+    const items = [
+      { label: 'Blog Posts', items: [{ title: locale === 'ja' ? 'こんにちは' : 'Hello world', url: locale === 'en' ? '/blog/hello-world' : `/${locale}/blog/hello-world`, description: 'A post.' }] },
+      { label: 'Apps', items: [{ title: 'Uniswap', url: 'https://app.uniswap.org', icon: '/apps/uniswap.svg', external: true }] },
+    ];
+    files[`api/search/${locale}`] = JSON.stringify(items);
+  }
+  const manifest: SurfaceManifest = {
+    version: 1,
+    site: fixtureSite,
+    twins: { '/index.md': '/', '/ja/index.md': '/ja/', '/blog/hello-world.md': '/blog/hello-world', '/ja/blog/hello-world.md': '/ja/blog/hello-world' },
+    types: [
+      { pattern: '/api/search/*', contentType: 'application/json; charset=utf-8' },
+      { pattern: '/**/*.md', contentType: 'text/markdown; charset=utf-8' },
+      { pattern: '/**/*.txt', contentType: 'text/plain; charset=utf-8' },
+      { pattern: '/**/*.xml', contentType: 'application/xml; charset=utf-8' },
+    ],
+    notFound: { html: '404.html', markdown: '404.md' },
+  };
+  files['_surface.json'] = JSON.stringify(manifest);
+
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(distDir, path)), { recursive: true });
+    await writeFile(join(distDir, path), content);
+  }
+  await writeFile(join(root, 'secret.txt'), secretText);
+  await symlink(join(root, 'secret.txt'), join(distDir, 'linked-secret.txt'));
+  await precompressDir(distDir, compileSurfaceRules(manifest));
+  return { root, distDir };
+}

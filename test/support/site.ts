@@ -1,0 +1,54 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+// Starts the production server (`node src/server/main.ts`, as `npm start` does) over a built
+// dist/ on a free port. Shared by every integration and e2e suite.
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface BuiltSite {
+  /** e.g. http://127.0.0.1:41234 (no trailing slash). */
+  origin: string;
+  stop(): Promise<void>;
+}
+
+export async function startBuiltSite(opts: { distDir?: string; env?: Record<string, string> } = {}): Promise<BuiltSite> {
+  const child = spawn(process.execPath, ['src/server/main.ts'], {
+    cwd: projectRoot,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REQUEST_LOG: 'off', SITE_DIR: opts.distDir ?? 'dist', ...opts.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  const origin = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const onData = (chunk: string) => {
+      stdout += chunk;
+      const lines = stdout.split('\n');
+      stdout = lines.pop() ?? ''; // an unfinished line waits for the next chunk
+      for (const line of lines) {
+        if (!line.startsWith('{')) continue;
+        const record = JSON.parse(line) as { msg?: string; url?: string };
+        if (record.msg === 'listening' && record.url) {
+          child.stdout.off('data', onData);
+          child.stdout.resume(); // keep draining so the child never blocks on a full pipe
+          resolve(record.url.replace(/\/$/, ''));
+          return;
+        }
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    void exited.then((code) => reject(new Error(`server exited with code ${code} before listening:\n${stderr}`)));
+  });
+
+  return {
+    origin,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

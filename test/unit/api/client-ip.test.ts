@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { clientIp, normalizeIp, trustProxySetting, type TrustProxy } from '../../../src/api/client-ip.ts';
+
+const source = (socketAddress: string | undefined, headers: Record<string, string> = {}) => ({
+  socketAddress,
+  header: (name: string) => headers[name],
+});
+const spoofed = { 'x-forwarded-for': '6.6.6.6', 'cf-connecting-ip': '6.6.6.6' };
+
+describe('clientIp', () => {
+  it('trusts only the socket peer by default, whatever the client sends', () => {
+    const none: TrustProxy = { mode: 'none' };
+    expect(clientIp(source('203.0.113.7', spoofed), none)).toBe('203.0.113.7');
+    expect(clientIp(source('::ffff:127.0.0.1', spoofed), none)).toBe('127.0.0.1');
+    expect(clientIp(source('2001:db8::1', spoofed), none)).toBe('2001:db8::1');
+    expect(clientIp(source(undefined, spoofed), none)).toBeNull();
+  });
+
+  it('cloudflare mode reads CF-Connecting-IP only', () => {
+    const cloudflare: TrustProxy = { mode: 'cloudflare' };
+    expect(clientIp(source('10.0.0.1', { 'cf-connecting-ip': '198.51.100.4', 'x-forwarded-for': '6.6.6.6' }), cloudflare)).toBe('198.51.100.4');
+    expect(clientIp(source('10.0.0.1', { 'x-forwarded-for': '6.6.6.6' }), cloudflare)).toBeNull();
+    expect(clientIp(source('10.0.0.1', { 'cf-connecting-ip': 'not-an-ip' }), cloudflare)).toBeNull();
+  });
+
+  it('hops mode counts trusted proxies from the right of X-Forwarded-For', () => {
+    const one: TrustProxy = { mode: 'hops', hops: 1 };
+    const two: TrustProxy = { mode: 'hops', hops: 2 };
+    // The client wrote 6.6.6.6; the one proxy appended the address it saw.
+    expect(clientIp(source('10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.4' }), one)).toBe('198.51.100.4');
+    expect(clientIp(source('10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 198.51.100.4, 10.0.0.9' }), two)).toBe('198.51.100.4');
+    expect(clientIp(source('10.0.0.1', { 'x-forwarded-for': '198.51.100.4' }), two)).toBeNull();
+    expect(clientIp(source('10.0.0.1', {}), one)).toBeNull();
+  });
+});
+
+describe('normalizeIp', () => {
+  it.each([
+    ['127.0.0.1', '127.0.0.1'],
+    ['::ffff:192.0.2.1', '192.0.2.1'],
+    ['[2001:db8::1]', '2001:db8::1'],
+    [' 192.0.2.1 ', '192.0.2.1'],
+    ['192.0.2.1:443', null],
+    ['<script>', null],
+    ['', null],
+  ])('%s -> %s', (input, expected) => expect(normalizeIp(input)).toBe(expected));
+});
+
+describe('TRUST_PROXY', () => {
+  it.each([
+    ['', { mode: 'none' }],
+    ['none', { mode: 'none' }],
+    ['cloudflare', { mode: 'cloudflare' }],
+    ['1', { mode: 'hops', hops: 1 }],
+    ['12', { mode: 'hops', hops: 12 }],
+  ])('%s parses', (value, expected) => expect(trustProxySetting.parse(value)).toEqual(expected));
+
+  it.each(['true', '0', '-1', '100', 'cloudfront'])('%s is refused', (value) => expect(trustProxySetting.safeParse(value).success).toBe(false));
+});

@@ -1,0 +1,26 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, readServerConfig } from '../../../src/server/config.ts';
+
+describe('readServerConfig', () => {
+  it('has defaults for everything', () => {
+    expect(readServerConfig({})).toEqual({ port: 4321, host: '127.0.0.1', trustProxy: { mode: 'none' }, distDir: resolve('dist'), requestLog: true });
+  });
+
+  it('reads each variable, empty meaning unset', () => {
+    const config = readServerConfig({ PORT: '0', HOST: '0.0.0.0', TRUST_PROXY: '2', SITE_DIR: '/srv/site', REQUEST_LOG: 'off', HOST_UNUSED: '' });
+    expect(config).toEqual({ port: 0, host: '0.0.0.0', trustProxy: { mode: 'hops', hops: 2 }, distDir: '/srv/site', requestLog: false });
+    expect(readServerConfig({ TRUST_PROXY: 'cloudflare', PORT: '' }).trustProxy).toEqual({ mode: 'cloudflare' });
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '0' }, 'TRUST_PROXY'],
+    [{ REQUEST_LOG: 'loud' }, 'REQUEST_LOG'],
+  ])('%o fails naming %s', (env, variable) => {
+    expect(() => readServerConfig(env)).toThrow(ConfigError);
+    expect(() => readServerConfig(env)).toThrow(new RegExp(`^Invalid server configuration:\\n  ${variable}: `));
+  });
+});
