@@ -48,7 +48,7 @@ async function answerSurfacePath(path: string, site: Site, options: DevOptions):
   const search = /^\/api\/search\/([^/]+)$/.exec(path);
   if (search) {
     const locale = search[1]!;
-    if (!isLocale(locale)) return { status: 404, type: jsonType, body: '' };
+    if (!isLocale(locale)) return undefined; // the API router answers with its structured 404, as in production
     return { status: 200, type: jsonType, body: JSON.stringify(buildSearchIndex(site, locale, siteUrl)) };
   }
   for (const locale of locales) {

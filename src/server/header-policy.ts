@@ -31,9 +31,11 @@ export function isFaucetPage(path: string): boolean {
 /**
  * A CSP that allows what this page uses and nothing else: its own origin, the exact inline
  * scripts it carries (by hash), inline styles (Shiki colours tokens with style attributes),
- * images from the origins its <img> tags name, and Turnstile on faucet pages.
+ * images from the origins its <img> tags name and from the canonical site origin (the search
+ * index's app icons are absolute URLs there, whatever origin serves the page), and Turnstile on
+ * faucet pages.
  */
-export function contentSecurityPolicy(html: string, options: { turnstile: boolean }): string {
+export function contentSecurityPolicy(html: string, options: { turnstile: boolean; siteOrigin?: string }): string {
   const scriptHashes = new Set<string>();
   for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
     const attributes = match[1] ?? '';
@@ -42,7 +44,7 @@ export function contentSecurityPolicy(html: string, options: { turnstile: boolea
     if (type && type !== 'module' && !type.includes('javascript')) continue; // data blocks never execute
     scriptHashes.add(`'sha256-${createHash('sha256').update(match[2] ?? '').digest('base64')}'`);
   }
-  const imageOrigins = new Set<string>();
+  const imageOrigins = new Set<string>(options.siteOrigin ? [options.siteOrigin] : []);
   for (const match of html.matchAll(/<img\b[^>]*?\bsrc\s*=\s*["']?(https:\/\/[^/"'\s>]+)/gi)) imageOrigins.add(match[1]!);
 
   const turnstile = options.turnstile ? [turnstileOrigin] : [];

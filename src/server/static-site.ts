@@ -135,7 +135,7 @@ export async function openStaticSite(distDir: string, rules: SurfaceRules, optio
     const identityTag = identityBytes ? strongEtag(identityBytes) : await strongEtagOfStream(createReadStream(entry.file));
     const security =
       entry.kind === 'html'
-        ? { 'content-security-policy': contentSecurityPolicy(identityBytes!.toString('utf8'), { turnstile: isFaucetPage(entry.sitePath) }), ...htmlSecurityHeaders }
+        ? { 'content-security-policy': contentSecurityPolicy(identityBytes!.toString('utf8'), { turnstile: isFaucetPage(entry.sitePath), siteOrigin: rules.site }), ...htmlSecurityHeaders }
         : { 'x-content-type-options': 'nosniff' };
     const hasVariants = Object.keys(entry.variants).length > 0;
     const vary = [entry.twin ? 'Accept' : '', hasVariants ? 'Accept-Encoding' : ''].filter(Boolean).join(', ');

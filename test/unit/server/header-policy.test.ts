@@ -24,6 +24,11 @@ describe('contentSecurityPolicy', () => {
     expect(directive(csp, 'script-src')).toBe(`script-src 'self' ${hash} https://challenges.cloudflare.com`);
     expect(directive(csp, 'frame-src')).toBe('frame-src https://challenges.cloudflare.com');
   });
+
+  it('allows images from the canonical site origin, where the search index puts app icons', () => {
+    const csp = contentSecurityPolicy('<p>no images</p>', { turnstile: false, siteOrigin: 'https://crucible.dev' });
+    expect(directive(csp, 'img-src')).toBe("img-src 'self' data: https://crucible.dev");
+  });
 });
 
 describe('isFaucetPage', () => {
