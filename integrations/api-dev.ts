@@ -22,9 +22,16 @@ export default function crucibleApiDev(): AstroIntegration {
       'astro:server:setup': ({ server, logger }) => {
         const trustProxy = trustProxySetting.parse(process.env.TRUST_PROXY ?? '');
         let api: Promise<SiteApi> | undefined;
+        // Dropping an API stops its local chains and closes its stores before the next one starts.
+        const drop = () => {
+          const previous = api;
+          api = undefined;
+          void previous?.then((old) => old.close()).catch((error: unknown) => logger.error(`closing the API failed: ${String(error)}`));
+        };
         server.watcher.on('all', (_event: string, path: string) => {
-          if (/[\\/]networks[\\/][^\\/]+\.ya?ml$/.test(path)) api = undefined; // faucet ids changed
+          if (/[\\/]networks[\\/][^\\/]+\.ya?ml$/.test(path)) drop(); // faucet ids changed
         });
+        server.httpServer?.once('close', drop);
         const log = {
           info: (msg: string, fields?: Record<string, unknown>) => logger.info(`${msg} ${JSON.stringify(fields ?? {})}`),
           error: (msg: string, fields?: Record<string, unknown>) => logger.error(`${msg} ${JSON.stringify(fields ?? {})}`),
@@ -46,7 +53,7 @@ export default function crucibleApiDev(): AstroIntegration {
             const response = await router.handle(toApiRequest(req, origin), context);
             await writeWebResponse(res, response, { head: method === 'HEAD', requestId });
           } catch (error) {
-            api = undefined;
+            drop();
             next(error);
           }
         });

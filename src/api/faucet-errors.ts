@@ -116,18 +116,20 @@ export interface FaucetErrorExtras {
   details?: string;
   /** Replaces the table's `message` where a path knows more (never internals). */
   message?: string;
+  /** Replaces the table's `hint` where a path knows more (a deprecated network: which one to use). */
+  hint?: string;
 }
 
 export interface FaucetErrorBody extends FaucetErrorExtras {
   error: string;
   statusCode: FaucetErrorCode;
-  hint?: string;
 }
 
 export function faucetErrorBody(code: FaucetErrorCode, extras: FaucetErrorExtras = {}): FaucetErrorBody {
   const row: FaucetErrorRow = faucetErrors[code];
   const body: FaucetErrorBody = { error: row.error, statusCode: code };
-  if (row.hint) body.hint = row.hint;
+  const hint = extras.hint ?? row.hint;
+  if (hint) body.hint = hint;
   const message = extras.message ?? row.message;
   if (message) body.message = message;
   if (extras.supportedChains) body.supportedChains = extras.supportedChains;

@@ -1,6 +1,6 @@
-import { loadSite } from '../site/load.ts';
-import type { NetworkRecord } from '../site/records.ts';
-import { placeholderFaucetHandlers } from './faucet-placeholder.ts';
+import { loadFaucetNetworks } from '../chain/networks.ts';
+import { startFaucetRuntime } from '../faucet/runtime.ts';
+import { faucetHandlers } from './faucet-handlers.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { ApiOperation, DescribedOperation } from './operation.ts';
 import { faucetOperations, type FaucetHandlers } from './operations/faucet.ts';
@@ -18,8 +18,11 @@ import { componentSchemas, faucetIdSchema } from './schemas.ts';
 export interface SiteApiOptions {
   /** Absolute site origin: `servers[0].url` and every `documentation_url`. */
   origin: string;
-  networks: ReadonlyArray<Pick<NetworkRecord, 'id'>>;
+  /** The faucet networks: their ids are the faucetId enum and `supportedChains`, in this order. */
+  networks: ReadonlyArray<{ id: string }>;
   faucet: FaucetHandlers;
+  /** Releases what the services behind the handlers hold. */
+  close?: () => Promise<void>;
 }
 
 export interface SiteApi {
@@ -65,12 +68,20 @@ export function createSiteApi(options: SiteApiOptions): SiteApi {
   const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
   const document = buildOpenApiDocument({ origin: options.origin, components: componentSchemas(faucetId), operations, tags, description });
   served = serveDocument(document);
-  return { router: createRouter(routed, { origin: options.origin }), operations, document, close: async () => {} };
+  return { router: createRouter(routed, { origin: options.origin }), operations, document, close: options.close ?? (async () => {}) };
 }
 
-/** The API with its services, configured from the project's content and environment. */
+/**
+ * The API with its services, configured from the project's content and environment: the faucet
+ * runtime reads the environment once here (throws FaucetConfigError naming a bad variable).
+ */
 export async function loadSiteApi(options: { root: string; origin: string }): Promise<SiteApi> {
-  const site = await loadSite(options.root);
-  // PLACEHOLDER: the faucet service replaces placeholderFaucetHandlers here (and its close()).
-  return createSiteApi({ origin: options.origin, networks: site.networks, faucet: placeholderFaucetHandlers });
+  const networks = await loadFaucetNetworks(options.root);
+  const faucet = await startFaucetRuntime({ networks });
+  try {
+    return createSiteApi({ origin: options.origin, networks, faucet: faucetHandlers(faucet.faucet), close: () => faucet.close() });
+  } catch (error) {
+    await faucet.close();
+    throw error;
+  }
 }

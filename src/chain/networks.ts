@@ -1,11 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { glob } from 'tinyglobby';
 import { parseUnits } from 'viem';
-import { parse as parseYaml } from 'yaml';
-import { contentDir } from '../site/content-dir.ts';
-import { ContentError, issuesFromZod, type ContentIssue, type NetworkRecord } from '../site/records.ts';
-import { networkData } from '../site/schema.ts';
+import { contentLocation } from '../site/content-dir.ts';
+import { loadNetworks } from '../site/load.ts';
+import { ContentError, type NetworkRecord } from '../site/records.ts';
 
 /**
  * A faucet network as the faucet uses it: the facts of content/networks/<id>.yaml with
@@ -32,7 +28,7 @@ export interface FaucetNetwork {
   deprecated: boolean;
 }
 
-export function toFaucetNetwork(record: NetworkRecord): FaucetNetwork {
+function toFaucetNetwork(record: NetworkRecord): FaucetNetwork {
   const { decimals, symbol } = record.nativeCurrency;
   return {
     id: record.id,
@@ -56,26 +52,11 @@ export function speaksEvmRpc(network: FaucetNetwork): network is FaucetNetwork &
 }
 
 /**
- * Reads content/networks/*.yaml with the content model's schema (src/site/schema.ts), sorted
- * by id: that order is the faucet's `supportedChains` order.
+ * content/networks/*.yaml under the project root, read and validated by the content model
+ * (src/site/load.ts), sorted by id: that order is `supportedChains` and the OpenAPI enum.
  */
-export async function loadFaucetNetworks(dir: string = contentDir()): Promise<FaucetNetwork[]> {
-  const issues: ContentIssue[] = [];
-  const networks: FaucetNetwork[] = [];
-  for (const file of (await glob('networks/*.yaml', { cwd: dir })).sort()) {
-    const sourcePath = `${dir}/${file}`;
-    let data: unknown;
-    try {
-      data = parseYaml(await readFile(join(dir, file), 'utf8'));
-    } catch (error) {
-      issues.push({ file: sourcePath, field: '', message: `not valid YAML: ${(error as Error).message}` });
-      continue;
-    }
-    const parsed = networkData.safeParse(data);
-    if (!parsed.success) issues.push(...issuesFromZod(sourcePath, parsed.error));
-    else networks.push(toFaucetNetwork({ ...parsed.data, id: file.slice('networks/'.length, -'.yaml'.length), sourcePath }));
-  }
-  if (issues.length) throw new ContentError(issues);
-  if (networks.length === 0) throw new ContentError([{ file: `${dir}/networks`, field: '', message: 'no network files found' }]);
-  return networks.sort((a, b) => a.id.localeCompare(b.id));
+export async function loadFaucetNetworks(rootDir = '.'): Promise<FaucetNetwork[]> {
+  const records = await loadNetworks(rootDir);
+  if (records.length === 0) throw new ContentError([{ file: `${contentLocation(rootDir).shown}/networks`, field: '', message: 'no network files found' }]);
+  return records.map(toFaucetNetwork).sort((a, b) => a.id.localeCompare(b.id));
 }

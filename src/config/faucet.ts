@@ -5,7 +5,8 @@ import type { FaucetNetwork } from '../chain/networks.ts';
 
 // The faucet's configuration (issue 4): read from the environment once at start, validated
 // with zod, and refused with a message that names the variable. Every variable is listed,
-// commented, in src/config/faucet.env.example.
+// commented, in .env.example. The one module that reads the faucet's variables: the server
+// through readFaucetConfig, the build (the pages' Turnstile site key) through pageTurnstileSiteKey.
 
 export type FaucetMode = 'local' | 'production';
 
@@ -94,17 +95,8 @@ type Env = Record<string, string | undefined>;
  * `networks` are the faucet networks (content/networks/), which name the per-network variables.
  */
 export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): FaucetConfig {
-  // An empty value (`NAME=` in a .env file) means unset.
-  const raw = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
-  const read = <T>(name: string, schema: z.ZodType<T, string>): T | undefined => {
-    const value = raw(name);
-    if (value === undefined) return undefined;
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new FaucetConfigError(name, parsed.error.issues[0]?.message ?? 'is invalid');
-    return parsed.data;
-  };
-
-  const mode = read('FAUCET_MODE', z.enum(['local', 'production'], { error: 'must be "local" or "production"' })) ?? 'local';
+  const { raw, read } = envReader(env);
+  const mode = readMode(read);
   const production = mode === 'production';
 
   rejectUnknownNetworkVariables(env, networks);
@@ -148,18 +140,52 @@ export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): 
   };
 }
 
+/**
+ * The Turnstile site key the faucet pages render the widget with, read when the site is built
+ * (src/site/faucet-pages.ts); null: the pages show the development check. Production mode
+ * refuses to build without a real site key, as the server refuses to start without one.
+ */
+export function pageTurnstileSiteKey(env: Env = process.env): string | null {
+  const { read } = envReader(env);
+  return readSiteKey(read, readMode(read) === 'production');
+}
+
 type Read = <T>(name: string, schema: z.ZodType<T, string>) => T | undefined;
 type Raw = (name: string) => string | undefined;
 
-function readCaptcha(read: Read, raw: Raw, production: boolean): CaptchaConfig {
-  const secretKey = read('TURNSTILE_SECRET_KEY', z.string().min(1));
+function envReader(env: Env): { raw: Raw; read: Read } {
+  // An empty value (`NAME=` in a .env file) means unset.
+  const raw = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const read = <T>(name: string, schema: z.ZodType<T, string>): T | undefined => {
+    const value = raw(name);
+    if (value === undefined) return undefined;
+    const parsed = schema.safeParse(value);
+    if (!parsed.success) throw new FaucetConfigError(name, parsed.error.issues[0]?.message ?? 'is invalid');
+    return parsed.data;
+  };
+  return { raw, read };
+}
+
+function readMode(read: Read): FaucetMode {
+  return read('FAUCET_MODE', z.enum(['local', 'production'], { error: 'must be "local" or "production"' })) ?? 'local';
+}
+
+function readSiteKey(read: Read, production: boolean): string | null {
   const siteKey = read('TURNSTILE_SITE_KEY', z.string().min(1)) ?? null;
   if (production) {
-    if (!secretKey) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', 'is required in production mode: the development CAPTCHA is refused');
-    if (TURNSTILE_TEST_SECRET_KEYS.includes(secretKey)) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
     if (!siteKey) throw new FaucetConfigError('TURNSTILE_SITE_KEY', 'is required in production mode (the faucet pages render the widget with it)');
     if (TURNSTILE_TEST_SITE_KEYS.includes(siteKey)) throw new FaucetConfigError('TURNSTILE_SITE_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
   }
+  return siteKey;
+}
+
+function readCaptcha(read: Read, raw: Raw, production: boolean): CaptchaConfig {
+  const secretKey = read('TURNSTILE_SECRET_KEY', z.string().min(1));
+  if (production) {
+    if (!secretKey) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', 'is required in production mode: the development CAPTCHA is refused');
+    if (TURNSTILE_TEST_SECRET_KEYS.includes(secretKey)) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
+  }
+  const siteKey = readSiteKey(read, production);
   if (!secretKey) {
     if (siteKey) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', 'is required when TURNSTILE_SITE_KEY is set');
     for (const name of ['TURNSTILE_SITEVERIFY_URL', 'TURNSTILE_EXPECTED_HOSTNAME', 'TURNSTILE_ACTION']) {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CaptchaTokenStore } from '../store/types.ts';
+import { DEV_TURNSTILE_TOKEN } from './development-token.ts';
 
 // Step 4 of the send (issue 4): the CAPTCHA. `details` carries Cloudflare's `error-codes`
 // (spec 2.3), or one of our own codes in the same style for checks made here.
@@ -13,7 +14,7 @@ export interface CaptchaVerifier {
 }
 
 /** The token Cloudflare's testing site keys hand the browser; the only one local mode accepts. */
-export const DEV_TURNSTILE_TOKEN = 'XXXX.DUMMY.TOKEN.XXXX';
+export { DEV_TURNSTILE_TOKEN };
 /** Cloudflare: a Turnstile token is at most 2048 characters. */
 export const MAX_TURNSTILE_TOKEN_LENGTH = 2048;
 /** Cloudflare: a token can be redeemed for 300 seconds after it is issued. */

@@ -1,8 +1,8 @@
 import type { Address, Hex } from 'viem';
 
-// What the faucet service answers, as values (spec 2.2–2.4, 7.1, 7.2). The HTTP layer turns a
-// failure into a FaucetError body with the error table in src/api/faucet-errors.ts: `error`
-// (and `hint`, `message` unless given here) come from the table row of `statusCode`.
+// What the faucet service answers, as values (spec 2.2–2.4, 7.1, 7.2). A failure is a
+// statusCode; the HTTP layer (src/api/faucet-handlers.ts) answers it from the one error table,
+// src/api/faucet-errors.ts: HTTP status, `error`, and `hint`/`message` unless given here.
 
 /** statusCodes the service can answer on send. Steps 1–3 (body, id, address, token) are the HTTP layer's. */
 export type FaucetSendCode =
@@ -21,27 +21,9 @@ export type FaucetSendCode =
 /** statusCodes the service can answer on status (7.2 leaves them open). */
 export type FaucetStatusCode = 'unsupported_faucet' | 'invalid_transaction_hash' | 'status_check_failed';
 
-/** HTTP status per statusCode (7.1; the two codes 7.1 leaves open follow issue 4). */
-export const faucetHttpStatus: Record<FaucetSendCode | FaucetStatusCode, number> = {
-  unsupported_faucet: 400,
-  invalid_address: 400,
-  invalid_transaction_hash: 400,
-  turnstile_failed: 403,
-  insufficient_mainnet_balance: 403,
-  insufficient_mainnet_activity: 403,
-  max_balance_exceeded: 403,
-  nonce_conflict: 409,
-  rate_limit_exceeded: 429,
-  faucet_request_failed: 500,
-  status_check_failed: 500,
-  insufficient_faucet_balance: 503,
-  insufficient_faucet_balance_tx: 503,
-};
-
 export interface FaucetFailure<Code extends string> {
   ok: false;
   statusCode: Code;
-  httpStatus: number;
   /** `turnstile_failed`: Cloudflare's error codes. */
   details?: string;
   /** `rate_limit_exceeded`: when the limit lifts (ISO 8601). */
@@ -77,7 +59,7 @@ export type FaucetStatusResult = { ok: true; body: FaucetTransactionStatus } | F
 
 export function failure<Code extends FaucetSendCode | FaucetStatusCode>(
   statusCode: Code,
-  extras: Omit<FaucetFailure<Code>, 'ok' | 'statusCode' | 'httpStatus'> = {},
+  extras: Omit<FaucetFailure<Code>, 'ok' | 'statusCode'> = {},
 ): FaucetFailure<Code> {
-  return { ok: false, statusCode, httpStatus: faucetHttpStatus[statusCode], ...extras };
+  return { ok: false, statusCode, ...extras };
 }

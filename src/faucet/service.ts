@@ -6,6 +6,7 @@ import type { FaucetNetwork } from '../chain/networks.ts';
 import type { SendOutcome } from '../chain/sender.ts';
 import type { AddressReservation, DripLedger, IpSlot, LimitStore } from '../store/types.ts';
 import type { CaptchaVerifier } from './captcha.ts';
+import { describeCause } from './cause.ts';
 import { failure, type FaucetSendCode, type FaucetSendResult, type FaucetStatusResult } from './results.ts';
 
 // The faucet's decision chain (issue 4, steps 4–9; steps 1–3 are the HTTP layer's): plain
@@ -208,5 +209,5 @@ export function createFaucet(deps: FaucetDeps): Faucet {
 }
 
 function defaultLogError(message: string, error: unknown): void {
-  console.error(JSON.stringify({ level: 'error', component: 'faucet', message, cause: error instanceof Error ? error.message : String(error) }));
+  console.error(JSON.stringify({ level: 'error', component: 'faucet', message, cause: describeCause(error) }));
 }

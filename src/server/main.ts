@@ -39,13 +39,24 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
 export async function serveUntilStopped(readConfig: () => ServerConfig): Promise<RunningServer> {
   try {
     const running = await startSiteServer(readConfig());
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-      process.once(signal, () => {
-        // Give in-flight requests a moment, then leave even if a client holds a connection.
-        setTimeout(() => process.exit(0), 3_000).unref();
-        void running.close().then(() => process.exit(0));
-      });
-    }
+    let stopping = false;
+    const stop = () => {
+      // A second signal while stopping: leave now (anvil children are killed on exit).
+      if (stopping) process.exit(1);
+      stopping = true;
+      // Give in-flight requests a moment, then leave even if a client holds a connection.
+      setTimeout(() => process.exit(0), 3_000).unref();
+      void running.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`Crucible server did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+          process.exit(1);
+        },
+      );
+    };
+    // `on`, not `once`: src/chain/anvil.ts re-raises the signal (and so ends the process before
+    // the faucet's stores are closed) when it finds no other listener left.
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);
     return running;
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : `Crucible server failed to start: ${error instanceof Error ? error.message : String(error)}`);

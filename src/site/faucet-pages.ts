@@ -1,3 +1,4 @@
+import { pageTurnstileSiteKey } from '../config/faucet.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
 import type { NetworkRecord } from './records.ts';
 
@@ -11,7 +12,10 @@ export function faucetPagePaths(networks: NetworkRecord[]) {
   return locales.flatMap((locale) => networks.map((network) => ({ params: { locale: localeParam(locale), faucetId: network.id }, props: { locale, network } })));
 }
 
-/** Cloudflare Turnstile site key for the faucet pages; without one they show the development check. */
+/**
+ * Cloudflare Turnstile site key for the faucet pages, read at build time by the faucet's
+ * configuration (TURNSTILE_SITE_KEY, src/config/faucet.ts); without one they show the development check.
+ */
 export function turnstileSiteKey(): string | undefined {
-  return process.env.TURNSTILE_SITE_KEY || undefined;
+  return pageTurnstileSiteKey() ?? undefined;
 }

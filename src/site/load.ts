@@ -16,6 +16,13 @@ export const pageGlob = ['*/index.{md,mdx}', '*/*/*.{md,mdx}', '!apps/**', '!net
 
 const yamlEngine = { parse: (source: string) => parseYaml(source) as object, stringify: () => '' };
 
+/** Frontmatter data and body of a page file. Throws on invalid YAML. */
+export function splitFrontmatter(source: string): { data: unknown; body: string } {
+  // An options object also keeps gray-matter from caching every file it has read.
+  const { data, content } = matter(source, { engines: { yaml: yamlEngine } });
+  return { data, body: content };
+}
+
 export async function loadSite(rootDir: string): Promise<Site> {
   const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir);
   const issues: ContentIssue[] = [];
@@ -35,22 +42,34 @@ export async function loadSite(rootDir: string): Promise<Site> {
     const source = await readFile(join(contentDir, relativePath), 'utf8');
     const parsed = collect(() => {
       try {
-        // An options object also keeps gray-matter from caching every file it has read.
-        return matter(source, { engines: { yaml: yamlEngine } });
+        return splitFrontmatter(source);
       } catch (error) {
         throw new ContentError([{ file: `${shownDir}/${relativePath}`, field: '', message: `frontmatter is not valid YAML: ${(error as Error).message}` }]);
       }
     });
     if (!parsed) return;
-    const record = collect(() => pageRecordFromSource({ relativePath, data: parsed.data, body: parsed.content, contentDir: shownDir }));
+    const record = collect(() => pageRecordFromSource({ relativePath, data: parsed.data, body: parsed.body, contentDir: shownDir }));
     if (record) pages.push(record);
   });
 
   const apps = await loadDataFiles(contentDir, shownDir, 'apps', appData, issues, (data, slug, sourcePath): AppRecord => ({ ...data, slug, sourcePath }));
-  const networks = await loadDataFiles(contentDir, shownDir, 'networks', networkData, issues, (data, id, sourcePath): NetworkRecord => ({ ...data, id, sourcePath }));
+  const networks = await loadNetworkFiles(contentDir, shownDir, issues);
 
   if (issues.length) throw new ContentError(issues);
   return createSite({ pages, apps, networks });
+}
+
+/** Only the network files (content/networks/*.yaml), validated as loadSite validates them: the faucet's start. */
+export async function loadNetworks(rootDir: string): Promise<NetworkRecord[]> {
+  const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir);
+  const issues: ContentIssue[] = [];
+  const networks = await loadNetworkFiles(contentDir, shownDir, issues);
+  if (issues.length) throw new ContentError(issues);
+  return networks;
+}
+
+function loadNetworkFiles(contentDir: string, shownDir: string, issues: ContentIssue[]): Promise<NetworkRecord[]> {
+  return loadDataFiles(contentDir, shownDir, 'networks', networkData, issues, (data, id, sourcePath): NetworkRecord => ({ ...data, id, sourcePath }));
 }
 
 /** Every `<folder>/<name>.yaml`, validated; the file name becomes the record's key. */

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { placeholderFaucetHandlers } from '../../src/api/faucet-placeholder.ts';
+import type { FaucetHandlers } from '../../src/api/operations/faucet.ts';
 import { createSiteApi } from '../../src/api/site-api.ts';
 import { createServerLogger } from '../../src/server/log.ts';
 import { createSiteServer, listen } from '../../src/server/server.ts';
@@ -11,6 +11,16 @@ import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
 
 // The server's parts in-process over a fixture dist/: streaming of large files and the
 // one-line-per-request log.
+
+/** The document and the routes tested here do not reach the faucet. */
+const unusedFaucet: FaucetHandlers = {
+  send: () => {
+    throw new Error('the faucet is not part of this test');
+  },
+  status: () => {
+    throw new Error('the faucet is not part of this test');
+  },
+};
 
 let fixture: FixtureDist;
 beforeAll(async () => {
@@ -44,7 +54,7 @@ describe('request log', () => {
     const lines: string[] = [];
     const stdout = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
     const rules = await loadSurfaceRules(fixture.distDir);
-    const api = createSiteApi({ origin: rules.site, networks: [{ id: 'ethereum-sepolia' }], faucet: placeholderFaucetHandlers });
+    const api = createSiteApi({ origin: rules.site, networks: [{ id: 'ethereum-sepolia' }], faucet: unusedFaucet });
     const server = createSiteServer({
       site: await openStaticSite(fixture.distDir, rules),
       router: api.router,

@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 // Starts the production server (`node src/server/main.ts`, as `npm start` does) over a built
@@ -13,9 +16,12 @@ export interface BuiltSite {
 }
 
 export async function startBuiltSite(opts: { distDir?: string; env?: Record<string, string> } = {}): Promise<BuiltSite> {
+  // Each server gets its own faucet database unless the test shares one on purpose, so no
+  // test leaves rate limits behind in the project's .data/ for the next run.
+  const scratch = await mkdtemp(join(tmpdir(), 'crucible-site-'));
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REQUEST_LOG: 'off', SITE_DIR: opts.distDir ?? 'dist', ...opts.env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REQUEST_LOG: 'off', SITE_DIR: opts.distDir ?? 'dist', DATABASE_PATH: join(scratch, 'faucet.sqlite'), ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -46,9 +52,11 @@ export async function startBuiltSite(opts: { distDir?: string; env?: Record<stri
   return {
     origin,
     async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      await exited;
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(scratch, { recursive: true, force: true });
     },
   };
 }

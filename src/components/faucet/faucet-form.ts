@@ -1,8 +1,7 @@
 // Browser side of the faucet page: inline validation, send, then status polling (spec 4.1, 4.2, 3).
+import { DEV_TURNSTILE_TOKEN } from '../../faucet/development-token.ts';
 import type { UiStrings } from '../../site/ui.ts';
 
-/** Cloudflare's documented dummy token, accepted only by the development verifier. */
-export const developmentToken = 'XXXX.DUMMY.TOKEN.XXXX';
 const addressPattern = /^0x[a-fA-F0-9]{40}$/;
 const pollEveryMs = 2000;
 const pollForMs = 5 * 60_000;
@@ -81,6 +80,8 @@ export function mountFaucetForm(form: HTMLFormElement): void {
   };
   const showError = (body: FaucetErrorBody) => {
     clearInterval(countdown);
+    // Every error path, the status poll's and the missing check's included, ends in this state.
+    result.dataset.state = 'error';
     result.replaceChildren(line(body.error ?? texts.networkError, 'error'));
     for (const extra of [body.hint, body.message, body.details]) if (extra) result.append(line(extra));
     if (body.resetAt) {
@@ -97,7 +98,7 @@ export function mountFaucetForm(form: HTMLFormElement): void {
   };
 
   const captchaToken = (): string | null => {
-    if (form.dataset.captcha === 'development') return form.querySelector<HTMLInputElement>('input[name="devCheck"]')?.checked ? developmentToken : null;
+    if (form.dataset.captcha === 'development') return form.querySelector<HTMLInputElement>('input[name="devCheck"]')?.checked ? DEV_TURNSTILE_TOKEN : null;
     return form.querySelector<HTMLInputElement>('input[name="cf-turnstile-response"]')?.value || null;
   };
 
@@ -126,6 +127,7 @@ export function mountFaucetForm(form: HTMLFormElement): void {
     const turnstileToken = captchaToken();
     if (!turnstileToken) return showError({ error: texts.captchaRequired });
     button.disabled = true;
+    clearInterval(countdown); // an earlier refusal's countdown would keep ticking on a detached line
     result.dataset.state = 'sending';
     result.replaceChildren(line(texts.sending));
     try {
@@ -135,15 +137,11 @@ export function mountFaucetForm(form: HTMLFormElement): void {
         body: JSON.stringify({ address: input.value.trim(), turnstileToken }),
       });
       const body = await response.json();
-      if (!response.ok) {
-        result.dataset.state = 'error';
-        return showError(body);
-      }
+      if (!response.ok) return showError(body);
       result.dataset.state = 'pending';
       result.replaceChildren(line(texts.pending), transactionLine(body.transactionHash, body.explorerUrl));
       await pollStatus(body.transactionHash, body.explorerUrl);
     } catch {
-      result.dataset.state = 'error';
       showError({ error: texts.networkError });
     } finally {
       button.disabled = false;

@@ -47,7 +47,7 @@ const byId = (id: string) => networks.find((n) => n.id === id)!;
 let devnets: LocalDevnets | undefined;
 let chains: FaucetChains | undefined;
 beforeAll(async () => {
-  networks = await loadFaucetNetworks('content');
+  networks = await loadFaucetNetworks();
 });
 afterEach(async () => {
   await devnets?.stop();

@@ -1,15 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorCodes } from '../../../src/api/errors.ts';
 import { faucetErrorCodes } from '../../../src/api/faucet-errors.ts';
-import { placeholderFaucetHandlers } from '../../../src/api/faucet-placeholder.ts';
+import type { FaucetHandlers } from '../../../src/api/operations/faucet.ts';
 import { createSiteApi } from '../../../src/api/site-api.ts';
 import { locales } from '../../../src/site/locales.ts';
 import { loadSite } from '../../../src/site/load.ts';
 import { sections } from '../../../src/site/sections.ts';
 
 const origin = 'https://crucible.dev';
+/** The document and the routes tested here do not reach the faucet. */
+const unusedFaucet: FaucetHandlers = {
+  send: () => {
+    throw new Error('the faucet is not part of this test');
+  },
+  status: () => {
+    throw new Error('the faucet is not part of this test');
+  },
+};
 const site = await loadSite('.');
-const api = createSiteApi({ origin, networks: site.networks, faucet: placeholderFaucetHandlers });
+const api = createSiteApi({ origin, networks: site.networks, faucet: unusedFaucet });
 type Doc = {
   openapi: string;
   info: { version: string };

@@ -2,11 +2,11 @@ import { parseEther } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_FAUCET_PRIVATE_KEY } from '../../../src/chain/dev-accounts.ts';
 import { loadFaucetNetworks, type FaucetNetwork } from '../../../src/chain/networks.ts';
-import { envSuffixOf, FaucetConfigError, isLocalUrl, readFaucetConfig, TURNSTILE_SITEVERIFY_URL } from '../../../src/config/faucet.ts';
+import { envSuffixOf, FaucetConfigError, isLocalUrl, pageTurnstileSiteKey, readFaucetConfig, TURNSTILE_SITEVERIFY_URL } from '../../../src/config/faucet.ts';
 
 let networks: FaucetNetwork[];
 beforeAll(async () => {
-  networks = await loadFaucetNetworks('content');
+  networks = await loadFaucetNetworks();
 });
 
 /** A private key no one publishes. */
@@ -162,6 +162,30 @@ describe('readFaucetConfig in production mode', () => {
       minBalanceWei: parseEther('0.001'),
       minTxCount: 1,
     });
+  });
+});
+
+describe('pageTurnstileSiteKey (read by the build for the faucet pages)', () => {
+  it('is null in local mode without a key (the development check), and needs no secret', () => {
+    expect(pageTurnstileSiteKey({})).toBeNull();
+    expect(pageTurnstileSiteKey({ TURNSTILE_SITE_KEY: '' })).toBeNull();
+    expect(pageTurnstileSiteKey({ TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toBe('1x00000000000000000000AA');
+    expect(pageTurnstileSiteKey({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site' })).toBe('0x4AAAAAAAreal-site');
+  });
+
+  it('refuses a production build without a real site key, naming the variable', () => {
+    const variable = (env: Record<string, string>) => {
+      try {
+        pageTurnstileSiteKey(env);
+      } catch (error) {
+        if (error instanceof FaucetConfigError) return error.variable;
+        throw error;
+      }
+      return null;
+    };
+    expect(variable({ FAUCET_MODE: 'production' })).toBe('TURNSTILE_SITE_KEY');
+    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toBe('TURNSTILE_SITE_KEY');
+    expect(variable({ FAUCET_MODE: 'staging' })).toBe('FAUCET_MODE');
   });
 });
 

@@ -1,0 +1,224 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEther, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { DEV_TURNSTILE_TOKEN } from '../src/faucet/captcha.ts';
+import { randomAddress, startTestAnvil, THIRD_PARTY_KEY } from '../test/support/anvil.ts';
+import { writeFixtureDist } from '../test/support/fixture-dist.ts';
+import { startBuiltSite } from '../test/support/site.ts';
+
+// `npm run bench:faucet [-- --sends <n>] [--concurrency <n>] [--rounds <n>] [--no-wait]`: faucet
+// sends per second and p50/p99 latency through the real production server on one local network
+// (crucible-testnet on an anvil this script starts), side by side in the same run with raw
+// `eth_sendRawTransaction` of pre-signed transfers to the same anvil at the same concurrency.
+// Distinct recipients, per-IP limit off, local mode (development check, no anti-sybil).
+// Writes the figures to the `## Faucet` section of BENCHMARKS.md.
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const option = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1]!;
+};
+const sends = Number(option('sends', '200'));
+const concurrency = Number(option('concurrency', '16'));
+const rounds = Number(option('rounds', '3'));
+const waitForQuiet = !process.argv.includes('--no-wait');
+const CHAIN_ID = 7357001;
+const BLOCK_TIME_SECONDS = 1;
+const DRIP = parseEther('0.1');
+
+interface Round {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  failures: number;
+}
+
+/** Runs `count` tasks, `concurrency` at a time; times each and the whole. */
+async function run(count: number, task: (i: number) => Promise<boolean>): Promise<Round> {
+  const latencies: number[] = [];
+  let failures = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, count) }, async () => {
+      while (next < count) {
+        const i = next++;
+        const t0 = performance.now();
+        const ok = await task(i).catch(() => false);
+        latencies.push(performance.now() - t0);
+        if (!ok) failures += 1;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.ceil(q * latencies.length) - 1)]!;
+  return { perSecond: count / seconds, p50: at(0.5), p99: at(0.99), failures };
+}
+
+/** Mean rate over the rounds; the median round's (by rate) latencies. */
+function combine(results: Round[]): Round {
+  const byRate = [...results].sort((a, b) => a.perSecond - b.perSecond);
+  const median = byRate[Math.floor(byRate.length / 2)]!;
+  return {
+    perSecond: results.reduce((sum, r) => sum + r.perSecond, 0) / results.length,
+    p50: median.p50,
+    p99: median.p99,
+    failures: results.reduce((sum, r) => sum + r.failures, 0),
+  };
+}
+
+const loadAverage = async () => Number((await readFile('/proc/loadavg', 'utf8')).split(' ')[0]);
+
+/** Other work shares this machine: wait (up to 15 minutes) for the 1-minute load to fall below 1.0. */
+async function waitForLowLoad(): Promise<{ load: number; waitedSeconds: number }> {
+  const started = Date.now();
+  for (;;) {
+    const load = await loadAverage();
+    const waitedSeconds = Math.round((Date.now() - started) / 1000);
+    if (load < 1 || !waitForQuiet || waitedSeconds >= 15 * 60) return { load, waitedSeconds };
+    console.log(`1-minute load ${load.toFixed(2)} >= 1.0; checking again in 30 s (waited ${waitedSeconds} s)`);
+    await new Promise((resolve) => setTimeout(resolve, 30_000));
+  }
+}
+
+const scratch = await mkdtemp(join(tmpdir(), 'crucible-bench-faucet-'));
+const fixture = await writeFixtureDist();
+const chain = await startTestAnvil({ chainId: CHAIN_ID, blockTimeSeconds: BLOCK_TIME_SECONDS });
+const server = await startBuiltSite({
+  distDir: fixture.distDir,
+  env: {
+    FAUCET_MODE: 'local',
+    RPC_URL_CRUCIBLE_TESTNET: chain.rpcUrl,
+    DATABASE_PATH: join(scratch, 'faucet.sqlite'),
+    PER_IP_MAX_DRIPS: '0',
+    REQUEST_LOG: 'off',
+  },
+});
+
+const faucetSend = async (): Promise<boolean> => {
+  const response = await fetch(`${server.origin}/api/faucets/crucible-testnet/send`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ address: randomAddress(), turnstileToken: DEV_TURNSTILE_TOKEN }),
+  });
+  await response.arrayBuffer();
+  return response.status === 200;
+};
+
+// The raw side: the same transfer (drip value, 21 000 gas, EIP-1559) from another funded dev
+// account, signed before the clock starts, so only the node's work is measured.
+const sender = privateKeyToAccount(THIRD_PARTY_KEY);
+async function presign(count: number): Promise<Hex[]> {
+  const nonce = await chain.client.getTransactionCount({ address: sender.address, blockTag: 'pending' });
+  const fees = await chain.client.estimateFeesPerGas();
+  return Promise.all(
+    Array.from({ length: count }, (_, i) =>
+      sender.signTransaction({
+        chainId: CHAIN_ID,
+        type: 'eip1559',
+        to: randomAddress(),
+        value: DRIP,
+        gas: 21_000n,
+        nonce: nonce + i,
+        maxFeePerGas: fees.maxFeePerGas * 2n,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      }),
+    ),
+  );
+}
+let rpcId = 0;
+const rawSend = async (signed: Hex): Promise<boolean> => {
+  const response = await fetch(chain.rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++rpcId, method: 'eth_sendRawTransaction', params: [signed] }),
+  });
+  const answer = (await response.json()) as { result?: string };
+  return typeof answer.result === 'string';
+};
+
+const faucetRounds: Round[] = [];
+const rawRounds: Round[] = [];
+let quiet: { load: number; waitedSeconds: number };
+let loadAfter: number;
+try {
+  quiet = await waitForLowLoad();
+  console.log(`1-minute load ${quiet.load.toFixed(2)}: measuring ${rounds} rounds of ${sends} sends at concurrency ${concurrency}`);
+  // Warm-up of both paths (JIT, connections, the faucet's chain client), not measured.
+  await run(Math.min(sends, 32), () => faucetSend());
+  const warm = await presign(Math.min(sends, 32));
+  await run(warm.length, (i) => rawSend(warm[i]!));
+  for (let round = 0; round < rounds; round++) {
+    // Alternate which side goes first so both see the same machine.
+    const signed = await presign(sends);
+    const measureRaw = async () => rawRounds.push(await run(sends, (i) => rawSend(signed[i]!)));
+    const measureFaucet = async () => faucetRounds.push(await run(sends, () => faucetSend()));
+    if (round % 2 === 0) {
+      await measureFaucet();
+      await measureRaw();
+    } else {
+      await measureRaw();
+      await measureFaucet();
+    }
+    const f = faucetRounds.at(-1)!;
+    const r = rawRounds.at(-1)!;
+    console.log(
+      `round ${round + 1}: faucet ${f.perSecond.toFixed(0)} sends/s p50 ${f.p50.toFixed(1)} ms p99 ${f.p99.toFixed(1)} ms | raw ${r.perSecond.toFixed(0)} tx/s p50 ${r.p50.toFixed(1)} ms p99 ${r.p99.toFixed(1)} ms`,
+    );
+  }
+  loadAfter = await loadAverage();
+} finally {
+  await server.stop();
+  await chain.stop();
+  await rm(fixture.root, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
+}
+
+const faucet = combine(faucetRounds);
+const raw = combine(rawRounds);
+const ratio = faucet.perSecond / raw.perSecond;
+console.log(
+  `\nfaucet (HTTP, server): ${faucet.perSecond.toFixed(0)} sends/s, p50 ${faucet.p50.toFixed(1)} ms, p99 ${faucet.p99.toFixed(1)} ms, ${faucet.failures} failed` +
+    `\nraw eth_sendRawTransaction: ${raw.perSecond.toFixed(0)} tx/s, p50 ${raw.p50.toFixed(1)} ms, p99 ${raw.p99.toFixed(1)} ms, ${raw.failures} failed` +
+    `\nratio (faucet / raw, per second): ${ratio.toFixed(3)}`,
+);
+
+const cpu = (await readFile('/proc/cpuinfo', 'utf8').catch(() => '')).match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+const failures = faucet.failures || raw.failures ? [`Failed requests: ${faucet.failures} faucet sends, ${raw.failures} raw transactions.`, ''] : [];
+const section = [
+  '## Faucet',
+  '',
+  'Faucet sends through the production server (`POST /api/faucets/crucible-testnet/send`: validation, development check, SQLite reservation and ledger, recipient and wallet balance reads, fee quote, signing, the one sender per wallet) against raw `eth_sendRawTransaction` of pre-signed transfers of the same value to the same anvil, at the same concurrency, in one run.',
+  '',
+  `- Command: \`npm run bench:faucet\` (${sends} sends per side per round, concurrency ${concurrency}, ${rounds} alternating rounds after a warm-up; distinct recipients; per-IP limit off; anvil --block-time ${BLOCK_TIME_SECONDS}; request logging off). Figures are the mean rate over the rounds and the median round's p50/p99.`,
+  `- Machine: ${cpus().length} CPUs (\`nproc\`), ${cpu}, Node ${process.version}; the client, the server and anvil share the machine`,
+  `- 1-minute load average: ${quiet.load.toFixed(2)} when measuring started${quiet.waitedSeconds ? ` (after waiting ${quiet.waitedSeconds} s for it to fall below 1.0)` : ''}, ${loadAfter.toFixed(2)} at the end`,
+  `- Date: ${new Date().toISOString().slice(0, 10)}`,
+  '',
+  '| path | per second | p50 (ms) | p99 (ms) |',
+  '|---|---:|---:|---:|',
+  `| faucet send over HTTP | ${faucet.perSecond.toFixed(0)} | ${faucet.p50.toFixed(1)} | ${faucet.p99.toFixed(1)} |`,
+  `| raw eth_sendRawTransaction | ${raw.perSecond.toFixed(0)} | ${raw.p50.toFixed(1)} | ${raw.p99.toFixed(1)} |`,
+  `| ratio (faucet / raw) | ${ratio.toFixed(3)} | | |`,
+  '',
+  "Notes: a faucet send makes six or more JSON-RPC calls to anvil (recipient and wallet balances, latest block, gas estimate, priority fee, the broadcast, and a nonce read whenever the sender's queue drains) and three SQLite writes (reservation, ledger row, confirmation), where the raw path makes one call; and its broadcasts go one at a time through the wallet's one sender, which is what keeps nonces gap-free under concurrency (src/chain/sender.ts). The balance reads and fee quotes of concurrent sends overlap; only signing and the broadcast are serialised. The machine is shared with other work, so rounds differ by up to ±40%; the alternating rounds keep both sides under the same load.",
+  '',
+  ...failures,
+].join('\n');
+
+const benchmarksFile = join(root, 'BENCHMARKS.md');
+const existing = existsSync(benchmarksFile) ? await readFile(benchmarksFile, 'utf8') : '';
+const start = existing.indexOf('## Faucet\n');
+let updated: string;
+if (start === -1) updated = existing ? `${existing.trimEnd()}\n\n${section}` : `# Benchmarks\n\n${section}`;
+else {
+  const next = existing.indexOf('\n## ', start + 1);
+  updated = existing.slice(0, start) + section + (next === -1 ? '' : `\n${existing.slice(next + 1)}`);
+}
+await writeFile(benchmarksFile, updated.endsWith('\n') ? updated : `${updated}\n`);
+console.log(`\nWrote the ## Faucet section of ${benchmarksFile}`);
