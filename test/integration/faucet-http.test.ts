@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getAddress, parseEther, parseTransaction, type Address, type Hex } from 'viem';
+import { getAddress, parseEther, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAUCET_KEY, randomAddress, startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type RpcInterceptor, type TestAnvil } from '../support/anvil.ts';
+import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress, startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type RpcInterceptor, type TestAnvil } from '../support/anvil.ts';
 import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
 import { createResponseValidator, type ResponseValidator } from '../support/openapi-validator.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
@@ -308,21 +308,7 @@ describe('send: the faucet wallet (503)', () => {
 
 describe('send: broadcast failures', () => {
   it('nonce_conflict (409) when the same key takes every nonce the faucet tries, then the address is served', async () => {
-    const competitor = privateKeyToAccount(FAUCET_KEY);
-    intercept = async (call) => {
-      if (call.method !== 'eth_sendRawTransaction') return undefined;
-      const faucetTx = parseTransaction(call.params[0] as Hex);
-      await chain.client.sendTransaction({
-        account: competitor,
-        chain: null,
-        to: competitor.address,
-        nonce: faucetTx.nonce!,
-        gas: 21_000n,
-        maxFeePerGas: faucetTx.maxFeePerGas! * 3n,
-        maxPriorityFeePerGas: faucetTx.maxPriorityFeePerGas! * 3n + parseEther('1', 'gwei'),
-      });
-      return undefined;
-    };
+    intercept = frontRunEveryBroadcast(chain.client, FAUCET_KEY);
     const address = await seasoned();
     const conflict = await drip(address);
     expectError(conflict, 409, 'nonce_conflict');

@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
+import { text } from 'node:stream/consumers';
 import type { AddressInfo } from 'node:net';
-import { createTestClient, http, publicActions, walletActions, type Address, type Hex } from 'viem';
+import { createTestClient, http, parseEther, parseTransaction, publicActions, walletActions, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type AnvilOptions } from '../../src/chain/anvil.ts';
 import { DEV_FAUCET_PRIVATE_KEY } from '../../src/chain/dev-accounts.ts';
@@ -47,7 +48,7 @@ export type RpcInterceptor = (call: RpcCall) => Promise<undefined | 'drop' | 'fo
 
 export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor) {
   const server = createServer(async (request, response) => {
-    const body = await readBody(request);
+    const body = await text(request);
     const call = JSON.parse(body) as RpcCall;
     const action = Array.isArray(call) ? undefined : await intercept(call);
     if (action === 'drop') {
@@ -69,12 +70,25 @@ export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor
   };
 }
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => resolve(body));
-    request.on('error', reject);
-  });
+/**
+ * An interceptor that front-runs every faucet broadcast: before the faucet's transaction
+ * reaches the node, the same key spends that nonce with a higher fee (a real competing
+ * transaction), so the faucet meets a nonce conflict on the real node.
+ */
+export function frontRunEveryBroadcast(client: TestAnvil['client'], competitorKey: Hex): RpcInterceptor {
+  const competitor = privateKeyToAccount(competitorKey);
+  return async (call) => {
+    if (call.method !== 'eth_sendRawTransaction') return undefined;
+    const faucetTx = parseTransaction(call.params[0] as Hex);
+    await client.sendTransaction({
+      account: competitor,
+      chain: null,
+      to: competitor.address,
+      nonce: faucetTx.nonce!,
+      gas: 21_000n,
+      maxFeePerGas: faucetTx.maxFeePerGas! * 3n,
+      maxPriorityFeePerGas: faucetTx.maxPriorityFeePerGas! * 3n + parseEther('1', 'gwei'),
+    });
+    return undefined;
+  };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage } from 'node:http';
+import { text } from 'node:stream/consumers';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 // A local server speaking Cloudflare Turnstile's documented siteverify protocol (Cloudflare is
@@ -53,7 +54,7 @@ export async function startSiteverify(options: { secret: string }) {
       return;
     }
     const contentType = request.headers['content-type'] ?? '';
-    const body = await readBody(request);
+    const body = await text(request);
     const fields: Record<string, string> = contentType.includes('application/json')
       ? (JSON.parse(body) as Record<string, string>)
       : Object.fromEntries(new URLSearchParams(body));
@@ -86,13 +87,3 @@ export async function startSiteverify(options: { secret: string }) {
 }
 
 export type TestSiteverify = Awaited<ReturnType<typeof startSiteverify>>;
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = '';
-    request.setEncoding('utf8');
-    request.on('data', (chunk: string) => (body += chunk));
-    request.on('end', () => resolve(body));
-    request.on('error', reject);
-  });
-}

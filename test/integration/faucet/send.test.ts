@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { getAddress, parseEther, parseTransaction, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { getAddress, parseEther, type Address } from 'viem';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
 import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
-import { FAUCET_KEY, randomAddress } from '../../support/anvil.ts';
+import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, startHarness, type Harness } from './harness.ts';
 
 // Every statusCode of spec 7.1 the faucet service answers (steps 4–9 and deprecated networks),
@@ -144,21 +143,7 @@ describe('send: refusals (spec 7.1)', () => {
   });
 
   it('nonce_conflict (409) when the same key takes every nonce the sender tries', async () => {
-    const competitor = privateKeyToAccount(FAUCET_KEY);
-    h.intercept(BASE, async (call) => {
-      if (call.method !== 'eth_sendRawTransaction') return undefined;
-      const faucetTx = parseTransaction(call.params[0] as Hex);
-      await h.chains[BASE]!.client.sendTransaction({
-        account: competitor,
-        chain: null,
-        to: competitor.address,
-        nonce: faucetTx.nonce!,
-        gas: 21_000n,
-        maxFeePerGas: faucetTx.maxFeePerGas! * 3n,
-        maxPriorityFeePerGas: faucetTx.maxPriorityFeePerGas! * 3n + parseEther('1', 'gwei'),
-      });
-      return undefined;
-    });
+    h.intercept(BASE, frontRunEveryBroadcast(h.chains[BASE]!.client, FAUCET_KEY));
     const address = await seasoned();
     expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'nonce_conflict' });
     h.intercept(BASE, undefined);
