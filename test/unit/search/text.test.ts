@@ -1,7 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { foldText, queryTerms, searchTerms, tokenize, toSourceRange } from '../../../src/search/text.ts';
+import { foldForMatching, foldText, queryTerms, searchTerms, tokenize, toSourceRange } from '../../../src/search/text.ts';
 
 const tokens = (text: string, locale: string) => tokenize(foldText(text, locale).text, locale).map((t) => [t.kind, t.text]);
+
+describe('foldForMatching', () => {
+  it('folds exactly as foldText does, without the offset map', () => {
+    const samples = [
+      'Guía RÁPIDA ＡＰＩ',
+      'Ação e configuração: São Paulo',
+      'ブロックチェーンのガス代とパスワード',
+      '한국어 개발자 가이드',
+      '開發者指南 与 开发者指南',
+      'Ｆｕｌｌｗｉｄｔｈ ＡＢＣ ①②',
+      'naïve café — crème brûlée',
+      'mixed ガ and é and 한',
+    ];
+    for (const sample of samples) expect(foldForMatching(sample), sample).toBe(foldText(sample, 'ja').text);
+  });
+});
 
 describe('foldText', () => {
   it('lower-cases, applies NFKC and drops Latin diacritics', () => {
