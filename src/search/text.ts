@@ -1,9 +1,10 @@
 // Text analysis shared by indexing, querying and highlighting, so the three always agree.
 //
-// Text is folded grapheme by grapheme (NFKC, lower case, Latin diacritics dropped) keeping a
-// map back to the source, then split with Intl.Segmenter. Words outside CJK scripts become
-// terms as they are (the index adds their prefixes: forward tokenization). Runs of CJK
-// characters become overlapping character bigrams plus single characters: dictionary word
+// Text is folded (NFKC, lower case, Latin diacritics dropped; for highlighting, grapheme by
+// grapheme with a map back to the source), then split into runs of CJK letters and, between
+// them, words found by Intl.Segmenter. Words become terms as they are (the index adds their
+// prefixes: forward tokenization). CJK runs become overlapping character bigrams plus single
+// characters: dictionary word
 // segmentation of a short query does not reliably match that of a title (开发者 is one word in
 // one sentence and 开发|者 in another), bigrams match either way (as Lucene's CJK analyzer).
 
@@ -35,10 +36,8 @@ export interface QueryTerms {
 
 // Script_Extensions so that ー (prolonged sound mark) and 々 count with the kana and Han around them.
 const cjkChar = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
-const hasCjk = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
 const ascii = /^[\x00-\x7f]*$/;
 const combiningMarks = /\p{M}+/gu;
-const combiningMark = /^\p{M}/u;
 
 const segmenters = new Map<string, { words: Intl.Segmenter; graphemes: Intl.Segmenter }>();
 function segmentersFor(locale: string) {
@@ -98,40 +97,31 @@ export function toSourceRange(folded: FoldedText, [start, end]: Range): Range {
   return [folded.sourceStart[start]!, folded.sourceEnd[end - 1]!];
 }
 
-/** Words and CJK runs of already folded text, in order. Adjacent CJK segments join into one run. */
+// A run of CJK letters and digits (with their combining marks). Punctuation such as 、 carries
+// the CJK scripts in Script_Extensions but is no letter, so it ends a run.
+const cjkRun = /(?:[[\p{L}\p{N}]&&[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]]\p{M}*)+/gv;
+
+/**
+ * Words and CJK runs of already folded text, in order. CJK runs become bigrams, so their
+ * dictionary segmentation would be thrown away: Intl.Segmenter only splits the text between
+ * them into words (most of the cost of indexing Japanese was that segmentation).
+ */
 export function tokenize(folded: string, locale: string): Token[] {
   const tokens: Token[] = [];
-  let run: Token | null = null;
-  for (const segment of segmentersFor(locale).words.segment(folded)) {
-    if (!segment.isWordLike) {
-      run = null;
-      continue;
+  const words = segmentersFor(locale).words;
+  const addWords = (from: number, to: number) => {
+    if (from >= to) return;
+    for (const segment of words.segment(folded.slice(from, to))) {
+      if (segment.isWordLike) tokens.push({ kind: 'word', text: segment.segment, start: from + segment.index, end: from + segment.index + segment.segment.length });
     }
-    if (!hasCjk.test(segment.segment)) {
-      tokens.push({ kind: 'word', text: segment.segment, start: segment.index, end: segment.index + segment.segment.length });
-      run = null;
-      continue;
-    }
-    // Mixed segment: walk code points (a grapheme walk per segment costs ten times more); a
-    // combining mark stays with the character before it.
-    let word: Token | null = null;
-    let end = segment.index;
-    for (const char of segment.segment) {
-      const start = end;
-      end += char.length;
-      const kind = cjkChar.test(char) ? 'cjk' : 'word';
-      const current = combiningMark.test(char) ? (word ?? run) : kind === 'cjk' ? run : word;
-      if (current && current.end === start) {
-        current.text += char;
-        current.end = end;
-        continue;
-      }
-      const token: Token = { kind, text: char, start, end };
-      tokens.push(token);
-      if (kind === 'cjk') [run, word] = [token, null];
-      else [word, run] = [token, null];
-    }
+  };
+  let last = 0;
+  for (const run of folded.matchAll(cjkRun)) {
+    addWords(last, run.index);
+    tokens.push({ kind: 'cjk', text: run[0], start: run.index, end: run.index + run[0].length });
+    last = run.index + run[0].length;
   }
+  addWords(last, folded.length);
   return tokens;
 }
 
