@@ -12,62 +12,59 @@ import { jsonType, markdownType, plainTextType, surfaceManifestFile, xmlType, ty
 import { buildSearchIndex } from './search-index.ts';
 import { renderTwin } from './twin.ts';
 
-// Writes the machine-readable surface into dist/: twins, llms*.txt, search JSON, robots.txt,
-// the 404 markdown body and the rules manifest.
+// Writes the machine-readable surface into dist/: twins and llms-full.txt per locale
+// (writeLocaleTwins, run in worker threads by twin-job.ts), then llms.txt, search JSON,
+// robots.txt, the 404 markdown body and the rules manifest (writeSurfaceIndexes).
 
-export interface SurfaceStats {
+export interface TwinStats {
   twins: number;
-  bytes: { twins: number; llmsFull: number; search: Record<string, number> };
+  twinBytes: number;
+  llmsFullBytes: number;
 }
 
-export async function writeSurface(site: Site, outDir: string, options: LlmsOptions): Promise<SurfaceStats> {
-  const stats: SurfaceStats = { twins: 0, bytes: { twins: 0, llmsFull: 0, search: {} } };
-  const dirs = new DirectoryMaker();
-  const pending = new Set<Promise<void>>();
-  const writeLimited = async (path: string, data: string) => {
-    // Bounded number of writes in flight: memory stays flat however many pages there are.
-    while (pending.size >= 64) await Promise.race(pending);
-    const task = dirs.ensure(dirname(path)).then(() => writeFile(path, data));
-    const tracked = task.finally(() => pending.delete(tracked));
-    pending.add(tracked);
-  };
-
-  for (const locale of locales) {
-    const pages = pagesInReadingOrder(site, locale);
-    if (pages.length === 0) continue;
-    const fullPath = join(outDir, llmsFullPath(locale));
-    await dirs.ensure(dirname(fullPath));
-    const full = createWriteStream(fullPath);
-    await writeChunk(full, `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`);
-    for (const page of pages) {
-      const twin = renderTwin(page, site, options.siteUrl);
-      await writeLimited(join(outDir, page.twinUrl), twin);
-      await writeChunk(full, `${twin}\n`);
-      stats.twins += 1;
-      stats.bytes.twins += Buffer.byteLength(twin);
-    }
-    full.end();
-    await once(full, 'finish');
-    stats.bytes.llmsFull += full.bytesWritten;
-
-    await writeLimited(join(outDir, llmsUrl(locale)), renderLlmsTxt(site, locale, options));
-    for (const section of sections) {
-      if (site.pagesIn(locale, section).length === 0) continue;
-      await writeLimited(join(outDir, sectionLlmsUrl(locale, section)), renderSectionLlmsTxt(site, locale, section, options));
-    }
+/** The pages' twins and the locale's llms-full.txt, streamed in reading order (spec 2.7, 4.8). */
+export async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<PageRecord>, site: Site, outDir: string, siteUrl: string): Promise<TwinStats> {
+  const stats: TwinStats = { twins: 0, twinBytes: 0, llmsFullBytes: 0 };
+  const files = new LimitedWriter();
+  const fullPath = join(outDir, llmsFullPath(locale));
+  await files.dirs.ensure(dirname(fullPath));
+  const full = createWriteStream(fullPath);
+  await writeChunk(full, `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`);
+  for await (const page of pages) {
+    const twin = renderTwin(page, site, siteUrl);
+    await files.write(join(outDir, page.twinUrl), twin);
+    await writeChunk(full, `${twin}\n`);
+    stats.twins += 1;
+    stats.twinBytes += Buffer.byteLength(twin);
   }
-
-  for (const locale of locales) {
-    const json = JSON.stringify(buildSearchIndex(site, locale, options.siteUrl));
-    stats.bytes.search[locale] = Buffer.byteLength(json);
-    await writeLimited(join(outDir, searchIndexUrl(locale)), json);
-  }
-
-  await writeLimited(join(outDir, notFoundMarkdownPath), notFoundMarkdown(options.siteUrl));
-  await writeLimited(join(outDir, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap.xml', options.siteUrl).href}\n`);
-  await writeLimited(join(outDir, surfaceManifestFile), JSON.stringify(surfaceManifest(site, options.siteUrl)));
-  await Promise.all(pending);
+  full.end();
+  await once(full, 'finish');
+  stats.llmsFullBytes = full.bytesWritten;
+  await files.done();
   return stats;
+}
+
+/** Everything but the twins: llms.txt family, search JSON per locale, robots.txt, 404.md, manifest. Returns search JSON bytes per locale. */
+export async function writeSurfaceIndexes(site: Site, outDir: string, options: LlmsOptions): Promise<Record<string, number>> {
+  const files = new LimitedWriter();
+  const searchBytes: Record<string, number> = {};
+  for (const locale of locales) {
+    if (pagesInReadingOrder(site, locale).length > 0) {
+      await files.write(join(outDir, llmsUrl(locale)), renderLlmsTxt(site, locale, options));
+      for (const section of sections) {
+        if (site.pagesIn(locale, section).length === 0) continue;
+        await files.write(join(outDir, sectionLlmsUrl(locale, section)), renderSectionLlmsTxt(site, locale, section, options));
+      }
+    }
+    const json = JSON.stringify(buildSearchIndex(site, locale, options.siteUrl));
+    searchBytes[locale] = Buffer.byteLength(json);
+    await files.write(join(outDir, searchIndexUrl(locale)), json);
+  }
+  await files.write(join(outDir, notFoundMarkdownPath), notFoundMarkdown(options.siteUrl));
+  await files.write(join(outDir, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap.xml', options.siteUrl).href}\n`);
+  await files.write(join(outDir, surfaceManifestFile), JSON.stringify(surfaceManifest(site, options.siteUrl)));
+  await files.done();
+  return searchBytes;
 }
 
 /** Homepage first, then sections in menu order, each in display order. */
@@ -114,6 +111,23 @@ export function surfaceManifest(site: Site, siteUrl: string): SurfaceManifest {
 
 async function writeChunk(stream: WriteStream, chunk: string): Promise<void> {
   if (!stream.write(chunk)) await once(stream, 'drain');
+}
+
+/** Bounded number of writes in flight: memory stays flat however many pages there are. */
+class LimitedWriter {
+  readonly dirs = new DirectoryMaker();
+  private pending = new Set<Promise<void>>();
+  async write(path: string, data: string): Promise<void> {
+    while (this.pending.size >= 64) await Promise.race(this.pending);
+    const task: Promise<void> = this.dirs
+      .ensure(dirname(path))
+      .then(() => writeFile(path, data))
+      .finally(() => this.pending.delete(task));
+    this.pending.add(task);
+  }
+  async done(): Promise<void> {
+    await Promise.all(this.pending);
+  }
 }
 
 /** mkdir -p, once per directory. */
