@@ -11,15 +11,17 @@ const oneLine = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .refine((s) => !/[\r\n]/.test(s), 'must be a single line');
 
+const calendarDate = z.coerce.date({ error: 'must be a date written as YYYY-MM-DD' });
+
 /** Frontmatter of every page under content/<locale>/<section>/ and content/<locale>/index.md. */
 export const pageFrontmatter = z
   .object({
     title: oneLine(160),
     description: oneLine(320),
     /** Publication date (blog posts and case studies show it). */
-    date: z.coerce.date().optional(),
+    date: calendarDate.optional(),
     /** Last meaningful update. */
-    updated: z.coerce.date().optional(),
+    updated: calendarDate.optional(),
     authors: z.array(z.string().min(1)).optional(),
     tags: z.array(z.string().min(1)).optional(),
     /** Sort key within a section (lower first); guides and support use it. */

@@ -198,7 +198,7 @@ describe('a content error', () => {
       await writeFile(join(fixture.content, 'en/blog/broken.md'), '---\ntitle: Broken\ndescription: Has a bad date.\ndate: someday\n---\nBody.\n');
       const result = await buildSite({ contentDir: fixture.content, outDir: join(fixture.dir, 'dist'), cacheDir: join(fixture.dir, 'cache') });
       expect(result.code).not.toBe(0);
-      expect(result.output).toMatch(/en\/blog\/broken\.md: field "date": Invalid input: expected date/);
+      expect(result.output).toMatch(/en\/blog\/broken\.md: field "date": must be a date written as YYYY-MM-DD/);
       expect(await readdir(fixture.dir)).not.toContain('dist');
     } finally {
       await rm(fixture.dir, { recursive: true, force: true });
