@@ -15,20 +15,36 @@ const ratio = (a: number | null | undefined, b: number | null | undefined) => (a
 const pair = (a: string, b: string, r: string) => `${a} / ${b} (${r})`;
 
 function buildRows(run: BuildResult): string[] {
-  const c = run.crucible;
-  const s = run.starlight?.completed ? run.starlight : undefined;
+  const done = <R extends { completed: boolean }>(r: R | undefined) => (r?.completed ? r : undefined);
+  const c = done(run.crucible);
+  const s = done(run.starlight);
   const t = c?.timing;
-  const notDone = run.starlight && !run.starlight.completed ? ` (Starlight: ${run.starlight.reason})` : '';
+  const wall = (r: { completed: boolean; wallMs: number } | undefined) => (!r ? '–' : r.completed ? sec(r.wallMs) : `stopped at ${sec(r.wallMs)}`);
   return [
-    `| ${run.pages} | ${pair(sec(c?.wallMs), sec(s?.wallMs), ratio(c?.wallMs, s?.wallMs))}${notDone} | ${t ? `${sec(t.surfaceCriticalMs)} = ${((100 * t.surfaceCriticalMs) / c!.wallMs).toFixed(1)}%` : '–'} | ${t ? `${sec(t.contentCheckMs)} + ${sec(t.outputsMs)} + ${sec(t.sitemapMs)}` : '–'} | ${sec(t?.backgroundTwinsMs)} | ${pair(mib(c?.maxRssBytes), mib(s?.maxRssBytes), ratio(c?.maxRssBytes, s?.maxRssBytes))} | ${c?.pagesBuilt ?? '–'} / ${s?.pagesBuilt ?? '–'} | ${c?.loadAtStart.toFixed(2) ?? '–'} / ${run.starlight?.loadAtStart.toFixed(2) ?? '–'} |`,
+    `| ${run.pages} | ${pair(wall(run.crucible), wall(run.starlight), ratio(c?.wallMs, s?.wallMs))} | ${t ? `${sec(t.surfaceCriticalMs)} = ${((100 * t.surfaceCriticalMs) / c!.wallMs).toFixed(1)}%` : '–'} | ${t ? `${sec(t.contentCheckMs)} + ${sec(t.outputsMs)} + ${sec(t.sitemapMs)}` : '–'} | ${sec(t?.backgroundTwinsMs)} | ${pair(mib(run.crucible?.maxRssBytes), mib(run.starlight?.maxRssBytes), ratio(c?.maxRssBytes, s?.maxRssBytes))} | ${c?.pagesBuilt ?? '–'} / ${s?.pagesBuilt ?? '–'} | ${run.crucible?.loadAtStart.toFixed(2) ?? '–'} / ${run.starlight?.loadAtStart.toFixed(2) ?? '–'} |`,
   ];
+}
+
+function stoppedNotes(run: BuildResult): string[] {
+  return (['crucible', 'starlight'] as const).flatMap((system) => {
+    const r = run[system];
+    return r && !r.completed ? [`- ${system === 'crucible' ? 'Crucible' : 'Starlight'} at ${run.pages} pages: ${r.reason}.`] : [];
+  });
+}
+
+function samples(run: BuildResult): string[] {
+  return (['crucible', 'starlight'] as const).flatMap((system) => {
+    const r = run[system];
+    return r?.wallSamplesMs && r.wallSamplesMs.length > 1 ? [`- ${system === 'crucible' ? 'Crucible' : 'Starlight'} at ${run.pages} pages, every run: ${r.wallSamplesMs.map((ms) => sec(ms)).join(', ')}.`] : [];
+  });
 }
 
 function outputRows(run: BuildResult): string[] {
   const c = run.crucible?.sizes;
   const s = run.starlight?.completed ? run.starlight.sizes : undefined;
+  if (!c) return [];
   const rows = [
-    `| ${run.pages} | ${c ? `${c.twins.count} files, ${mib(c.twins.bytes)}` : '–'} | ${pair(mib(c?.llmsFull.en), mib(s?.llmsFull.en), ratio(c?.llmsFull.en, s?.llmsFull.en))} | ${mib(c?.llmsFull.allLocales)} | ${run.crucible?.timing?.peakTwinWorkerHeapMiB ?? '–'} MiB | ${pair(mib(c?.distBytes), mib(s?.distBytes), ratio(c?.distBytes, s?.distBytes))} |`,
+    `| ${run.pages} | ${c.twins.count} files, ${mib(c.twins.bytes)} | ${pair(mib(c.llmsFull.en), mib(s?.llmsFull.en), ratio(c.llmsFull.en, s?.llmsFull.en))} | ${mib(c.llmsFull.allLocales)} | ${run.crucible?.timing?.peakTwinWorkerHeapMiB ?? '–'} MiB | ${pair(mib(c.distBytes), mib(s?.distBytes), ratio(c.distBytes, s?.distBytes))} |`,
   ];
   return rows;
 }
@@ -56,9 +72,10 @@ const build = await read<BuildResults>('build.json');
 if (build) {
   const runs = Object.values(build.runs).sort((a, b) => a.pages - b.pages);
   console.log(`Machine: ${build.machine.nproc} CPUs, ${build.machine.cpu}, ${build.machine.memoryGiB} GiB, Node ${build.machine.node}\n`);
-  console.log('| N pages | whole build, Crucible / Starlight (ratio) | surface on the critical path (share) | content check + outputs + sitemap | twins rendered in the background | peak RSS (largest process) | pages built | load at start |');
+  console.log('| N pages | whole build, Crucible / Starlight (ratio) | surface on the critical path (share) | content check + outputs + sitemap | twins rendered in the background | peak RSS (largest process), Crucible / Starlight | pages built | load at start |');
   console.log('|---:|---|---|---|---:|---|---|---|');
   for (const run of runs) console.log(buildRows(run).join('\n'));
+  console.log(['', ...runs.flatMap(samples), ...runs.flatMap(stoppedNotes)].join('\n'));
   console.log('\n| N pages | all twins | `llms-full.txt` (en), Crucible / Starlight (ratio) | `llms-full.txt`, all 7 locales | twin worker peak heap | whole dist |');
   console.log('|---:|---|---|---|---:|---|');
   for (const run of runs) console.log(outputRows(run).join('\n'));
