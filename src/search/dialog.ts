@@ -36,9 +36,14 @@ export function initSearchDialog(root: HTMLElement): void {
   function load(): void {
     if (engine || loading) return;
     failed = false;
-    loading = Promise.all([import('./engine.ts'), fetchSearchIndex(indexUrl)])
+    // The engine usually arrives before the index; its one-time set-up runs while the index downloads.
+    const engineModule = import('./engine.ts').then((module) => {
+      module.prepareTextAnalysis();
+      return module;
+    });
+    loading = Promise.all([engineModule, fetchSearchIndex(indexUrl)])
       .then(([{ createSearchEngine }, groups]) => {
-        engine = createSearchEngine(groups, locale);
+        engine = createSearchEngine(groups);
       })
       .catch((error: unknown) => {
         console.error('search index failed to load', error);

@@ -1,7 +1,9 @@
-import { Index } from 'flexsearch';
+import { Index, Resolver } from 'flexsearch';
 import type { SearchGroup, SearchItem } from './data.ts';
 import { matchRanges, splitByRanges, type TextPart } from './highlight.ts';
-import { queryTerms, searchTerms } from './text.ts';
+import { indexTerms, queryTerms, type QueryTerms } from './text.ts';
+
+export { prepareTextAnalysis } from './text.ts';
 
 export interface SearchHit {
   item: SearchItem;
@@ -22,29 +24,69 @@ export interface SearchEngine {
 /** A long tail of weak hits helps nobody in a popup; the query narrows it. */
 export const hitsPerGroup = 10;
 
+// Terms reach flexsearch already analysed (src/search/text.ts): an entry's as an array, which
+// flexsearch hands to the encoder untouched (it does not force content to a string), and a
+// query's one term at a time.
+const analysed = (content: string | string[]) => (typeof content === 'string' ? [content] : content);
+
 /**
  * Builds the in-browser index over one locale's search groups (spec 4.3, 8.2: the index is
- * fetched whole and filtered on the client). Title and description are indexed together, the
- * title first, so title hits rank higher and a query may match across both.
+ * fetched whole and filtered on the client).
+ *
+ * Two flexsearch indexes: `documents` maps each term to the entries holding it, title terms
+ * first so title hits rank higher; `vocabulary` holds each distinct term once with all its
+ * prefixes. A query term is expanded over the vocabulary to the terms it begins, and an entry
+ * must hold one of them for every query term. Indexing every prefix of every term of every
+ * entry instead (flexsearch's forward tokenization on the entries) took several times longer,
+ * and building the index is what the first result waits for.
  */
-export function createSearchEngine(groups: readonly SearchGroup[], locale: string): SearchEngine {
+export function createSearchEngine(groups: readonly SearchGroup[]): SearchEngine {
   const entries = groups.flatMap((group, groupIndex) => group.items.map((item) => ({ groupIndex, item })));
-  const index = new Index({ tokenize: 'forward', encode: (text: string) => searchTerms(text, locale) });
-  entries.forEach(({ item }, id) => index.add(id, item.description ? `${item.title}\n${item.description}` : item.title));
+  const documents = new Index({ tokenize: 'strict', encode: analysed as (content: string) => string[] });
+  const vocabulary = new Index({ tokenize: 'forward', encode: analysed as (content: string) => string[] });
+  const terms: string[] = [];
+  const termIds = new Map<string, number>();
+
+  entries.forEach(({ item }, id) => {
+    const entryTerms = indexTerms(item.description ? `${item.title}\n${item.description}` : item.title);
+    documents.add(id, entryTerms as unknown as string);
+    for (const term of entryTerms) {
+      if (termIds.has(term)) continue;
+      termIds.set(term, terms.length);
+      vocabulary.add(terms.length, term);
+      terms.push(term);
+    }
+  });
+
+  /** Entry ids holding, for every query term, a term it begins; best first. */
+  function matchingIds(query: QueryTerms): number[] {
+    const clauses: string[][] = [];
+    for (const term of [...query.words, ...query.cjk]) {
+      const expansions = vocabulary.search(term, { limit: terms.length }) as number[];
+      if (!expansions.length) return [];
+      clauses.push(expansions.map((termId) => terms[termId]!));
+    }
+    const [first, ...rest] = clauses;
+    if (!first) return [];
+    const anyOf = (alternatives: string[]) => alternatives.map((term) => ({ query: term }));
+    let found = new Resolver({ index: documents, query: first[0]! });
+    if (first.length > 1) found = found.or(...anyOf(first.slice(1)));
+    if (rest.length) found = found.and(...rest.map((alternatives) => ({ or: anyOf(alternatives) })));
+    return found.resolve({ limit: entries.length }) as number[];
+  }
 
   return {
     search(query) {
-      const terms = queryTerms(query, locale);
-      if (!terms.words.length && !terms.cjk.length) return [];
+      const terms = queryTerms(query);
       const hits: SearchHit[][] = groups.map(() => []);
-      for (const id of index.search(query, { limit: Math.max(entries.length, 1) })) {
-        const { groupIndex, item } = entries[id as number]!;
+      for (const id of matchingIds(terms)) {
+        const { groupIndex, item } = entries[id]!;
         const groupHits = hits[groupIndex]!;
         if (groupHits.length >= hitsPerGroup) continue;
         groupHits.push({
           item,
-          title: splitByRanges(item.title, matchRanges(item.title, terms, locale)),
-          description: item.description ? splitByRanges(item.description, matchRanges(item.description, terms, locale)) : [],
+          title: splitByRanges(item.title, matchRanges(item.title, terms)),
+          description: item.description ? splitByRanges(item.description, matchRanges(item.description, terms)) : [],
         });
       }
       return groups.map((group, i) => ({ label: group.label, hits: hits[i]! })).filter((group) => group.hits.length > 0);

@@ -10,10 +10,10 @@ export interface TextPart {
  * Where the query matches `text`, as sorted, non-overlapping source ranges: the same rule the
  * index applies (query words as word prefixes, CJK bigrams anywhere in a CJK run).
  */
-export function matchRanges(text: string, terms: QueryTerms, locale: string): Range[] {
-  const folded = foldText(text, locale);
+export function matchRanges(text: string, terms: QueryTerms): Range[] {
+  const folded = foldText(text);
   const found: Range[] = [];
-  for (const token of tokenize(folded.text, locale)) {
+  for (const token of tokenize(folded.text)) {
     if (token.kind === 'word') {
       for (const word of terms.words) {
         if (token.text.startsWith(word)) found.push([token.start, token.start + word.length]);

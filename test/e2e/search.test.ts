@@ -60,8 +60,8 @@ async function servedIndex(locale: string): Promise<SearchGroup[]> {
 }
 
 /** The hits the dialog should show: the same engine, run in Node over the served index. */
-function expectedHits(groups: SearchGroup[], locale: string, query: string): [string, string[]][] {
-  return createSearchEngine(groups, locale)
+function expectedHits(groups: SearchGroup[], query: string): [string, string[]][] {
+  return createSearchEngine(groups)
     .search(query)
     .map((group): [string, string[]] => [group.label, group.hits.map((hit) => hit.item.title)]);
 }
@@ -71,7 +71,7 @@ function pickQuery(groups: SearchGroup[], locale: string, queryFor: (title: stri
   for (const target of groups.flatMap((group) => group.items)) {
     const query = target.external ? undefined : queryFor(target.title);
     if (!query) continue;
-    const expected = expectedHits(groups, locale, query);
+    const expected = expectedHits(groups, query);
     if (expected.some(([, titles]) => titles.includes(target.title))) return { target, query, expected };
   }
   throw new Error(`the served /api/search/${locale} has no page to search for`);
