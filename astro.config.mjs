@@ -3,7 +3,7 @@ import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import crucibleSurface from './integrations/surface/index.ts';
 import crucibleApiDev from './integrations/api-dev.ts';
-import { codeTitleTransformer } from './integrations/shiki-code-title.ts';
+import { markdownOptions } from './src/site/markdown.ts';
 
 // SITE_URL is the absolute origin written into canonical links, twins, llms.txt and the sitemap.
 const site = process.env.SITE_URL || 'http://localhost:4321';
@@ -14,6 +14,6 @@ export default defineConfig({
   build: { format: 'preserve' },
   trailingSlash: 'ignore',
   cacheDir: process.env.CRUCIBLE_CACHE_DIR || './node_modules/.astro',
-  markdown: { shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, transformers: [codeTitleTransformer] } },
+  markdown: markdownOptions,
   integrations: [mdx(), crucibleSurface(), crucibleApiDev()],
 });

@@ -1,12 +1,12 @@
 import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { appData, networkData, pageFrontmatter } from './site/schema.ts';
-import { pageGlob } from './site/load.ts';
+import { pagesLoader } from './site/pages-loader.ts';
 import { contentDir } from './site/content-dir.ts';
 
 // Same files and schemas as src/site/load.ts, so HTML pages and the surface integration agree.
 export const collections = {
-  pages: defineCollection({ loader: glob({ base: contentDir(), pattern: pageGlob }), schema: pageFrontmatter }),
+  pages: defineCollection({ loader: pagesLoader({ base: contentDir() }), schema: pageFrontmatter }),
   apps: defineCollection({ loader: glob({ base: `${contentDir()}/apps`, pattern: '*.yaml' }), schema: appData }),
   networks: defineCollection({ loader: glob({ base: `${contentDir()}/networks`, pattern: '*.yaml' }), schema: networkData }),
 };

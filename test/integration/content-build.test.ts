@@ -18,7 +18,7 @@ import { buildSite, copyFixtureContent, projectRoot } from '../support/build.ts'
 const siteUrl = 'https://fixture.example';
 const newPage = {
   path: 'en/blog/author-added-page.md',
-  source: '---\ntitle: An author added this page\ndescription: One new markdown file, seen everywhere after one build.\ndate: 2026-06-01\n---\nNew **content**.\n',
+  source: '---\ntitle: An author added this page\ndescription: One new markdown file, seen everywhere after one build.\ndate: 2026-06-01\n---\nNew **content**.\n\n## Try it\n\n```ts title="try.ts"\nconst answer = 42;\n```\n\n## Next\n\nMore.\n',
   url: '/blog/author-added-page',
 };
 
@@ -180,6 +180,22 @@ describe('fixture site build', () => {
     expect(existsSync(join(dist, manifest.notFound.html))).toBe(true);
   });
 
+  it('renders page bodies into their HTML pages: Markdown with Shiki and heading ids, MDX with its components', async () => {
+    const markdown = await read(htmlFileOf(newPage.url));
+    expect(markdown).toContain('<p>New <strong>content</strong>.</p>');
+    expect(markdown).toContain('<h2 id="try-it">Try it</h2>');
+    expect(markdown).toMatch(/<pre class="astro-code[^"]*"[^>]*data-title="try\.ts"/);
+    // The table of contents comes from the renderer's headings.
+    expect(markdown).toMatch(/<nav aria-labelledby="toc-heading"[\s\S]*<a href="#try-it"[^>]*>Try it<\/a>[\s\S]*<a href="#next"[^>]*>Next<\/a>/);
+    const withImage = await read(htmlFileOf('/blog/hello-agents'));
+    expect(withImage).toContain('<img src="/favicon.svg" alt="diagram"');
+    expect(withImage).toMatch(/<table>[\s\S]*<code>\/llms\.txt<\/code>/);
+    const mdx = await read(htmlFileOf('/overviews/components'));
+    expect(mdx).toMatch(/<div class="tabs" data-tabs[^>]*><section class="tab" data-tab="npm">/);
+    expect(mdx).toMatch(/<pre class="astro-code[^"]*"[^>]*data-title="viem"/);
+    expect(mdx).toContain('The chain is sepolia.');
+  });
+
   it('shows a newly added markdown file everywhere after one build', async () => {
     const url = `${siteUrl}${newPage.url}`;
     expect(await read(htmlFileOf(newPage.url))).toContain('An author added this page');
@@ -191,7 +207,34 @@ describe('fixture site build', () => {
   });
 });
 
+describe('a rebuild after a build of other content', () => {
+  it('still renders its MDX pages (Astro keeps one MDX module map per project)', async () => {
+    const other = await copyFixtureContent();
+    try {
+      const otherBuild = await buildSite({ contentDir: other.content, outDir: join(other.dir, 'dist'), cacheDir: join(other.dir, 'cache') });
+      expect(otherBuild.code, otherBuild.output).toBe(0);
+      const rebuild = await buildSite({ contentDir: join(scratch, 'content'), outDir: dist, cacheDir: join(scratch, 'cache'), siteUrl });
+      expect(rebuild.code, rebuild.output).toBe(0);
+      expect(await read(htmlFileOf('/overviews/components'))).toMatch(/<div class="tabs" data-tabs[^>]*><section class="tab" data-tab="npm">/);
+    } finally {
+      await rm(other.dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('a content error', () => {
+  it('fails the build on a relative image in a Markdown page, naming the file', async () => {
+    const fixture = await copyFixtureContent();
+    try {
+      await writeFile(join(fixture.content, 'en/blog/relative-image.md'), '---\ntitle: Relative\ndescription: Links an image next to it.\ndate: 2026-06-01\n---\n![chart](./chart.png)\n');
+      const result = await buildSite({ contentDir: fixture.content, outDir: join(fixture.dir, 'dist'), cacheDir: join(fixture.dir, 'cache') });
+      expect(result.code).not.toBe(0);
+      expect(result.output).toMatch(/en\/blog\/relative-image\.md: relative image paths \(\.\/chart\.png\) are not supported/);
+    } finally {
+      await rm(fixture.dir, { recursive: true, force: true });
+    }
+  });
+
   it('fails the build naming the file, the field and the reason', async () => {
     const fixture = await copyFixtureContent();
     try {
