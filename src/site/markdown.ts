@@ -1,32 +1,93 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { satteri } from '@astrojs/markdown-satteri';
+import {
+  satteri,
+  satteriCollectImagesPlugin,
+  satteriCreateHighlightFn,
+  satteriHeadingIdsPlugin,
+  satteriHighlightPlugin,
+  type SatteriMarkdownProcessorOptions,
+} from '@astrojs/markdown-satteri';
 import type { MarkdownHeading } from 'astro';
-import type { SatteriMarkdownProcessorOptions } from '@astrojs/markdown-satteri';
+import * as jsxRuntime from 'astro/jsx-runtime';
+import { mdxToJs } from 'satteri';
 import { codeTitleTransformer } from '../../integrations/shiki-code-title.ts';
 import { splitFrontmatter } from './load.ts';
 
-// How pages' Markdown becomes HTML. astro.config.mjs hands the same options to Astro (which
-// renders .mdx pages with them), and renderMarkdownPage renders .md pages with Astro's own
-// Markdown processor, so both kinds of page come out alike.
+// How pages' bodies become HTML, when each HTML page is prerendered: nothing rendered is kept
+// in Astro's content store (src/site/pages-loader.ts), and no page becomes a module the build
+// has to bundle. `.md` pages go through Astro's own Markdown processor; `.mdx` pages through
+// the same compiler Astro's MDX integration uses (satteri), evaluated in place. astro.config.mjs
+// hands Astro the same options, for anything Astro renders itself.
 
 export const markdownOptions = {
+  gfm: true,
+  smartypants: true,
+  syntaxHighlight: { type: 'shiki', excludeLangs: ['math'] },
   shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, transformers: [codeTitleTransformer] },
 } satisfies SatteriMarkdownProcessorOptions;
 
-let renderer: ReturnType<ReturnType<typeof satteri>['createRenderer']> | undefined;
+/** A rendered page body: HTML for Markdown, a component (taking the MDX components) for MDX. */
+export type PageBody = { headings: MarkdownHeading[] } & ({ html: string; Content?: undefined } | { Content: MdxContent; html?: undefined });
+type MdxContent = (props?: { components?: Record<string, unknown> }) => unknown;
 
-/**
- * Renders a `.md` page file (path relative to the project root) when its HTML page is built,
- * so rendered HTML never piles up in Astro's content store (src/site/pages-loader.ts).
- */
-export async function renderMarkdownPage(filePath: string): Promise<{ html: string; headings: MarkdownHeading[] }> {
-  renderer ??= satteri().createRenderer(markdownOptions);
+let markdownRenderer: ReturnType<ReturnType<typeof satteri>['createRenderer']> | undefined;
+let highlighter: ReturnType<typeof satteriCreateHighlightFn> | undefined;
+
+/** Renders a page file (path relative to the project root); errors name the file. */
+export async function renderPageBody(filePath: string): Promise<PageBody> {
   const absolute = resolve(process.cwd(), filePath);
-  const { data, body } = splitFrontmatter(await readFile(absolute, 'utf8'));
-  const { code, metadata } = await (await renderer).render(body.trim(), { fileURL: pathToFileURL(absolute), frontmatter: data as Record<string, unknown> });
-  // Astro's image pipeline only runs on what its own loader rendered; say so rather than ship a broken <img>.
-  if (metadata.localImagePaths.length) throw new Error(`${filePath}: relative image paths (${metadata.localImagePaths.join(', ')}) are not supported; put images under public/ and link them from the site root`);
+  try {
+    const { data, body } = splitFrontmatter(await readFile(absolute, 'utf8'));
+    const frontmatter = (data ?? {}) as Record<string, unknown>;
+    return await (filePath.endsWith('.mdx') ? renderMdx(body, absolute, frontmatter) : renderMarkdown(body, absolute, frontmatter));
+  } catch (error) {
+    throw new Error(`${filePath}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+async function renderMarkdown(body: string, absolute: string, frontmatter: Record<string, unknown>): Promise<PageBody> {
+  markdownRenderer ??= satteri().createRenderer(markdownOptions);
+  const { code, metadata } = await (await markdownRenderer).render(body.trim(), { fileURL: pathToFileURL(absolute), frontmatter });
+  refuseRelativeImages(metadata.localImagePaths);
   return { html: code, headings: metadata.headings };
+}
+
+// Astro's image pipeline only runs on modules it bundles; say so rather than ship a broken <img>.
+function refuseRelativeImages(paths: Iterable<string>): void {
+  const relative = [...paths];
+  if (relative.length) throw new Error(`relative image paths (${relative.join(', ')}) are not supported; put images under public/ and link them from the site root`);
+}
+
+// The site's MDX components come without importing (src/components/mdx/); a page evaluated in
+// place has nothing to import from, so an import would silently render nothing.
+const refuseImports = {
+  name: 'crucible:no-imports',
+  mdxjsEsm(node: { value: string }) {
+    if (/^\s*import\b/m.test(node.value)) throw new Error(`imports are not supported in MDX pages (${node.value.trim().split('\n')[0]}); the site's components (Callout, Tabs, Tab, CodeGroup) need no import`);
+  },
+};
+
+async function renderMdx(body: string, absolute: string, frontmatter: Record<string, unknown>): Promise<PageBody> {
+  highlighter ??= satteriCreateHighlightFn(markdownOptions.syntaxHighlight, markdownOptions.shikiConfig);
+  const highlight = await highlighter;
+  const astro = { frontmatter, headings: [] as MarkdownHeading[], localImagePaths: new Set<string>(), remoteImagePaths: new Set<string>() };
+  const compiled = await mdxToJs(body, {
+    mdastPlugins: [satteriCollectImagesPlugin(), refuseImports],
+    hastPlugins: [...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []), satteriHeadingIdsPlugin()],
+    features: { gfm: markdownOptions.gfm, smartPunctuation: markdownOptions.smartypants },
+    fileURL: pathToFileURL(absolute),
+    elementAttributeNameCase: 'html',
+    outputFormat: 'function-body',
+    data: { astro },
+  });
+  refuseRelativeImages(astro.localImagePaths);
+  const { default: MDXContent } = new Function(compiled.code)(jsxRuntime) as { default: MdxContent };
+  // Wrapped and marked as @astrojs/mdx marks a compiled file (vite-plugin-mdx-postprocess.js), so
+  // Astro renders it with the JSX renderer that integration registers.
+  const Content: MdxContent = (props = {}) => MDXContent({ ...props, components: { Fragment: jsxRuntime.Fragment, ...props.components } });
+  Object.assign(Content, { [Symbol.for('mdx-component')]: true, [Symbol.for('astro.needsHeadRendering')]: true });
+  Object.defineProperty(Content, Symbol.for('astro:renderer'), { value: 'astro:jsx' });
+  return { Content, headings: astro.headings };
 }

@@ -9,10 +9,10 @@ import { pageGlob, splitFrontmatter } from './load.ts';
  * The `pages` collection: each page's frontmatter and file path, and nothing rendered.
  *
  * Astro's glob() loader renders every Markdown page at content sync and keeps the HTML (and
- * the source) in its data store, which a build then bundles as one module: memory grew with
- * the site (4.1 GiB at 10,000 pages) and 50,000 pages did not fit in one string. Here a `.md`
- * page is rendered when its HTML page is prerendered (src/site/markdown.ts), and a `.mdx` page
- * is left to Astro's MDX module (deferredRender), so the store holds only frontmatter.
+ * the source) in its data store, which a build then bundles as one module, and makes every
+ * MDX page a module of its own for the build to bundle: memory grew with the site (4.1 GiB at
+ * 10,000 pages) and 50,000 pages did not fit in one string. Here the store holds frontmatter
+ * only, and each page's body is rendered when its HTML page is prerendered (src/site/markdown.ts).
  */
 export function pagesLoader(options: { base: string }): Loader {
   return {
@@ -39,19 +39,13 @@ export function pagesLoader(options: { base: string }): Loader {
   };
 }
 
-/**
- * Validates and stores one page; returns its id, the path under the content folder. Every page
- * is stored again on every sync, without a digest that would let Astro keep the old entry: a
- * build rewrites `.astro/content-modules.mjs` (the MDX module map, one file per project) only
- * when an MDX entry changed, so after a build of other content (a test fixture, a benchmark
- * corpus) an unchanged cache would leave that build's map in place.
- */
+/** Validates and stores one page; returns its id, the path under the content folder. */
 async function syncPage(context: LoaderContext, root: string, base: string, file: string): Promise<string> {
   const absolute = join(base, file);
   const source = await readFile(absolute, 'utf8');
   const filePath = relative(root, absolute).split('\\').join('/');
   const { data } = splitFrontmatter(source);
   const parsed = await context.parseData({ id: file, data: (data ?? {}) as Record<string, unknown>, filePath });
-  context.store.set({ id: file, data: parsed, filePath, deferredRender: file.endsWith('.mdx') });
+  context.store.set({ id: file, data: parsed, filePath });
   return file;
 }
