@@ -16,4 +16,6 @@ export default defineConfig({
   cacheDir: process.env.CRUCIBLE_CACHE_DIR || './node_modules/.astro',
   markdown: markdownOptions,
   integrations: [mdx(), crucibleSurface(), crucibleApiDev()],
+  // The benchmarks' generated sites (hundreds of thousands of files) are not the site's sources.
+  vite: { server: { watch: { ignored: ['**/bench/out/**', '**/bench/.scratch/**'] } } },
 });

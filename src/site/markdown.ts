@@ -21,18 +21,19 @@ import { splitFrontmatter } from './load.ts';
 // the same compiler Astro's MDX integration uses (satteri), evaluated in place. astro.config.mjs
 // hands Astro the same options, for anything Astro renders itself.
 
+const processor = satteri({ features: { gfm: true, smartPunctuation: true } });
+
 export const markdownOptions = {
-  gfm: true,
-  smartypants: true,
+  processor,
   syntaxHighlight: { type: 'shiki', excludeLangs: ['math'] },
   shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, transformers: [codeTitleTransformer] },
-} satisfies SatteriMarkdownProcessorOptions;
+} satisfies SatteriMarkdownProcessorOptions & { processor: typeof processor };
 
 /** A rendered page body: HTML for Markdown, a component (taking the MDX components) for MDX. */
 export type PageBody = { headings: MarkdownHeading[] } & ({ html: string; Content?: undefined } | { Content: MdxContent; html?: undefined });
 type MdxContent = (props?: { components?: Record<string, unknown> }) => unknown;
 
-let markdownRenderer: ReturnType<ReturnType<typeof satteri>['createRenderer']> | undefined;
+let markdownRenderer: ReturnType<typeof processor.createRenderer> | undefined;
 let highlighter: ReturnType<typeof satteriCreateHighlightFn> | undefined;
 
 /** Renders a page file (path relative to the project root); errors name the file. */
@@ -48,7 +49,7 @@ export async function renderPageBody(filePath: string): Promise<PageBody> {
 }
 
 async function renderMarkdown(body: string, absolute: string, frontmatter: Record<string, unknown>): Promise<PageBody> {
-  markdownRenderer ??= satteri().createRenderer(markdownOptions);
+  markdownRenderer ??= processor.createRenderer({ syntaxHighlight: markdownOptions.syntaxHighlight, shikiConfig: markdownOptions.shikiConfig });
   const { code, metadata } = await (await markdownRenderer).render(body.trim(), { fileURL: pathToFileURL(absolute), frontmatter });
   refuseRelativeImages(metadata.localImagePaths);
   return { html: code, headings: metadata.headings };
@@ -76,7 +77,7 @@ async function renderMdx(body: string, absolute: string, frontmatter: Record<str
   const compiled = await mdxToJs(body, {
     mdastPlugins: [satteriCollectImagesPlugin(), refuseImports],
     hastPlugins: [...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []), satteriHeadingIdsPlugin()],
-    features: { gfm: markdownOptions.gfm, smartPunctuation: markdownOptions.smartypants },
+    features: processor.options.features,
     fileURL: pathToFileURL(absolute),
     elementAttributeNameCase: 'html',
     outputFormat: 'function-body',
