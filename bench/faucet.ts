@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +8,8 @@ import { DEV_TURNSTILE_TOKEN } from '../src/faucet/captcha.ts';
 import { randomAddress, startTestAnvil, THIRD_PARTY_KEY } from '../test/support/anvil.ts';
 import { writeFixtureDist } from '../test/support/fixture-dist.ts';
 import { startBuiltSite } from '../test/support/site.ts';
+import { cpuModel, writeBenchmarksSection } from './benchmarks-file.ts';
+import { loadAverage } from './build/measure.ts';
 
 // `npm run bench:faucet [-- --sends <n>] [--concurrency <n>] [--rounds <n>] [--no-wait]`: faucet
 // sends per second and p50/p99 latency through the real production server on one local network
@@ -71,8 +72,6 @@ function combine(results: Round[]): Round {
     failures: results.reduce((sum, r) => sum + r.failures, 0),
   };
 }
-
-const loadAverage = async () => Number((await readFile('/proc/loadavg', 'utf8')).split(' ')[0]);
 
 /** Other work shares this machine: wait (up to 15 minutes) for the 1-minute load to fall below 1.0. */
 async function waitForLowLoad(): Promise<{ load: number; waitedSeconds: number }> {
@@ -188,7 +187,7 @@ console.log(
     `\nratio (faucet / raw, per second): ${ratio.toFixed(3)}`,
 );
 
-const cpu = (await readFile('/proc/cpuinfo', 'utf8').catch(() => '')).match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+const cpu = await cpuModel();
 const failures = faucet.failures || raw.failures ? [`Failed requests: ${faucet.failures} faucet sends, ${raw.failures} raw transactions.`, ''] : [];
 const section = [
   '## Faucet',
@@ -211,14 +210,4 @@ const section = [
   ...failures,
 ].join('\n');
 
-const benchmarksFile = join(root, 'BENCHMARKS.md');
-const existing = existsSync(benchmarksFile) ? await readFile(benchmarksFile, 'utf8') : '';
-const start = existing.indexOf('## Faucet\n');
-let updated: string;
-if (start === -1) updated = existing ? `${existing.trimEnd()}\n\n${section}` : `# Benchmarks\n\n${section}`;
-else {
-  const next = existing.indexOf('\n## ', start + 1);
-  updated = existing.slice(0, start) + section + (next === -1 ? '' : `\n${existing.slice(next + 1)}`);
-}
-await writeFile(benchmarksFile, updated.endsWith('\n') ? updated : `${updated}\n`);
-console.log(`\nWrote the ## Faucet section of ${benchmarksFile}`);
+await writeBenchmarksSection('Faucet', section);

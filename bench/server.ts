@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startBuiltSite } from '../test/support/site.ts';
+import { cpuModel, writeBenchmarksSection } from './benchmarks-file.ts';
 import { writeFixtureDist } from '../test/support/fixture-dist.ts';
 
 // `npm run bench:server [-- --dist <dir>] [--duration <s>] [--rounds <n>] [--connections <n>] [--only <text>]`: requests/s and
@@ -150,7 +151,7 @@ try {
 
 if (only) process.exit(0);
 const node = process.version;
-const cpu = (await readFile('/proc/cpuinfo', 'utf8').catch(() => '')).match(/^model name\s*:\s*(.+)$/m)?.[1] ?? cpus()[0]?.model ?? 'unknown';
+const cpu = await cpuModel();
 const table = [
   '| request | Crucible req/s | Crucible p99 (ms) | bare node:http req/s | bare p99 (ms) | ratio (req/s) |',
   '|---|---:|---:|---:|---:|---:|',
@@ -177,14 +178,4 @@ const section = [
   ...(errors.length ? ['Unexpected responses: ' + errors.join('; '), ''] : []),
 ].join('\n');
 
-const benchmarksFile = join(root, 'BENCHMARKS.md');
-const existing = existsSync(benchmarksFile) ? await readFile(benchmarksFile, 'utf8') : '';
-const start = existing.indexOf('## Server\n');
-let updated: string;
-if (start === -1) updated = existing ? `${existing.trimEnd()}\n\n${section}` : `# Benchmarks\n\n${section}`;
-else {
-  const next = existing.indexOf('\n## ', start + 1);
-  updated = existing.slice(0, start) + section + (next === -1 ? '' : `\n${existing.slice(next + 1)}`);
-}
-await writeFile(benchmarksFile, updated.endsWith('\n') ? updated : `${updated}\n`);
-console.log(`\nWrote the ## Server section of ${benchmarksFile}`);
+await writeBenchmarksSection('Server', section);
