@@ -64,10 +64,12 @@ function foldUnit(unit: string): string {
 }
 
 export function foldText(source: string): FoldedText {
-  // ASCII folds unit for unit (the common case, and much cheaper than walking folding units).
-  if (ascii.test(source)) {
+  // Text that folding only lower-cases, unit for unit, maps back unit for unit: ASCII, and most
+  // CJK text (no half-width forms, no diacritics). Much cheaper than walking folding units.
+  const lower = source.toLowerCase();
+  if (lower.length === source.length && foldForMatching(source) === lower) {
     const offsets = Array.from(source, (_, i) => i);
-    return { text: source.toLowerCase(), sourceStart: offsets, sourceEnd: offsets.map((i) => i + 1) };
+    return { text: lower, sourceStart: offsets, sourceEnd: offsets.map((i) => i + 1) };
   }
   let text = '';
   const sourceStart: number[] = [];

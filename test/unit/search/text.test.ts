@@ -33,6 +33,13 @@ describe('foldText', () => {
     expect(foldText('か\u3099いど').text).toBe('がいど');
   });
 
+  it('maps text that only lower-cases back unit for unit', () => {
+    const source = 'APIキーとブロックチェーン';
+    const folded = foldText(source);
+    expect(folded.text).toBe('apiキーとブロックチェーン');
+    expect(source.slice(...toSourceRange(folded, [3, 6]))).toBe('キーと');
+  });
+
   it('maps folded ranges back to source graphemes', () => {
     const source = 'ｶﾞｲﾄﾞ!';
     const folded = foldText(source);
