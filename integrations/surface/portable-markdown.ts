@@ -13,7 +13,7 @@ import { unified, type Processor } from 'unified';
 //
 // Parsing is satteri's (the native parser Astro renders the pages with): it gives the same mdast
 // as remark-parse with remark-gfm and remark-mdx, which remark-stringify writes out byte for byte
-// alike, at about a quarter of the CPU; the twins run beside Astro's build on the same cores.
+// alike, at about a third of the CPU; the twins run beside Astro's build on the same cores.
 
 export interface PortableOptions {
   format: 'md' | 'mdx';

@@ -44,7 +44,7 @@ export function createSearchEngine(groups: readonly SearchGroup[]): SearchEngine
   const entries = groups.flatMap((group, groupIndex) => group.items.map((item) => ({ groupIndex, item })));
   const documents = new Index({ tokenize: 'strict', encode: analysed as (content: string) => string[] });
   const vocabulary = new Index({ tokenize: 'forward', encode: analysed as (content: string) => string[] });
-  const terms: string[] = [];
+  const vocabularyTerms: string[] = [];
   const termIds = new Map<string, number>();
 
   entries.forEach(({ item }, id) => {
@@ -52,9 +52,9 @@ export function createSearchEngine(groups: readonly SearchGroup[]): SearchEngine
     documents.add(id, entryTerms as unknown as string);
     for (const term of entryTerms) {
       if (termIds.has(term)) continue;
-      termIds.set(term, terms.length);
-      vocabulary.add(terms.length, term);
-      terms.push(term);
+      termIds.set(term, vocabularyTerms.length);
+      vocabulary.add(vocabularyTerms.length, term);
+      vocabularyTerms.push(term);
     }
   });
 
@@ -62,9 +62,9 @@ export function createSearchEngine(groups: readonly SearchGroup[]): SearchEngine
   function matchingIds(query: QueryTerms): number[] {
     const clauses: string[][] = [];
     for (const term of [...query.words, ...query.cjk]) {
-      const expansions = vocabulary.search(term, { limit: terms.length }) as number[];
+      const expansions = vocabulary.search(term, { limit: vocabularyTerms.length }) as number[];
       if (!expansions.length) return [];
-      clauses.push(expansions.map((termId) => terms[termId]!));
+      clauses.push(expansions.map((termId) => vocabularyTerms[termId]!));
     }
     const [first, ...rest] = clauses;
     if (!first) return [];

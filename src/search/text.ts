@@ -163,12 +163,9 @@ export function indexTerms(text: string): string[] {
       terms.add(match[0]);
       continue;
     }
-    let previous = '';
-    for (const char of characters(run)) {
-      if (previous) terms.add(previous + char);
-      previous = char;
-    }
-    terms.add(previous);
+    const chars = characters(run);
+    if (chars.length > 1) for (const pair of bigrams(chars)) terms.add(pair);
+    terms.add(chars.at(-1)!);
   }
   return [...terms];
 }

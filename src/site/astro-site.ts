@@ -1,4 +1,3 @@
-import { relative, resolve, sep } from 'node:path';
 import { getCollection } from 'astro:content';
 import { contentLocation } from './content-dir.ts';
 import { pageRecordFromSource, type PageRecord } from './records.ts';
@@ -16,12 +15,11 @@ export function getSite(): Promise<Site> {
 }
 
 async function build(): Promise<Site> {
-  const root = process.cwd();
-  const { absolute: base, shown: shownDir } = contentLocation(root);
+  const { shown: shownDir } = contentLocation(process.cwd());
   const pages: PageRecord[] = [];
   for (const entry of await getCollection('pages')) {
-    const relativePath = relative(base, resolve(root, entry.filePath ?? '')).split(sep).join('/');
-    const record = pageRecordFromSource({ relativePath, data: entry.data, body: '', contentDir: shownDir });
+    // The pages loader's id is the file's path under the content folder.
+    const record = pageRecordFromSource({ relativePath: entry.id, data: entry.data, body: '', contentDir: shownDir });
     if (record) pages.push(record);
   }
   const apps = (await getCollection('apps')).map((entry) => ({ ...entry.data, slug: entry.id, sourcePath: entry.filePath ?? '' }));

@@ -84,7 +84,9 @@ async function renderMdx(body: string, absolute: string, frontmatter: Record<str
     data: { astro },
   });
   refuseRelativeImages(astro.localImagePaths);
-  const { default: MDXContent } = new Function(compiled.code)(jsxRuntime) as { default: MdxContent };
+  // The function body reads the runtime from arguments[0]; `frontmatter` is in scope as in an
+  // @astrojs/mdx module, which exports it.
+  const { default: MDXContent } = new Function('runtime', 'frontmatter', compiled.code)(jsxRuntime, frontmatter) as { default: MdxContent };
   // Wrapped and marked as @astrojs/mdx marks a compiled file (vite-plugin-mdx-postprocess.js), so
   // Astro renders it with the JSX renderer that integration registers.
   const Content: MdxContent = (props = {}) => MDXContent({ ...props, components: { Fragment: jsxRuntime.Fragment, ...props.components } });

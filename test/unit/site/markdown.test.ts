@@ -35,6 +35,11 @@ describe('renderPageBody', () => {
     expect(body.headings).toEqual([{ depth: 2, slug: 'on-chain', text: 'On chain' }]);
   });
 
+  it('gives MDX its frontmatter, as @astrojs/mdx does', async () => {
+    const body = await renderPageBody(await page('f.mdx', 'Read {frontmatter.title}.\n'));
+    expect(JSON.stringify(body.Content!({ components: {} }))).toContain('"children":["Read ","A page","."]');
+  });
+
   it('refuses an MDX import, naming the file', async () => {
     const path = await page('c.mdx', "import Chart from './chart.astro';\n\n<Chart />\n");
     await expect(renderPageBody(path)).rejects.toThrow(`${path}: imports are not supported in MDX pages (import Chart from './chart.astro';)`);
