@@ -1,9 +1,10 @@
+import { redactUrls } from '../server/redact.ts';
+
 // What of a failure's `cause` may go to the log: each error's name and short message along its
 // cause chain, with every URL cut to its origin, because RPC URLs carry API keys in their path
 // (and Redis URLs a password). viem's long messages also repeat request bodies; its
 // `shortMessage` and `details` do not.
 
-const URL_PATTERN = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+/gi;
 const MAX_LENGTH = 1_000;
 
 export function describeCause(error: unknown): string {
@@ -19,15 +20,6 @@ export function describeCause(error: unknown): string {
     const text = typeof shortMessage === 'string' ? shortMessage : current.message.split('\n', 1)[0]!;
     parts.push(`${current.name}: ${text}${typeof details === 'string' && details && !text.includes(details) ? ` (${details})` : ''}`);
   }
-  const described = parts.join(' <- ').replace(URL_PATTERN, originOf);
+  const described = redactUrls(parts.join(' <- '));
   return described.length > MAX_LENGTH ? `${described.slice(0, MAX_LENGTH)}…` : described;
-}
-
-function originOf(url: string): string {
-  try {
-    const { protocol, host } = new URL(url);
-    return `${protocol}//${host}`;
-  } catch {
-    return '[url]';
-  }
 }

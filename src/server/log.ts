@@ -1,7 +1,10 @@
 import type { Logger } from '../api/operation.ts';
+import { redactUrls } from './redact.ts';
 
 // Structured logs: one JSON object per line. Request lines go to stdout (and can be turned
-// off); errors always go to stderr. Never log bodies, tokens or keys.
+// off); errors always go to stderr. Never log bodies, tokens or keys: an error line carries
+// messages and stacks the server did not write, so every string in it has its URLs cut to
+// their origin.
 
 export interface RequestLogLine {
   method: string;
@@ -19,11 +22,15 @@ export interface ServerLogger extends Logger {
 export function createServerLogger(options: { requests: boolean; stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream }): ServerLogger {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const write = (stream: NodeJS.WritableStream, level: string, msg: string, fields?: Record<string, unknown>) =>
-    stream.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+  const write = (stream: NodeJS.WritableStream, level: string, msg: string, fields?: Record<string, unknown>, replacer?: Replacer) =>
+    stream.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }, replacer)}\n`);
   return {
     info: (msg, fields) => write(stdout, 'info', msg, fields),
-    error: (msg, fields) => write(stderr, 'error', msg, fields),
+    error: (msg, fields) => write(stderr, 'error', msg, fields, redactStrings),
     request: options.requests ? (line) => write(stdout, 'info', 'request', { ...line }) : null,
   };
 }
+
+type Replacer = (key: string, value: unknown) => unknown;
+
+const redactStrings: Replacer = (_key, value) => (typeof value === 'string' ? redactUrls(value) : value);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pipeline } from 'node:stream/promises';
 import { apiErrorResponse, documentationUrlOf } from '../api/errors.ts';
 import { clientIp, type TrustProxy } from '../api/client-ip.ts';
 import type { Router } from '../api/router.ts';
@@ -21,12 +22,37 @@ export interface SiteServerOptions {
   origin: string;
   trustProxy: TrustProxy;
   logger: ServerLogger;
+  /** Overrides of serverLimits (tests shorten them). */
+  limits?: Partial<ServerLimits>;
 }
+
+export interface ServerLimits {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  connectionsCheckingIntervalMs: number;
+  maxConnections: number;
+}
+
+/** How long the server waits on a client and how many it holds at once (README, "Server limits"). */
+export const serverLimits: ServerLimits = {
+  /** A client sending its headers a byte at a time (slowloris) is answered 408 and let go after this. */
+  headersTimeoutMs: 10_000,
+  /** The whole request, body included: the API's bodies are a few hundred bytes, so a trickled body is cut off too. */
+  requestTimeoutMs: 30_000,
+  /** Idle keep-alive connections are closed after this, so idle clients do not hold connection slots. */
+  keepAliveTimeoutMs: 5_000,
+  /** How often those timeouts are checked: Node's default (30 s) would let each run up to 30 s late. */
+  connectionsCheckingIntervalMs: 1_000,
+  /** Connections beyond this are closed on accept: a flood cannot take every descriptor and the memory they hold. */
+  maxConnections: 1_024,
+};
 
 const badRequest: StaticReply = { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': 12 }, body: Buffer.from('Bad Request\n') };
 
 export function createSiteServer(options: SiteServerOptions): Server {
   const { site, router, origin, trustProxy, logger } = options;
+  const limits = { ...serverLimits, ...options.limits };
 
   /** Answers one request; returns a promise only when some step is asynchronous. */
   function answer(req: IncomingMessage, res: ServerResponse, requestId: string, method: string, target: RequestPath, rawPath: string): void | Promise<void> {
@@ -87,14 +113,31 @@ export function createSiteServer(options: SiteServerOptions): Server {
     }
   }
 
-  return createServer({ keepAliveTimeout: 5_000 }, handle);
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      connectionsCheckingInterval: limits.connectionsCheckingIntervalMs,
+    },
+    handle,
+  );
+  server.maxConnections = limits.maxConnections;
+  return server;
 }
 
-function writeReply(res: ServerResponse, reply: StaticReply): void {
+/** Writes a static reply; a file is streamed, and the promise rejects only if reading it fails. */
+function writeReply(res: ServerResponse, reply: StaticReply): void | Promise<void> {
   res.writeHead(reply.status, reply.headers);
   if (!reply.body) res.end();
   else if (Buffer.isBuffer(reply.body)) res.end(reply.body);
-  else createReadStream(reply.body.file).on('error', () => res.destroy()).pipe(res);
+  // pipeline, not pipe: a client that hangs up mid-file gets the file closed with its response.
+  else return pipeline(createReadStream(reply.body.file), res).catch(ignoreHangUp);
+}
+
+/** A client leaving before the end of a file is no failure of the server's. */
+function ignoreHangUp(error: unknown): void {
+  if ((error as { code?: unknown }).code !== 'ERR_STREAM_PREMATURE_CLOSE') throw error;
 }
 
 /** Listens and resolves with the URL a person should open. */

@@ -71,6 +71,15 @@ export interface StaticSite {
   notFound(request: Pick<StaticRequest, 'method' | 'path' | 'acceptEncoding'>): Promise<StaticReply>;
 }
 
+/** An SVG opened on its own is a document that may run script on the site's origin: render it inert. */
+const svgSecurityHeaders = { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox", 'x-content-type-options': 'nosniff' };
+
+/**
+ * The markdown redirect depends on Accept: a shared cache that ignores Vary would send it to
+ * browsers asking for HTML, so only the client's own cache may keep it.
+ */
+const negotiatedRedirectCacheControl = 'private';
+
 const compressedSuffix = { br: '.br', gzip: '.gz' } as const;
 const etagSuffix = { identity: '', br: '-br', gzip: '-gz' } as const;
 
@@ -136,7 +145,7 @@ export async function openStaticSite(distDir: string, rules: SurfaceRules, optio
     const security =
       entry.kind === 'html'
         ? { 'content-security-policy': contentSecurityPolicy(identityBytes!.toString('utf8'), { turnstile: isFaucetPage(entry.sitePath), siteOrigin: rules.site }), ...htmlSecurityHeaders }
-        : { 'x-content-type-options': 'nosniff' };
+        : fileSecurityHeaders(entry.contentType);
     const hasVariants = Object.keys(entry.variants).length > 0;
     const vary = [entry.twin ? 'Accept' : '', hasVariants ? 'Accept-Encoding' : ''].filter(Boolean).join(', ');
 
@@ -199,12 +208,17 @@ export async function openStaticSite(distDir: string, rules: SurfaceRules, optio
         return site.notFound(request);
       }
       if (entry.twin && prefersMarkdown(request.accept)) {
-        return redirect(307, encodePath(entry.twin) + query, { vary: 'Accept', 'cache-control': cacheControl.revalidate });
+        return redirect(307, encodePath(entry.twin) + query, { vary: 'Accept', 'cache-control': negotiatedRedirectCacheControl });
       }
       return send(entry, 200, request);
     },
   };
   return site;
+}
+
+/** Security headers of a file that is not an HTML page. */
+function fileSecurityHeaders(contentType: string): ReplyHeaders {
+  return contentType.startsWith('image/svg+xml') ? svgSecurityHeaders : { 'x-content-type-options': 'nosniff' };
 }
 
 /** A decoded site path as it goes in a Location header. */
