@@ -3,20 +3,24 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { surfaceManifestFile } from '../integrations/surface/manifest.ts';
-import { staleReason } from '../src/server/build-freshness.ts';
+import { buildEnvironment } from '../src/config/build-environment.ts';
+import { loadDotEnv } from '../src/config/env-file.ts';
+import { environmentChange, staleReason } from '../src/server/build-freshness.ts';
 import { readServerConfig } from '../src/server/config.ts';
 import { serveUntilStopped } from '../src/server/main.ts';
 import { contentDir } from '../src/site/content-dir.ts';
 
-// `npm start`: builds dist/ when it is missing or older than its sources, then serves it.
+// `npm start`: builds dist/ when it is missing, older than its sources or built for another
+// environment (another site origin), then serves it.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 process.chdir(root);
-const config = readConfigOrExit();
+loadDotEnv();
+const config = readOrExit(readServerConfig);
 const marker = join(config.distDir, surfaceManifestFile);
 
 if (config.distDir === resolve(root, 'dist')) {
-  const reason = await staleReason(root, marker, contentDir());
+  const reason = (await staleReason(root, marker, contentDir())) ?? (await environmentChange(marker, readOrExit(buildEnvironment)));
   if (reason) {
     console.log(`Building the site (${reason})…`);
     // npm sets npm_execpath when it runs this script; fall back to npm on PATH.
@@ -32,9 +36,9 @@ if (config.distDir === resolve(root, 'dist')) {
 const running = await serveUntilStopped(() => config);
 console.log(`\nCrucible is running at ${running.url}  (Ctrl-C to stop)\n`);
 
-function readConfigOrExit() {
+function readOrExit<T>(read: () => T): T {
   try {
-    return readServerConfig();
+    return read();
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
+import type { BuildEnvironment } from '../../src/config/build-environment.ts';
 import { loadSite } from '../../src/site/load.ts';
 import { ContentError } from '../../src/site/records.ts';
 import { createSite, type Site } from '../../src/site/site.ts';
@@ -14,6 +15,8 @@ import { writeSurfaceIndexes } from './write.ts';
 export interface SurfaceOptions {
   /** Sections longer than this are listed in `/<section>/llms.txt` only, linked from `/llms.txt`. */
   llmsInlineLimit?: number;
+  /** The environment-derived inputs the site is built with, recorded in the rules manifest. */
+  environment: BuildEnvironment;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface SurfaceOptions {
  * sitemap with hreflang alternates, and the rules manifest the server applies.
  * All of it is generated from the same page records as the HTML pages.
  */
-export default function crucibleSurface(options: SurfaceOptions = {}): AstroIntegration {
+export default function crucibleSurface(options: SurfaceOptions): AstroIntegration {
   const inlineLimit = options.llmsInlineLimit ?? 100;
   const builtPaths = new Set<string>();
   let root = process.cwd();
@@ -85,7 +88,7 @@ export default function crucibleSurface(options: SurfaceOptions = {}): AstroInte
         if (!built) throw new Error('crucible-surface: astro:build:done ran without astro:config:setup for a build');
         const { site, twins } = built;
         twins.boost(availableParallelism()); // Astro is done with the CPU
-        const [twinResult] = await Promise.all([twins.finish(outDir), writeSurfaceIndexes(site, outDir, { siteUrl, inlineLimit })]);
+        const [twinResult] = await Promise.all([twins.finish(outDir), writeSurfaceIndexes(site, outDir, { siteUrl, inlineLimit }, options.environment)]);
         timing.outputsMs = performance.now() - started;
         timing.outputsDoneAt = performance.now();
         timing.twins = twinResult;

@@ -21,6 +21,12 @@ export interface SurfaceManifest {
   types: Array<{ pattern: string; contentType: string }>;
   /** dist-relative bodies for 404s: `markdown` for any missing `*.md`, `html` otherwise. */
   notFound: { html: string; markdown: string };
+  /**
+   * The build's inputs taken from the environment (src/config/build-environment.ts), as this
+   * build saw them; `npm start` rebuilds when the environment now gives others. Absent from a
+   * manifest the build did not write (a test's, a CDN's).
+   */
+  environment?: Record<string, string | null>;
 }
 
 export const surfaceManifestFile = '_surface.json';

@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
+import type { BuildEnvironment } from '../../src/config/build-environment.ts';
 import { locales, type Locale } from '../../src/site/locales.ts';
 import type { PageRecord } from '../../src/site/records.ts';
 import { sections } from '../../src/site/sections.ts';
@@ -45,7 +46,7 @@ export async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<Page
 }
 
 /** Everything but the twins: llms.txt family, search JSON per locale, robots.txt, 404.md, manifest. Returns search JSON bytes per locale. */
-export async function writeSurfaceIndexes(site: Site, outDir: string, options: LlmsOptions): Promise<Record<string, number>> {
+export async function writeSurfaceIndexes(site: Site, outDir: string, options: LlmsOptions, environment: BuildEnvironment): Promise<Record<string, number>> {
   const files = new LimitedWriter();
   const searchBytes: Record<string, number> = {};
   for (const locale of locales) {
@@ -62,7 +63,7 @@ export async function writeSurfaceIndexes(site: Site, outDir: string, options: L
   }
   await files.write(join(outDir, notFoundMarkdownPath), notFoundMarkdown(options.siteUrl));
   await files.write(join(outDir, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap.xml', options.siteUrl).href}\n`);
-  await files.write(join(outDir, surfaceManifestFile), JSON.stringify(surfaceManifest(site, options.siteUrl)));
+  await files.write(join(outDir, surfaceManifestFile), JSON.stringify(surfaceManifest(site, options.siteUrl, environment)));
   await files.done();
   return searchBytes;
 }
@@ -94,7 +95,7 @@ export function notFoundMarkdown(siteUrl: string): string {
   ].join('\n');
 }
 
-export function surfaceManifest(site: Site, siteUrl: string): SurfaceManifest {
+export function surfaceManifest(site: Site, siteUrl: string, environment: BuildEnvironment): SurfaceManifest {
   return {
     version: 1,
     site: new URL(siteUrl).origin,
@@ -106,6 +107,7 @@ export function surfaceManifest(site: Site, siteUrl: string): SurfaceManifest {
       { pattern: '/**/*.xml', contentType: xmlType },
     ],
     notFound: { html: '404.html', markdown: notFoundMarkdownPath.slice(1) },
+    environment,
   };
 }
 

@@ -15,14 +15,23 @@ export interface ServerConfig {
   requestLog: boolean;
 }
 
-const environment = z.object({
+/** Also the port the build names when PORT=0 (a free port, known only once listening). */
+export const defaultPort = 4321;
+const portMessage = 'must be a port number from 0 to 65535 (0 picks a free port)';
+
+/** Where the server listens; the build derives the default site origin from it too. */
+const listenVariables = {
   PORT: z
     .string()
-    .regex(/^\d{1,5}$/, 'must be a port number from 0 to 65535 (0 picks a free port)')
+    .regex(/^\d{1,5}$/, portMessage)
     .transform(Number)
-    .pipe(z.number().max(65535, 'must be a port number from 0 to 65535 (0 picks a free port)'))
-    .default(4321),
+    .pipe(z.number().max(65535, portMessage))
+    .default(defaultPort),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
+};
+
+const environment = z.object({
+  ...listenVariables,
   TRUST_PROXY: trustProxySetting.default({ mode: 'none' }),
   SITE_DIR: z.string().trim().min(1).default('dist'),
   REQUEST_LOG: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
@@ -32,18 +41,10 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
-  // An empty variable means unset, as in most shells' `VAR= command`.
-  const values = Object.fromEntries(Object.keys(environment.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
-  const parsed = environment.safeParse(values);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0]);
-      return `  ${name}: ${issue.message} (got ${JSON.stringify(values[name])})`;
-    });
-    throw new ConfigError(`Invalid server configuration:\n${lines.join('\n')}\nSee .env.example.`);
-  }
-  const config = parsed.data;
+type Env = Record<string, string | undefined>;
+
+export function readServerConfig(env: Env = process.env): ServerConfig {
+  const config = parseEnvironment(environment, env);
   return {
     port: config.PORT,
     host: config.HOST,
@@ -51,4 +52,22 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     distDir: resolve(config.SITE_DIR),
     requestLog: config.REQUEST_LOG === 'on',
   };
+}
+
+/** PORT and HOST alone, validated as readServerConfig validates them. */
+export function readListenAddress(env: Env = process.env): { port: number; host: string } {
+  const { PORT, HOST } = parseEnvironment(z.object(listenVariables), env);
+  return { port: PORT, host: HOST };
+}
+
+function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env: Env): z.infer<Schema> {
+  // An empty variable means unset, as in most shells' `VAR= command`.
+  const values = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
+  const parsed = schema.safeParse(values);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => {
+    const name = String(issue.path[0]);
+    return `  ${name}: ${issue.message} (got ${JSON.stringify(values[name])})`;
+  });
+  throw new ConfigError(`Invalid server configuration:\n${lines.join('\n')}\nSee .env.example.`);
 }

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { loadSiteApi } from '../api/site-api.ts';
+import { loadDotEnv } from '../config/env-file.ts';
 import { ConfigError, readServerConfig, type ServerConfig } from './config.ts';
 import { createServerLogger } from './log.ts';
 import { createSiteServer, listen } from './server.ts';
@@ -7,7 +8,7 @@ import { openStaticSite } from './static-site.ts';
 import { loadSurfaceRules } from './surface-rules.ts';
 
 // Entry point of the production server: `node src/server/main.ts` (npm start runs it after
-// building when needed). Configuration comes from the environment (see .env.example).
+// building when needed). Configuration comes from the environment and `.env` (see .env.example).
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -64,4 +65,7 @@ export async function serveUntilStopped(readConfig: () => ServerConfig): Promise
   }
 }
 
-if (import.meta.main) await serveUntilStopped(readServerConfig);
+if (import.meta.main) {
+  loadDotEnv();
+  await serveUntilStopped(readServerConfig);
+}

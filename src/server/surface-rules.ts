@@ -11,6 +11,7 @@ const manifestSchema = z.object({
   twins: z.record(z.string().startsWith('/'), z.string().startsWith('/')),
   types: z.array(z.object({ pattern: z.string().startsWith('/'), contentType: z.string().min(1) })),
   notFound: z.object({ html: z.string().min(1), markdown: z.string().min(1) }),
+  environment: z.record(z.string(), z.string().nullable()).optional(),
 }) satisfies z.ZodType<SurfaceManifest>;
 
 export interface SurfaceRules {

@@ -1,0 +1,38 @@
+import { ConfigError, defaultPort, readListenAddress } from '../server/config.ts';
+
+// The build's inputs that come from the environment rather than from files. astro.config.mjs
+// builds with them, the build records them in dist/_surface.json, and `npm start` rebuilds when
+// the environment now gives other values (src/server/build-freshness.ts). A new input is one
+// more line in buildEnvironment: its value is recorded and compared like the others.
+
+type Env = Record<string, string | undefined>;
+
+/** Values are strings, or null for an input left unset; never a secret (dist/ is public). */
+export function buildEnvironment(env: Env = process.env) {
+  return {
+    siteOrigin: siteOrigin(env),
+  } satisfies Record<string, string | null>;
+}
+
+export type BuildEnvironment = ReturnType<typeof buildEnvironment>;
+
+/** Loopback and wildcard binds are browsed, and so linked, as localhost. */
+const localhostBinds = new Set(['127.0.0.1', '::1', '0.0.0.0', '::']);
+
+/**
+ * The absolute origin of canonical links, twins, llms.txt, the sitemap and search icons:
+ * SITE_URL when set, else where `npm start` serves (HOST, PORT). PORT=0 picks a port only once
+ * the server listens, so the build cannot know it and names the default port instead.
+ */
+function siteOrigin(env: Env): string {
+  if (env.SITE_URL) return siteUrlOrigin(env.SITE_URL);
+  const { port, host } = readListenAddress(env);
+  const hostname = localhostBinds.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return new URL(`http://${hostname}:${port === 0 ? defaultPort : port}`).origin;
+}
+
+function siteUrlOrigin(value: string): string {
+  const url = URL.parse(value);
+  if (url && /^https?:$/.test(url.protocol)) return url.origin;
+  throw new ConfigError(`Invalid build configuration:\n  SITE_URL: must be an absolute http(s) URL such as https://crucible.dev (got ${JSON.stringify(value)})\nSee .env.example.`);
+}

@@ -1,0 +1,76 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { surfaceManifestFile } from '../../integrations/surface/manifest.ts';
+import { buildEnvironment } from '../../src/config/build-environment.ts';
+import { environmentChange } from '../../src/server/build-freshness.ts';
+import { buildSite, copyFixtureContent } from '../support/build.ts';
+import { startBuiltSite, type BuiltSite } from '../support/site.ts';
+import { freePort } from './free-port.ts';
+
+// `PORT=<n> npm start` without SITE_URL: the fixture site is built for http://localhost:<n> and
+// served on that port, so its canonical links, search icons and CSP name the origin it is served at;
+// and `npm start` keeps that build for the same PORT and rebuilds it for another.
+
+let scratch: string;
+let dist: string;
+let port: number;
+let server: BuiltSite;
+const siteOrigin = () => `http://localhost:${port}`;
+
+beforeAll(async () => {
+  port = await freePort();
+  const fixture = await copyFixtureContent();
+  scratch = fixture.dir;
+  // The build reads PORT and HOST as `npm start` hands them on; an empty SITE_URL is unset.
+  const saved = { PORT: process.env.PORT, HOST: process.env.HOST };
+  Object.assign(process.env, { PORT: String(port), HOST: '127.0.0.1' });
+  try {
+    const result = await buildSite({ contentDir: fixture.content, outDir: join(scratch, 'dist'), cacheDir: join(scratch, 'cache'), siteUrl: '' });
+    if (result.code !== 0) throw new Error(`fixture build failed:\n${result.output}`);
+    dist = result.outDir;
+  } finally {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+  server = await startBuiltSite({ distDir: dist, env: { PORT: String(port) } });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  if (scratch) await rm(scratch, { recursive: true, force: true });
+});
+
+describe('a site built and served on a non-default port', () => {
+  it('links its pages canonically at that origin', async () => {
+    const html = await (await fetch(`${server.origin}/`)).text();
+    expect(/<link rel="canonical" href="([^"]*)">/.exec(html)?.[1]).toBe(`${siteOrigin()}/`);
+  });
+
+  it('gives app icons in the search JSON at that origin', async () => {
+    const groups = (await (await fetch(`${server.origin}/api/search/en`)).json()) as Array<{ items: Array<{ icon?: string }> }>;
+    const icons = groups.flatMap((group) => group.items.flatMap((item) => (item.icon ? [item.icon] : [])));
+    expect(icons.length).toBeGreaterThan(0);
+    for (const icon of icons) expect(icon.startsWith(`${siteOrigin()}/`), icon).toBe(true);
+  });
+
+  it('allows images from that origin in the CSP', async () => {
+    const policy = (await fetch(`${server.origin}/`)).headers.get('content-security-policy') ?? '';
+    const imgSrc = policy.split('; ').find((directive) => directive.startsWith('img-src '));
+    expect(imgSrc?.split(' ')).toContain(siteOrigin());
+  });
+});
+
+describe("npm start's rebuild decision over that build", () => {
+  const marker = () => join(dist, surfaceManifestFile);
+
+  it('keeps it while the environment gives the same origin', async () => {
+    expect(await environmentChange(marker(), buildEnvironment({ PORT: String(port), HOST: '127.0.0.1' }))).toBeNull();
+  });
+
+  it('rebuilds for another PORT, naming the origin built for and the one wanted', async () => {
+    expect(await environmentChange(marker(), buildEnvironment({ PORT: '8080' }))).toBe(`siteOrigin was ${siteOrigin()} at the last build, now http://localhost:8080`);
+  });
+});
