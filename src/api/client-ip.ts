@@ -39,11 +39,18 @@ export function clientIp(source: ClientAddressSource, trust: TrustProxy): string
   }
 }
 
-/** A bare IPv4/IPv6 address, IPv4-mapped IPv6 unwrapped; null for anything else. */
+/**
+ * A bare IPv4/IPv6 address, IPv4-mapped IPv6 unwrapped; null for anything else. Proxies may
+ * write a port with the address (`203.0.113.5:4711`, `[2001:db8::1]:443`, RFC 7239 style):
+ * the port is dropped.
+ */
 export function normalizeIp(value: string | undefined): string | null {
   if (!value) return null;
-  const address = value.trim().replace(/^\[(.*)\]$/, '$1');
+  const trimmed = value.trim();
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(trimmed);
+  const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(trimmed);
+  const address = bracketed?.[1] ?? withPort?.[1] ?? trimmed;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  return isIP(address) ? address : null;
+  if (mapped) return isIP(mapped[1]!) ? mapped[1]! : null;
+  return isIP(address) ? address.toLowerCase() : null;
 }

@@ -1,4 +1,5 @@
 import { jsonType } from '../../integrations/surface/manifest.ts';
+import type { RateLimitKind } from '../faucet/results.ts';
 import { BufferedResponse } from './buffered-response.ts';
 
 // FaucetError codes (spec 2.3, 7.1, 7.2): statusCode -> HTTP status -> error -> hint/message.
@@ -101,18 +102,32 @@ export const faucetErrors = {
 } as const satisfies Record<string, FaucetErrorRow>;
 
 export type FaucetErrorCode = keyof typeof faucetErrors;
+
+/** `rate_limit_exceeded` says which limit it is; the table's row is the per-address one. */
+const rateLimitTexts: Record<RateLimitKind, { error: string; hint: string }> = {
+  address: faucetErrors.rate_limit_exceeded,
+  network: {
+    error: 'Too many drips from your network on this network recently.',
+    hint: 'Try again after the time in resetAt; each network of addresses (an IP, or an IPv6 /64) has a drip allowance per window.',
+  },
+  polls: {
+    error: 'Too many status requests from your network.',
+    hint: 'Poll once every few seconds; try again after the time in resetAt.',
+  },
+};
 export const faucetErrorCodes = Object.keys(faucetErrors) as [FaucetErrorCode, ...FaucetErrorCode[]];
 
-/** Codes the status operation (4.2) answers with; every other code belongs to the send (4.1). */
-export const faucetStatusErrorCodes = ['unsupported_faucet', 'invalid_transaction_hash', 'status_check_failed'] as const satisfies readonly FaucetErrorCode[];
-export const faucetSendErrorCodes = faucetErrorCodes.filter(
-  (code) => code === 'unsupported_faucet' || !(faucetStatusErrorCodes as readonly string[]).includes(code),
-);
+/** Codes the status operation (4.2) answers with; every code but the status-only ones belongs to the send (4.1). */
+export const faucetStatusErrorCodes = ['unsupported_faucet', 'invalid_transaction_hash', 'rate_limit_exceeded', 'status_check_failed'] as const satisfies readonly FaucetErrorCode[];
+const statusOnlyCodes: readonly FaucetErrorCode[] = ['invalid_transaction_hash', 'status_check_failed'];
+export const faucetSendErrorCodes = faucetErrorCodes.filter((code) => !statusOnlyCodes.includes(code));
 
 /** Fields a FaucetError carries beyond the table's text (spec 2.3). */
 export interface FaucetErrorExtras {
   supportedChains?: string[];
   resetAt?: string;
+  /** `rate_limit_exceeded`: which limit, for its sentence (default: the address's). */
+  limit?: RateLimitKind;
   details?: string;
   /** Replaces the table's `message` where a path knows more (never internals). */
   message?: string;
@@ -126,7 +141,7 @@ export interface FaucetErrorBody extends FaucetErrorExtras {
 }
 
 export function faucetErrorBody(code: FaucetErrorCode, extras: FaucetErrorExtras = {}): FaucetErrorBody {
-  const row: FaucetErrorRow = faucetErrors[code];
+  const row: FaucetErrorRow = code === 'rate_limit_exceeded' ? { ...faucetErrors[code], ...rateLimitTexts[extras.limit ?? 'address'] } : faucetErrors[code];
   const body: FaucetErrorBody = { error: row.error, statusCode: code };
   const hint = extras.hint ?? row.hint;
   if (hint) body.hint = hint;

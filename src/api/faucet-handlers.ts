@@ -22,13 +22,13 @@ export function faucetHandlers(faucet: Faucet): FaucetHandlers {
         context,
       ),
     status: async ({ params, query, context }) =>
-      answer('status', params.faucetId, await faucet.status({ faucetId: params.faucetId, transactionHash: query.transactionHash }), context),
+      answer('status', params.faucetId, await faucet.status({ faucetId: params.faucetId, transactionHash: query.transactionHash, ip: context.clientIp }), context),
   };
 }
 
 function answer(operation: 'send' | 'status', faucetId: string, result: FaucetSendResult | FaucetStatusResult, context: RequestContext): Response {
   if (result.ok) return jsonResponse(result.body, { headers: uncached });
-  const { statusCode, cause, details, resetAt, supportedChains, message, hint } = result;
+  const { statusCode, cause, details, resetAt, limit, supportedChains, message, hint } = result;
   const status = faucetErrors[statusCode].status;
   // Refusals (4xx) are the caller's business and show in the request log. A fault (with its
   // cause) is an error; a faucet that cannot serve (nonce conflict, empty or deprecated wallet)
@@ -42,5 +42,5 @@ function answer(operation: 'send' | 'status', faucetId: string, result: FaucetSe
       ...(cause !== undefined ? { cause: describeCause(cause) } : {}),
     });
   }
-  return faucetErrorResponse(statusCode, { details, resetAt, supportedChains, message, hint });
+  return faucetErrorResponse(statusCode, { details, resetAt, limit, supportedChains, message, hint });
 }

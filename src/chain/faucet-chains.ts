@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import type { FaucetConfig } from '../config/faucet.ts';
-import { connectFaucetChain, type FaucetChain } from './faucet-chain.ts';
+import { connectFaucetChain, type FaucetChain, type FaucetChainOptions } from './faucet-chain.ts';
 import { createLocalDevnets, type LocalDevnets } from './local-devnets.ts';
 import { speaksEvmRpc, type FaucetNetwork } from './networks.ts';
 import type { CrossProcessLock } from './sender.ts';
@@ -14,7 +14,7 @@ import type { CrossProcessLock } from './sender.ts';
 export interface FaucetChains {
   /** The network's chain, connected (and its devnet started) on first use; null where it has none. */
   get(network: FaucetNetwork): Promise<FaucetChain | null>;
-  /** Stops local devnets. */
+  /** Stops the chains' background work and local devnets. */
   close(): Promise<void>;
 }
 
@@ -22,7 +22,8 @@ export interface FaucetChainsOptions {
   config: Pick<FaucetConfig, 'mode' | 'chains' | 'anvilBlockTimeSeconds'>;
   /** With Redis: the lock that serialises one wallet's sends on one network across processes. */
   crossProcessLock?: (networkId: string, faucetAddress: Address) => CrossProcessLock;
-  maxNonceRetries?: number;
+  /** Passed to every chain (src/chain/faucet-chain.ts); defaults there. */
+  chainOptions?: Pick<FaucetChainOptions, 'maxNonceRetries' | 'feeMaxAgeMs' | 'watchIntervalMs' | 'onReplaced' | 'logError'>;
 }
 
 export function createFaucetChains(options: FaucetChainsOptions): FaucetChains {
@@ -40,7 +41,7 @@ export function createFaucetChains(options: FaucetChainsOptions): FaucetChains {
       privateKey,
       localDevnet,
       crossProcessLock: options.crossProcessLock?.(network.id, faucetAddress),
-      maxNonceRetries: options.maxNonceRetries,
+      ...options.chainOptions,
     });
   };
 
@@ -59,6 +60,8 @@ export function createFaucetChains(options: FaucetChainsOptions): FaucetChains {
       return chain;
     },
     async close() {
+      const connected = await Promise.allSettled(chains.values());
+      for (const chain of connected) if (chain.status === 'fulfilled') chain.value.close();
       chains.clear();
       await devnets?.stop();
     },

@@ -25,6 +25,8 @@ export interface FaucetNetwork {
   maxBalanceWei: bigint;
   /** One drip per address per network per this window. */
   rateWindowMs: number;
+  /** A recipient that needs more gas than this to accept a drip is refused (`invalid_address`). */
+  maxDripGas: bigint;
   deprecated: boolean;
 }
 
@@ -42,6 +44,7 @@ function toFaucetNetwork(record: NetworkRecord): FaucetNetwork {
     dripWei: parseUnits(record.drip, decimals),
     maxBalanceWei: parseUnits(record.maxBalance, decimals),
     rateWindowMs: Math.round(record.rateWindowHours * 3_600_000),
+    maxDripGas: BigInt(record.maxDripGas),
     deprecated: record.deprecated,
   };
 }

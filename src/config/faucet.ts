@@ -42,8 +42,12 @@ export interface FaucetConfig {
   /** null: no anti-sybil check (local mode without MAINNET_RPC_URL, or thresholds set to 0). */
   antiSybil: AntiSybilConfig | null;
   captcha: CaptchaConfig;
-  /** null: no per-IP limit. Counted per IP per network. */
+  /** null: no per-IP limit. Counted per client bucket (an IPv4 address, an IPv6 prefix) per network. */
   perIpLimit: { max: number; windowMs: number } | null;
+  /** IPv6 clients are counted per prefix of this many bits. */
+  ipv6PrefixLength: number;
+  /** Status polls per client bucket that reach the node; null: not limited. */
+  statusPollLimit: { perMinute: number; burst: number } | null;
   /** Key of the salted hash under which IPs are stored (never the raw IP). */
   ipHashSalt: string;
   databasePath: string;
@@ -78,6 +82,8 @@ export function envSuffixOf(faucetId: string): string {
 }
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
+/** Production sends secrets only over TLS, or to this machine (where no network carries them). */
+const httpsUrl = httpUrl.refine((url) => url.startsWith('https:') || isLocalUrl(url), 'must be an https URL in production mode');
 const redisUrl = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' });
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hexadecimal digits').transform((k) => k as Hex);
 const wholeNumber = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number);
@@ -114,6 +120,7 @@ export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): 
         throw new FaucetConfigError(keyVariable, `is a well-known anvil development key; production mode refuses it for the non-local RPC_URL_${suffix}`);
       }
     }
+    if (!production) refuseProductionOnlyChain(`RPC_URL_${suffix}`, rpcUrl, keyVariable, configuredKey);
     // Local mode signs with anvil's funded dev account unless a key is configured.
     chains[network.id] = { rpcUrl, privateKey: configuredKey ?? (production ? null : DEV_FAUCET_PRIVATE_KEY) };
   }
@@ -123,6 +130,8 @@ export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): 
 
   const perIpMax = read('PER_IP_MAX_DRIPS', wholeNumber) ?? 20;
   const perIpWindowHours = read('PER_IP_WINDOW_HOURS', positiveNumber) ?? 24;
+  const ipv6PrefixLength = read('PER_IP_IPV6_PREFIX', wholeNumber.pipe(z.number().min(32, 'must be from 32 to 128').max(128, 'must be from 32 to 128'))) ?? 64;
+  const statusPolls = read('STATUS_POLLS_PER_MINUTE', wholeNumber) ?? 120;
 
   const ipHashSalt = read('IP_HASH_SALT', z.string().min(16, 'must be at least 16 characters'));
   if (production && !ipHashSalt) throw new FaucetConfigError('IP_HASH_SALT', 'is required in production mode (a secret of at least 16 characters)');
@@ -133,6 +142,9 @@ export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): 
     antiSybil,
     captcha,
     perIpLimit: perIpMax === 0 ? null : { max: perIpMax, windowMs: Math.round(perIpWindowHours * 3_600_000) },
+    ipv6PrefixLength,
+    // A burst of a quarter minute's polls: a page that reloads, or a few people behind one address.
+    statusPollLimit: statusPolls === 0 ? null : { perMinute: statusPolls, burst: Math.max(1, Math.ceil(statusPolls / 4)) },
     ipHashSalt: ipHashSalt ?? LOCAL_IP_HASH_SALT,
     databasePath: read('DATABASE_PATH', z.string().min(1)) ?? '.data/crucible.sqlite',
     redisUrl: read('REDIS_URL', redisUrl) ?? null,
@@ -140,14 +152,24 @@ export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): 
   };
 }
 
+/** What the faucet pages' Turnstile widget is rendered with, read when the site is built. */
+export interface PageTurnstile {
+  /** null: the pages show the development check. */
+  siteKey: string | null;
+  /** The widget's `data-action`; the server refuses tokens of any other action. null: none. */
+  action: string | null;
+}
+
 /**
- * The Turnstile site key the faucet pages render the widget with, read when the site is built
- * (src/site/faucet-pages.ts); null: the pages show the development check. Production mode
- * refuses to build without a real site key, as the server refuses to start without one.
+ * The faucet pages' widget settings (src/site/faucet-pages.ts), from the same variables and
+ * rules as the server's verifier, so the page and the server cannot disagree on the action.
+ * Production mode refuses to build without a real site key and an action, as the server
+ * refuses to start without them.
  */
-export function pageTurnstileSiteKey(env: Env = process.env): string | null {
+export function pageTurnstile(env: Env = process.env): PageTurnstile {
   const { read } = envReader(env);
-  return readSiteKey(read, readMode(read) === 'production');
+  const production = readMode(read) === 'production';
+  return { siteKey: readSiteKey(read, production), action: readAction(read, production) };
 }
 
 type Read = <T>(name: string, schema: z.ZodType<T, string>) => T | undefined;
@@ -179,6 +201,12 @@ function readSiteKey(read: Read, production: boolean): string | null {
   return siteKey;
 }
 
+function readAction(read: Read, production: boolean): string | null {
+  const action = read('TURNSTILE_ACTION', z.string().regex(/^[\w-]{1,32}$/, 'must be 1–32 letters, digits, - or _')) ?? null;
+  if (production && !action) throw new FaucetConfigError('TURNSTILE_ACTION', 'is required in production mode (the faucet pages\' widget and the server check the same action, e.g. faucet-send)');
+  return action;
+}
+
 function readCaptcha(read: Read, raw: Raw, production: boolean): CaptchaConfig {
   const secretKey = read('TURNSTILE_SECRET_KEY', z.string().min(1));
   if (production) {
@@ -193,18 +221,20 @@ function readCaptcha(read: Read, raw: Raw, production: boolean): CaptchaConfig {
     }
     return { kind: 'development' };
   }
-  return {
-    kind: 'turnstile',
-    secretKey,
-    siteKey,
-    siteverifyUrl: read('TURNSTILE_SITEVERIFY_URL', httpUrl) ?? TURNSTILE_SITEVERIFY_URL,
-    expectedHostname: read('TURNSTILE_EXPECTED_HOSTNAME', z.string().min(1)) ?? null,
-    expectedAction: read('TURNSTILE_ACTION', z.string().regex(/^[\w-]{1,32}$/, 'must be 1–32 letters, digits, - or _')) ?? null,
-  };
+  // Production accepts a token only from its own page's widget.
+  const siteverifyUrl = read('TURNSTILE_SITEVERIFY_URL', production ? httpsUrl : httpUrl) ?? TURNSTILE_SITEVERIFY_URL;
+  const expectedHostname = read('TURNSTILE_EXPECTED_HOSTNAME', z.string().min(1)) ?? null;
+  if (production && !expectedHostname) {
+    throw new FaucetConfigError('TURNSTILE_EXPECTED_HOSTNAME', 'is required in production mode (the hostname of the faucet pages, e.g. faucet.example.com)');
+  }
+  return { kind: 'turnstile', secretKey, siteKey, siteverifyUrl, expectedHostname, expectedAction: readAction(read, production) };
 }
 
 function readAntiSybil(read: Read, raw: Raw, production: boolean): AntiSybilConfig | null {
   const mainnetRpcUrl = read('MAINNET_RPC_URL', httpUrl);
+  if (!production && mainnetRpcUrl && !isLocalUrl(mainnetRpcUrl)) {
+    throw new FaucetConfigError('MAINNET_RPC_URL', 'is not on this machine; local mode serves only local chains. Set FAUCET_MODE=production to check mainnet');
+  }
   const minBalanceEth = read('ANTI_SYBIL_MIN_BALANCE_ETH', decimalEther);
   const minTxCount = read('ANTI_SYBIL_MIN_TX_COUNT', wholeNumber);
   // Local mode: off unless a mainnet RPC is configured. Production: on unless both thresholds are 0.
@@ -221,6 +251,20 @@ function readAntiSybil(read: Read, raw: Raw, production: boolean): AntiSybilConf
     throw new FaucetConfigError('MAINNET_RPC_URL', 'is required in production mode for the anti-sybil check (or set ANTI_SYBIL_MIN_BALANCE_ETH=0 and ANTI_SYBIL_MIN_TX_COUNT=0 to turn it off)');
   }
   return { mainnetRpcUrl, minBalanceWei, minTxCount: txCount };
+}
+
+/**
+ * Local mode guards nothing real: its CAPTCHA accepts a public dummy token and its IP salt is
+ * public, so it runs only against chains on this machine, signed with anvil's published keys.
+ * Anything else is a production wallet, and local mode refuses to open it.
+ */
+function refuseProductionOnlyChain(urlVariable: string, rpcUrl: string | null, keyVariable: string, key: Hex | null): void {
+  if (rpcUrl !== null && !isLocalUrl(rpcUrl)) {
+    throw new FaucetConfigError(urlVariable, `is not on this machine; local mode serves only local chains. Set FAUCET_MODE=production to use a remote RPC endpoint`);
+  }
+  if (key !== null && !isWellKnownDevKey(key)) {
+    throw new FaucetConfigError(keyVariable, `is not one of anvil's development keys; local mode refuses real keys. Set FAUCET_MODE=production to use it`);
+  }
 }
 
 /** A typo in a per-network variable would silently fall back to a local chain; refuse it. */

@@ -76,13 +76,13 @@ export function createTurnstileVerifier(options: TurnstileOptions): CaptchaVerif
     kind: 'turnstile',
     async verify({ token, remoteIp }) {
       if (token.length > MAX_TURNSTILE_TOKEN_LENGTH) return { ok: false, details: 'invalid-input-response' };
-      // Single use is enforced here as well as at Cloudflare, so a replay never costs a siteverify call
-      // and two concurrent requests with one token cannot both pass.
+      // Single use is enforced here as well as at Cloudflare. A replay is refused by a read, without
+      // a siteverify call; the claim (a write) is made only for a token Cloudflare accepted, so
+      // garbage tokens cost no write at all. Two concurrent requests with one good token both ask
+      // Cloudflare, which accepts one; the claim below also lets only one through.
       const now = clock();
       const tokenHash = createHash('sha256').update(token).digest('hex');
-      if (!(await options.tokens.claimCaptchaToken(tokenHash, new Date(now.getTime() + TOKEN_LIFETIME_MS), now))) {
-        return { ok: false, details: 'timeout-or-duplicate' };
-      }
+      if (await options.tokens.isCaptchaTokenUsed(tokenHash, now)) return { ok: false, details: 'timeout-or-duplicate' };
 
       const form = new URLSearchParams({ secret: options.secretKey, response: token, idempotency_key: randomUUID() });
       if (remoteIp) form.set('remoteip', remoteIp);
@@ -92,6 +92,9 @@ export function createTurnstileVerifier(options: TurnstileOptions): CaptchaVerif
       if (!answer.success) return { ok: false, details: answer['error-codes'].join(',') || 'unknown-error' };
       if (options.expectedHostname !== null && answer.hostname !== options.expectedHostname) return { ok: false, details: 'hostname-mismatch' };
       if (options.expectedAction !== null && answer.action !== options.expectedAction) return { ok: false, details: 'action-mismatch' };
+      if (!(await options.tokens.claimCaptchaToken(tokenHash, new Date(now.getTime() + TOKEN_LIFETIME_MS), clock()))) {
+        return { ok: false, details: 'timeout-or-duplicate' };
+      }
       return { ok: true };
     },
   };

@@ -19,7 +19,10 @@ export type FaucetSendCode =
   | 'faucet_request_failed';
 
 /** statusCodes the service can answer on status (7.2 leaves them open). */
-export type FaucetStatusCode = 'unsupported_faucet' | 'invalid_transaction_hash' | 'status_check_failed';
+export type FaucetStatusCode = 'unsupported_faucet' | 'invalid_transaction_hash' | 'rate_limit_exceeded' | 'status_check_failed';
+
+/** Which limit a `rate_limit_exceeded` is: the address's drip, the client network's drips, or its status polls. */
+export type RateLimitKind = 'address' | 'network' | 'polls';
 
 export interface FaucetFailure<Code extends string> {
   ok: false;
@@ -28,6 +31,8 @@ export interface FaucetFailure<Code extends string> {
   details?: string;
   /** `rate_limit_exceeded`: when the limit lifts (ISO 8601). */
   resetAt?: string;
+  /** `rate_limit_exceeded`: which limit; the HTTP layer says so in the body. */
+  limit?: RateLimitKind;
   /** `unsupported_faucet`: the faucet ids. */
   supportedChains?: string[];
   /** Replaces the table's `message` where this path knows more (a deprecated network). */

@@ -1,3 +1,4 @@
+import type { FaucetChainOptions } from '../chain/faucet-chain.ts';
 import { createFaucetChains } from '../chain/faucet-chains.ts';
 import { createMainnetReader } from '../chain/mainnet.ts';
 import { loadFaucetNetworks, type FaucetNetwork } from '../chain/networks.ts';
@@ -7,6 +8,7 @@ import { connectRedis, createRedisLimitStore, type RedisClient } from '../store/
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { FaucetStore } from '../store/types.ts';
 import { createDevelopmentVerifier, createTurnstileVerifier } from './captcha.ts';
+import { describeCause } from './cause.ts';
 import { hashIp } from './ip-hash.ts';
 import { createFaucet, type Faucet } from './service.ts';
 
@@ -27,7 +29,15 @@ export interface FaucetRuntimeOptions {
   env?: Record<string, string | undefined>;
   /** Default: read from content/networks/ (CRUCIBLE_CONTENT_DIR). */
   networks?: FaucetNetwork[];
+  /** How often unsettled drips are reconciled with the chain (default 1 min). */
+  reconcileIntervalMs?: number;
+  /** How old an unsettled drip must be to be reconciled (default 2 min). */
+  settleAfterMs?: number;
+  /** Sender settings (tests shorten the mempool watch). */
+  chainOptions?: Pick<FaucetChainOptions, 'watchIntervalMs' | 'feeMaxAgeMs' | 'maxNonceRetries'>;
 }
+
+const RECONCILE_INTERVAL_MS = 60_000;
 
 export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Promise<FaucetRuntime> {
   const networks = options.networks ?? (await loadFaucetNetworks());
@@ -48,11 +58,17 @@ export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Pr
   }
   const sharedRedis = redis;
 
+  const logError = (message: string, error: unknown) => console.error(JSON.stringify({ level: 'error', component: 'faucet', message, cause: describeCause(error) }));
   const chains = createFaucetChains({
     config,
     crossProcessLock: sharedRedis
       ? (networkId, faucetAddress) => createRedisLock(sharedRedis, `crucible:faucet:sender-lock:${networkId}:${faucetAddress.toLowerCase()}`)
       : undefined,
+    chainOptions: {
+      ...options.chainOptions,
+      logError,
+      onReplaced: (original, replacement) => void store.replaceDrip(original, replacement).catch((error: unknown) => logError(`recording the replacement of ${original} failed`, error)),
+    },
   });
   const captcha = config.captcha.kind === 'development' ? createDevelopmentVerifier() : createTurnstileVerifier({ ...config.captcha, tokens: store });
   const faucet = createFaucet({
@@ -66,8 +82,16 @@ export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Pr
       minTxCount: config.antiSybil.minTxCount,
     },
     perIpLimit: config.perIpLimit,
+    statusPollLimit: config.statusPollLimit,
+    ipv6PrefixLength: config.ipv6PrefixLength,
     hashIp: (ip) => hashIp(ip, config.ipHashSalt),
+    settleAfterMs: options.settleAfterMs,
+    logError,
   });
+  // Settles what an earlier run (or an unknown broadcast) left, now and then periodically.
+  const reconcile = () => void faucet.reconcile().catch((error: unknown) => logError('reconciling unsettled drips failed', error));
+  reconcile();
+  const reconciler = setInterval(reconcile, options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS).unref();
 
   return {
     faucet,
@@ -75,6 +99,7 @@ export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Pr
     networks,
     store,
     async close() {
+      clearInterval(reconciler);
       await chains.close();
       await sharedRedis?.close();
       await sqlite.close();

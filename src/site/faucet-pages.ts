@@ -1,4 +1,3 @@
-import { pageTurnstileSiteKey } from '../config/faucet.ts';
 import { defaultLocale, locales, type Locale } from './locales.ts';
 import type { NetworkRecord } from './records.ts';
 
@@ -10,12 +9,4 @@ export function localeParam(locale: Locale): string | undefined {
 /** Every faucet page: the index and one page per network, in each locale. */
 export function faucetPagePaths(networks: NetworkRecord[]) {
   return locales.flatMap((locale) => networks.map((network) => ({ params: { locale: localeParam(locale), faucetId: network.id }, props: { locale, network } })));
-}
-
-/**
- * Cloudflare Turnstile site key for the faucet pages, read at build time by the faucet's
- * configuration (TURNSTILE_SITE_KEY, src/config/faucet.ts); without one they show the development check.
- */
-export function turnstileSiteKey(): string | undefined {
-  return pageTurnstileSiteKey() ?? undefined;
 }

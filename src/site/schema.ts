@@ -63,8 +63,8 @@ export const networkData = z
     chainRef: z.string().optional(),
     vm: z.enum(['evm', 'eravm', 'starknet']),
     nativeCurrency: z.object({ symbol: z.string().min(1), decimals: z.number().int().min(0).max(36) }).strict(),
-    /** Block explorer base URL; transaction links are `${explorer}/tx/${hash}`. */
-    explorer: z.url().nullable(),
+    /** Block explorer base URL; transaction links are `${explorer}/tx/${hash}`. Pages link it, so never `javascript:`. */
+    explorer: z.url({ protocol: /^https$/, error: 'must be an https URL' }).nullable(),
     mainnet: z.object({ name: z.string().min(1), chainId: z.number().int().positive().nullable(), chainRef: z.string().optional() }).strict().nullable(),
     /** Amount sent per drip, in the native unit. */
     drip: decimalString,
@@ -72,6 +72,12 @@ export const networkData = z
     maxBalance: decimalString,
     /** One drip per address per network per this many hours. */
     rateWindowHours: z.number().positive(),
+    /**
+     * The most gas one drip pays for: a transfer to an account costs 21,000, a contract wallet's
+     * receive() a little more. A recipient whose code needs more is refused, so no contract can
+     * make the faucet pay for its work. Networks whose estimates include L1 data costs set more.
+     */
+    maxDripGas: z.number().int().min(21_000).default(100_000),
     deprecated: z.boolean().default(false),
     notes: z.string().optional(),
   })

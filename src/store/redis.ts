@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
-import type { CaptchaTokenStore, LimitStore } from './types.ts';
+import type { Hex } from 'viem';
+import type { CaptchaTokenStore, LimitStore, UnsettledReservation } from './types.ts';
 
 // Limits and CAPTCHA tokens in Redis, shared by every server process (REDIS_URL). Each
 // operation is one Lua script (or one SET NX), so it is atomic across processes. Expiry
@@ -18,27 +19,44 @@ export async function connectRedis(url: string): Promise<RedisClient> {
   return client;
 }
 
-// Value of an address key: "<reservation id>|<reserved|confirmed>|<expires at, ms>".
+// Value of an address key: "<reservation id>|<reserved|confirmed>|<expires at, ms>|<reserved at, ms>|<tx hash or empty>".
+// Unsettled reservations are also members ("<network>|<address>") of one sorted set scored by
+// when they were made, so any process can find what a crashed one left.
 const RESERVE = `
 local current = redis.call('GET', KEYS[1])
 if current then
-  local expires = tonumber(string.match(current, '|(%d+)$'))
+  local expires = tonumber(string.match(current, '^[^|]*|[^|]*|(%d+)'))
   if expires > tonumber(ARGV[2]) then return current end
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[4])
 return false`;
+
+/** ARGV[1] is "<id>|reserved|": only the holder's unconfirmed reservation takes the hash. */
+const RECORD_BROADCAST = `
+local current = redis.call('GET', KEYS[1])
+if current and string.sub(current, 1, string.len(ARGV[1])) == ARGV[1] then
+  local updated = string.gsub(current, '|[^|]*$', '|' .. ARGV[2])
+  redis.call('SET', KEYS[1], updated, 'KEEPTTL')
+  return 1
+end
+return 0`;
 
 const CONFIRM = `
 local current = redis.call('GET', KEYS[1])
 if current and string.sub(current, 1, string.len(ARGV[1])) == ARGV[1] then
   redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+  redis.call('ZREM', KEYS[2], ARGV[4])
   return 1
 end
 return 0`;
 
 const RELEASE = `
 local current = redis.call('GET', KEYS[1])
-if current and string.sub(current, 1, string.len(ARGV[1])) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+if current and string.sub(current, 1, string.len(ARGV[1])) == ARGV[1] then
+  redis.call('ZREM', KEYS[2], ARGV[2])
+  return redis.call('DEL', KEYS[1])
+end
 return 0`;
 
 // A fixed window per IP and network: {taken (1|0), window start}.
@@ -62,30 +80,59 @@ return 0`;
 
 export function createRedisLimitStore(client: RedisClient, keyPrefix = 'crucible:'): LimitStore & CaptchaTokenStore {
   const addressKey = (networkId: string, address: string) => `${keyPrefix}faucet:address:${networkId}:${address.toLowerCase()}`;
+  const unsettledKey = `${keyPrefix}faucet:unsettled`;
+  const member = (networkId: string, address: string) => `${networkId}|${address.toLowerCase()}`;
   const ipKey = (networkId: string, ipHash: string) => `${keyPrefix}faucet:ip:${networkId}:${ipHash}`;
-  const value = (id: string, state: 'reserved' | 'confirmed', expiresAt: number) => `${id}|${state}|${expiresAt}`;
+  const tokenKey = (tokenHash: string) => `${keyPrefix}faucet:captcha:${tokenHash}`;
+  const value = (id: string, state: 'reserved' | 'confirmed', expiresAt: number, reservedAt: number) => `${id}|${state}|${expiresAt}|${reservedAt}|`;
 
   return {
     async reserveAddress({ networkId, address, windowMs, now }) {
       const id = randomUUID();
       const expiresAt = now.getTime() + windowMs;
       const current = (await client.eval(RESERVE, {
-        keys: [addressKey(networkId, address)],
-        arguments: [value(id, 'reserved', expiresAt), String(now.getTime()), String(windowMs)],
+        keys: [addressKey(networkId, address), unsettledKey],
+        arguments: [value(id, 'reserved', expiresAt, now.getTime()), String(now.getTime()), String(windowMs), member(networkId, address)],
       })) as string | null;
       if (current === null) return { ok: true, reservation: { networkId, address: address.toLowerCase(), id, windowMs } };
-      return { ok: false, resetAt: new Date(Number(current.slice(current.lastIndexOf('|') + 1))) };
+      return { ok: false, resetAt: new Date(Number(current.split('|')[2])) };
+    },
+    async recordBroadcast(reservation, txHash) {
+      await client.eval(RECORD_BROADCAST, { keys: [addressKey(reservation.networkId, reservation.address)], arguments: [`${reservation.id}|reserved|`, txHash] });
     },
     async confirmAddress(reservation, now) {
       const expiresAt = now.getTime() + reservation.windowMs;
       await client.eval(CONFIRM, {
-        keys: [addressKey(reservation.networkId, reservation.address)],
-        arguments: [`${reservation.id}|`, value(reservation.id, 'confirmed', expiresAt), String(reservation.windowMs)],
+        keys: [addressKey(reservation.networkId, reservation.address), unsettledKey],
+        arguments: [`${reservation.id}|`, value(reservation.id, 'confirmed', expiresAt, now.getTime()), String(reservation.windowMs), member(reservation.networkId, reservation.address)],
       });
     },
     async releaseAddress(reservation) {
       // Only a reservation that is still ours and not yet confirmed.
-      await client.eval(RELEASE, { keys: [addressKey(reservation.networkId, reservation.address)], arguments: [`${reservation.id}|reserved|`] });
+      await client.eval(RELEASE, {
+        keys: [addressKey(reservation.networkId, reservation.address), unsettledKey],
+        arguments: [`${reservation.id}|reserved|`, member(reservation.networkId, reservation.address)],
+      });
+    },
+    async unsettledReservations(reservedBefore) {
+      const members = await client.zRangeByScore(unsettledKey, '-inf', reservedBefore.getTime());
+      const found: UnsettledReservation[] = [];
+      for (const entry of members) {
+        const [networkId = '', address = ''] = entry.split('|');
+        const current = await client.get(addressKey(networkId, address));
+        const [id = '', state, expiresAt, reservedAt, txHash] = current?.split('|') ?? [];
+        if (state !== 'reserved') {
+          // Lapsed, or settled by an older writer: nothing left to settle.
+          await client.zRem(unsettledKey, entry);
+          continue;
+        }
+        found.push({
+          reservation: { networkId, address, id, windowMs: Number(expiresAt) - Number(reservedAt) },
+          reservedAt: new Date(Number(reservedAt)),
+          txHash: txHash ? (txHash as Hex) : null,
+        });
+      }
+      return found;
     },
     async takeIpSlot({ networkId, ipHash, max, windowMs, now }) {
       const [taken, start] = (await client.eval(TAKE_IP, {
@@ -98,9 +145,13 @@ export function createRedisLimitStore(client: RedisClient, keyPrefix = 'crucible
     async returnIpSlot(slot) {
       await client.eval(RETURN_IP, { keys: [ipKey(slot.networkId, slot.ipHash)], arguments: [String(slot.windowStart)] });
     },
+    async isCaptchaTokenUsed(tokenHash) {
+      // The key's TTL is the token's lifetime: present means claimed and unexpired.
+      return (await client.exists(tokenKey(tokenHash))) === 1;
+    },
     async claimCaptchaToken(tokenHash, expiresAt, now) {
       const ttl = Math.max(1, expiresAt.getTime() - now.getTime());
-      const set = await client.set(`${keyPrefix}faucet:captcha:${tokenHash}`, '1', { condition: 'NX', expiration: { type: 'PX', value: ttl } });
+      const set = await client.set(tokenKey(tokenHash), '1', { condition: 'NX', expiration: { type: 'PX', value: ttl } });
       return set === 'OK';
     },
   };

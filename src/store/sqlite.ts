@@ -7,10 +7,18 @@ import type { DripRecord, FaucetStore } from './types.ts';
 
 // The default store: one SQLite file (node:sqlite) in WAL mode. Each operation is a single
 // statement or a BEGIN IMMEDIATE transaction, so it is atomic for every connection to the
-// file, including other processes on this machine. synchronous=FULL: a committed ledger row
-// survives a crash of the process or the machine.
+// file, including other processes on this machine.
+//
+// Durability. Commits are synchronous=NORMAL: they survive a crash of the process (the WAL is
+// in the OS's hands) but not of the machine. The write-ahead records of a broadcast (the
+// reservation's hash and the `pending` ledger row) are durable writes: committed with
+// synchronous=FULL, which syncs the WAL and so every commit before them too. Durable writes
+// made in the same turn of the event loop share one transaction and one fsync (group commit):
+// a batch of broadcasts costs one sync, and a refused request costs none.
 
-const SCHEMA = `
+/** Each entry brings the schema from the version before it to its own index + 1. */
+const MIGRATIONS = [
+  `
 CREATE TABLE IF NOT EXISTS address_limits (
   network_id TEXT NOT NULL,
   address TEXT NOT NULL,
@@ -41,8 +49,34 @@ CREATE TABLE IF NOT EXISTS drips (
   outcome TEXT NOT NULL CHECK (outcome IN ('sent', 'failed')),
   status_code TEXT
 );
-CREATE INDEX IF NOT EXISTS drips_by_recipient ON drips (network_id, address);
-`;
+CREATE INDEX IF NOT EXISTS drips_by_recipient ON drips (network_id, address);`,
+  // Write-ahead records: a reservation carries its signed hash; drips may be pending, or replaced.
+  `
+ALTER TABLE address_limits ADD COLUMN reserved_at INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE address_limits ADD COLUMN tx_hash TEXT;
+-- A reservation from before write-ahead records may have been broadcast: it is left to lapse.
+UPDATE address_limits SET reserved_at = expires_at;
+CREATE INDEX address_limits_unsettled ON address_limits (reserved_at) WHERE state = 'reserved';
+CREATE TABLE drips_v2 (
+  id INTEGER PRIMARY KEY,
+  network_id TEXT NOT NULL,
+  address TEXT NOT NULL,
+  amount_wei TEXT NOT NULL,
+  tx_hash TEXT,
+  ip_hash TEXT,
+  created_at INTEGER NOT NULL,
+  outcome TEXT NOT NULL CHECK (outcome IN ('pending', 'sent', 'failed')),
+  status_code TEXT,
+  original_tx_hash TEXT
+);
+INSERT INTO drips_v2 (id, network_id, address, amount_wei, tx_hash, ip_hash, created_at, outcome, status_code)
+  SELECT id, network_id, address, amount_wei, tx_hash, ip_hash, created_at, outcome, status_code FROM drips;
+DROP TABLE drips;
+ALTER TABLE drips_v2 RENAME TO drips;
+CREATE INDEX drips_by_recipient ON drips (network_id, address);
+CREATE INDEX drips_by_hash ON drips (tx_hash);
+CREATE INDEX drips_pending ON drips (created_at) WHERE outcome = 'pending';`,
+];
 
 /** Expired limit rows and tokens are deleted at most this often. */
 const PRUNE_INTERVAL_MS = 10 * 60_000;
@@ -50,8 +84,7 @@ const PRUNE_INTERVAL_MS = 10 * 60_000;
 export function openSqliteStore(path: string): FaucetStore {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new DatabaseSync(path, { timeout: 10_000 });
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;');
-  db.exec(SCHEMA);
+  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;');
 
   const immediate = <T>(fn: () => T): T => {
     db.exec('BEGIN IMMEDIATE');
@@ -64,22 +97,67 @@ export function openSqliteStore(path: string): FaucetStore {
       throw error;
     }
   };
+  migrate(db, immediate);
+
+  const durableWrites: Array<{ write: () => void; resolve: () => void; reject: (error: unknown) => void }> = [];
+  /** Queues a write for the next group commit; resolves once it is on disk. */
+  const durably = (write: () => void) =>
+    new Promise<void>((resolve, reject) => {
+      durableWrites.push({ write, resolve, reject });
+      if (durableWrites.length === 1) setImmediate(commitDurableWrites);
+    });
+  const commitDurableWrites = () => {
+    const group = durableWrites.splice(0);
+    const failures = new Map<number, unknown>();
+    try {
+      db.exec('PRAGMA synchronous = FULL');
+      immediate(() => {
+        for (const [i, { write }] of group.entries()) {
+          // One write's fault does not undo the others'.
+          db.exec('SAVEPOINT write');
+          try {
+            write();
+          } catch (error) {
+            failures.set(i, error);
+            db.exec('ROLLBACK TO write');
+          }
+          db.exec('RELEASE write');
+        }
+      });
+    } catch (error) {
+      for (const item of group) item.reject(error);
+      return;
+    } finally {
+      db.exec('PRAGMA synchronous = NORMAL');
+    }
+    for (const [i, item] of group.entries()) {
+      if (failures.has(i)) item.reject(failures.get(i));
+      else item.resolve();
+    }
+  };
 
   // An expired row is overwritten; a live one is left alone and RETURNING yields nothing.
   const reserve = db.prepare(`
-    INSERT INTO address_limits (network_id, address, reservation_id, state, expires_at)
-    VALUES ($network, $address, $id, 'reserved', $expires)
+    INSERT INTO address_limits (network_id, address, reservation_id, state, expires_at, reserved_at, tx_hash)
+    VALUES ($network, $address, $id, 'reserved', $expires, $now, NULL)
     ON CONFLICT (network_id, address) DO UPDATE
-      SET reservation_id = excluded.reservation_id, state = 'reserved', expires_at = excluded.expires_at
+      SET reservation_id = excluded.reservation_id, state = 'reserved', expires_at = excluded.expires_at,
+          reserved_at = excluded.reserved_at, tx_hash = NULL
       WHERE address_limits.expires_at <= $now
     RETURNING reservation_id`);
   const expiryOf = db.prepare('SELECT expires_at FROM address_limits WHERE network_id = $network AND address = $address');
+  const recordHash = db.prepare(`
+    UPDATE address_limits SET tx_hash = $hash
+    WHERE network_id = $network AND address = $address AND reservation_id = $id AND state = 'reserved'`);
   const confirm = db.prepare(`
     UPDATE address_limits SET state = 'confirmed', expires_at = $expires
     WHERE network_id = $network AND address = $address AND reservation_id = $id`);
   const release = db.prepare(`
     DELETE FROM address_limits
     WHERE network_id = $network AND address = $address AND reservation_id = $id AND state = 'reserved'`);
+  const selectUnsettled = db.prepare(`
+    SELECT network_id, address, reservation_id, expires_at, reserved_at, tx_hash FROM address_limits
+    WHERE state = 'reserved' AND reserved_at <= $before ORDER BY reserved_at`);
   // In SET, column names are the row's old values: a lapsed window restarts at 1.
   const takeIp = db.prepare(`
     INSERT INTO ip_limits (network_id, ip_hash, window_start, count) VALUES ($network, $ip, $now, 1)
@@ -92,6 +170,7 @@ export function openSqliteStore(path: string): FaucetStore {
   const returnIp = db.prepare(`
     UPDATE ip_limits SET count = count - 1
     WHERE network_id = $network AND ip_hash = $ip AND window_start = $start AND count > 0`);
+  const tokenUsed = db.prepare('SELECT 1 FROM captcha_tokens WHERE token_hash = $hash AND expires_at > $now');
   const claimToken = db.prepare(`
     INSERT INTO captcha_tokens (token_hash, expires_at) VALUES ($hash, $expires)
     ON CONFLICT (token_hash) DO UPDATE SET expires_at = excluded.expires_at WHERE captcha_tokens.expires_at <= $now
@@ -99,6 +178,10 @@ export function openSqliteStore(path: string): FaucetStore {
   const insertDrip = db.prepare(`
     INSERT INTO drips (network_id, address, amount_wei, tx_hash, ip_hash, created_at, outcome, status_code)
     VALUES ($network, $address, $amount, $tx, $ip, $at, $outcome, $status)`);
+  const settle = db.prepare(`UPDATE drips SET outcome = $outcome, status_code = $status WHERE tx_hash = $tx AND outcome = 'pending'`);
+  const replace = db.prepare(`UPDATE drips SET tx_hash = $replacement, original_tx_hash = coalesce(original_tx_hash, $original) WHERE tx_hash = $original`);
+  const selectReplacement = db.prepare(`SELECT tx_hash FROM drips WHERE original_tx_hash = $original`);
+  const selectPending = db.prepare(`SELECT * FROM drips WHERE outcome = 'pending' AND created_at <= $before ORDER BY id`);
   const selectDrips = db.prepare(`
     SELECT * FROM drips
     WHERE ($network IS NULL OR network_id = $network) AND ($address IS NULL OR address = $address)
@@ -111,6 +194,11 @@ export function openSqliteStore(path: string): FaucetStore {
     db.prepare('DELETE FROM captcha_tokens WHERE expires_at <= ?').run(now);
     db.prepare('DELETE FROM address_limits WHERE expires_at <= ?').run(now);
   };
+  const keyOf = (reservation: { networkId: string; address: string; id: string }) => ({
+    network: reservation.networkId,
+    address: reservation.address,
+    id: reservation.id,
+  });
 
   return {
     async reserveAddress({ networkId, address, windowMs, now }) {
@@ -124,11 +212,20 @@ export function openSqliteStore(path: string): FaucetStore {
         return { ok: false as const, resetAt: new Date(existing.expires_at) };
       });
     },
+    recordBroadcast: (reservation, txHash) => durably(() => recordHash.run({ ...keyOf(reservation), hash: txHash })),
     async confirmAddress(reservation, now) {
-      confirm.run({ network: reservation.networkId, address: reservation.address, id: reservation.id, expires: now.getTime() + reservation.windowMs });
+      confirm.run({ ...keyOf(reservation), expires: now.getTime() + reservation.windowMs });
     },
     async releaseAddress(reservation) {
-      release.run({ network: reservation.networkId, address: reservation.address, id: reservation.id });
+      release.run(keyOf(reservation));
+    },
+    async unsettledReservations(reservedBefore) {
+      const rows = selectUnsettled.all({ before: reservedBefore.getTime() }) as unknown as ReservationRow[];
+      return rows.map((row) => ({
+        reservation: { networkId: row.network_id, address: row.address, id: row.reservation_id, windowMs: row.expires_at - row.reserved_at },
+        reservedAt: new Date(row.reserved_at),
+        txHash: row.tx_hash as Hex | null,
+      }));
     },
     async takeIpSlot({ networkId, ipHash, max, windowMs, now }) {
       const key = { network: networkId, ip: ipHash };
@@ -142,20 +239,38 @@ export function openSqliteStore(path: string): FaucetStore {
     async returnIpSlot(slot) {
       returnIp.run({ network: slot.networkId, ip: slot.ipHash, start: slot.windowStart });
     },
+    async isCaptchaTokenUsed(tokenHash, now) {
+      return tokenUsed.get({ hash: tokenHash, now: now.getTime() }) !== undefined;
+    },
     async claimCaptchaToken(tokenHash, expiresAt, now) {
       return claimToken.get({ hash: tokenHash, expires: expiresAt.getTime(), now: now.getTime() }) !== undefined;
     },
     async recordDrip(record) {
-      insertDrip.run({
-        network: record.networkId,
-        address: record.address.toLowerCase(),
-        amount: record.amountWei.toString(),
-        tx: record.txHash,
-        ip: record.ipHash,
-        at: record.createdAt.getTime(),
-        outcome: record.outcome,
-        status: record.statusCode,
-      });
+      const insert = () =>
+        insertDrip.run({
+          network: record.networkId,
+          address: record.address.toLowerCase(),
+          amount: record.amountWei.toString(),
+          tx: record.txHash,
+          ip: record.ipHash,
+          at: record.createdAt.getTime(),
+          outcome: record.outcome,
+          status: record.statusCode,
+        });
+      if (record.outcome === 'pending') return durably(insert);
+      insert();
+    },
+    async settleDrip(txHash, { outcome, statusCode }) {
+      settle.run({ tx: txHash, outcome, status: statusCode });
+    },
+    async replaceDrip(original, replacement) {
+      replace.run({ original, replacement });
+    },
+    async replacementOf(original) {
+      return ((selectReplacement.get({ original }) as { tx_hash: Hex } | undefined)?.tx_hash ?? null) as Hex | null;
+    },
+    async pendingDrips(createdBefore) {
+      return (selectPending.all({ before: createdBefore.getTime() }) as unknown as DripRow[]).map(toDripRecord);
     },
     async listDrips(filter = {}) {
       const rows = selectDrips.all({ network: filter.networkId ?? null, address: filter.address?.toLowerCase() ?? null }) as unknown as DripRow[];
@@ -165,6 +280,27 @@ export function openSqliteStore(path: string): FaucetStore {
       if (db.isOpen) db.close();
     },
   };
+}
+
+/** Applies the migrations this file has not seen yet, each in its own transaction (PRAGMA user_version). */
+function migrate(db: DatabaseSync, immediate: <T>(fn: () => T) => T): void {
+  immediate(() => {
+    // Files written before versioning have tables but version 0: the first migration is idempotent.
+    const { user_version: version } = db.prepare('PRAGMA user_version').get() as { user_version: number };
+    for (let next = version; next < MIGRATIONS.length; next++) {
+      db.exec(MIGRATIONS[next]!);
+      db.exec(`PRAGMA user_version = ${next + 1}`);
+    }
+  });
+}
+
+interface ReservationRow {
+  network_id: string;
+  address: string;
+  reservation_id: string;
+  expires_at: number;
+  reserved_at: number;
+  tx_hash: string | null;
 }
 
 interface DripRow {

@@ -39,7 +39,9 @@ const sendStatuses: Record<string, number> = {
   insufficient_faucet_balance: 503,
   insufficient_faucet_balance_tx: 503,
 };
-const statusStatuses: Record<string, number> = { unsupported_faucet: 400, invalid_transaction_hash: 400, status_check_failed: 500 };
+const statusStatuses: Record<string, number> = { unsupported_faucet: 400, invalid_transaction_hash: 400, rate_limit_exceeded: 429, status_check_failed: 500 };
+/** Status polls that reach the node, per client per minute (burst: a quarter of it). */
+const STATUS_POLLS_PER_MINUTE = 8;
 const faucetErrorFields = ['error', 'statusCode', 'message', 'hint', 'supportedChains', 'resetAt', 'details'];
 
 let dir: string;
@@ -74,6 +76,7 @@ beforeAll(async () => {
       // Each request names its client in X-Forwarded-For, so per-IP limits stay per test.
       TRUST_PROXY: '1',
       PER_IP_MAX_DRIPS: String(PER_IP_MAX),
+      STATUS_POLLS_PER_MINUTE: String(STATUS_POLLS_PER_MINUTE),
     },
   });
   validator = createResponseValidator(await (await fetch(`${server.origin}/openapi.json`)).json());
@@ -125,7 +128,8 @@ async function api(method: 'GET' | 'POST', path: string, options: { body?: strin
 
 const send = (faucetId: string, body: unknown, options: { ip?: string } = {}) =>
   api('POST', `/api/faucets/${faucetId}/send`, { body: JSON.stringify(body), ...options });
-const status = (faucetId: string, transactionHash: string) => api('GET', `/api/faucets/${faucetId}/status?transactionHash=${transactionHash}`);
+const status = (faucetId: string, transactionHash: string, options: { ip?: string } = {}) =>
+  api('GET', `/api/faucets/${faucetId}/status?transactionHash=${transactionHash}`, options);
 
 /** A send with a freshly solved CAPTCHA. */
 const drip = (address: string, options: { faucetId?: string; ip?: string } = {}) =>
@@ -263,7 +267,38 @@ describe('send: refusals', () => {
     const over = await drip(await seasoned(), { ip });
     expectError(over, 429, 'rate_limit_exceeded');
     expect(Date.parse(String(over.json.resetAt))).toBeGreaterThan(Date.now());
+    // It says which limit it is: the client's network, not the address (which has had nothing).
+    expect(over.json.error).toMatch(/too many drips from your network/i);
     expect((await drip(await seasoned(), { ip: '192.0.2.78' })).status).toBe(200);
+  });
+
+  it('counts every address of an IPv6 /64 as one client, with ports in X-Forwarded-For', async () => {
+    const sameNetwork = ['[2001:db8:7:1::1]:443', '2001:db8:7:1::2', '[2001:db8:7:1:ffff::3]:80'];
+    for (const ip of sameNetwork) expect((await drip(await seasoned(), { ip })).status).toBe(200);
+    const over = await drip(await seasoned(), { ip: '[2001:db8:7:1::99]:4711' });
+    expectError(over, 429, 'rate_limit_exceeded');
+    expect(over.json.error).toMatch(/from your network/);
+    // The next /64, and an IPv4 client written with a port, are clients of their own.
+    expect((await drip(await seasoned(), { ip: '2001:db8:7:2::1' })).status).toBe(200);
+    expect((await drip(await seasoned(), { ip: '203.0.113.201:4711' })).status).toBe(200);
+  });
+
+  it('counts requests whose client is unknown against one shared bucket', async () => {
+    // TRUST_PROXY=1 with no (or an unparseable) X-Forwarded-For entry: the client is unknown.
+    const unknown = ['', 'not-an-address', '', 'garbage:port'];
+    for (const ip of unknown.slice(0, PER_IP_MAX)) expect((await drip(await seasoned(), { ip })).status).toBe(200);
+    const over = await drip(await seasoned(), { ip: unknown[PER_IP_MAX]! });
+    expectError(over, 429, 'rate_limit_exceeded');
+    expect(over.json.error).toMatch(/from your network/);
+  });
+
+  it('says the address is the limit when it is', async () => {
+    const address = await seasoned();
+    expect((await drip(address)).status).toBe(200);
+    const again = await drip(address);
+    expectError(again, 429, 'rate_limit_exceeded');
+    expect(again.json.error).toMatch(/this address/i);
+    expect(again.json.error).not.toMatch(/from your network/);
   });
 });
 
@@ -272,6 +307,8 @@ describe('send: the faucet wallet (503)', () => {
     const balance = await chain.client.getBalance({ address: FAUCET_ADDRESS });
     try {
       await chain.setBalance(FAUCET_ADDRESS, DRIP);
+      // The faucet reads its wallet's balance once per fee period (1 s), not per drip.
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
       const answer = await drip(await seasoned());
       expectError(answer, 503, 'insufficient_faucet_balance');
       expect(answer.json.hint).toMatch(/different network/);
@@ -363,6 +400,35 @@ describe('status (spec 4.2, 3, 7.2)', () => {
     const hash = await chain.client.sendTransaction({ account: thirdParty, chain: null, to: contractAddress!, gas: 50_000n });
     const answers = await pollUntilMined(BASE, hash);
     expect(answers.at(-1)!.json).toMatchObject({ status: 'failed', mined: true, transactionHash: hash, chainId: 84532 });
+  });
+
+  it('limits polls per client that reach the node, and answers a mined hash from its cache', async () => {
+    const ip = '198.51.100.200';
+    const unseen = `0x${'5e'.repeat(32)}`;
+    const burst = Math.ceil(STATUS_POLLS_PER_MINUTE / 4);
+    for (let i = 0; i < burst; i++) expect((await status(BASE, unseen, { ip })).status).toBe(200);
+    const limited = await status(BASE, unseen, { ip });
+    expectError(limited, 429, 'rate_limit_exceeded');
+    expect(limited.json.error).toMatch(/status requests/);
+    expect(Date.parse(String(limited.json.resetAt))).toBeGreaterThan(Date.now());
+    // Another client is not affected.
+    expect((await status(BASE, unseen, { ip: '198.51.100.201' })).status).toBe(200);
+
+    // Once mined, the answer is final: further polls never reach the node (nor the limit).
+    const sent = await drip(await seasoned());
+    const hash = String(sent.json.transactionHash);
+    expect((await pollUntilMined(BASE, hash)).at(-1)!.json.status).toBe('success');
+    const receiptCalls: string[] = [];
+    intercept = async (call) => {
+      if (call.method === 'eth_getTransactionReceipt') receiptCalls.push(String(call.params[0]));
+      return undefined;
+    };
+    for (let i = 0; i < burst + 3; i++) {
+      const answer = await status(BASE, hash, { ip });
+      expect(answer.status).toBe(200);
+      expect(answer.json).toMatchObject({ status: 'success', mined: true, transactionHash: hash });
+    }
+    expect(receiptCalls).toEqual([]);
   });
 
   it('answers pending for a hash the node has never seen', async () => {

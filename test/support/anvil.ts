@@ -49,8 +49,13 @@ export type RpcInterceptor = (call: RpcCall) => Promise<undefined | 'drop' | 'fo
 export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor) {
   const server = createServer(async (request, response) => {
     const body = await text(request);
-    const call = JSON.parse(body) as RpcCall;
-    const action = Array.isArray(call) ? undefined : await intercept(call);
+    const parsed = JSON.parse(body) as RpcCall | RpcCall[];
+    // A JSON-RPC batch is one request: the strongest action any of its calls asks for applies to it.
+    let action: Awaited<ReturnType<RpcInterceptor>>;
+    for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+      const asked = await intercept(call);
+      if (asked === 'drop' || (asked === 'forward-then-drop' && action === undefined)) action = asked;
+    }
     if (action === 'drop') {
       request.socket.destroy();
       return;

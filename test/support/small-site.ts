@@ -31,6 +31,7 @@ export function smallSite(extraPages: Array<[string, Record<string, unknown>, st
       drip: '0.1',
       maxBalance: '1',
       rateWindowHours: 24,
+      maxDripGas: 100_000,
       deprecated: false,
     },
   ];

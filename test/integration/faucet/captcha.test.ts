@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTurnstileVerifier, type TurnstileOptions } from '../../../src/faucet/captcha.ts';
 import { openSqliteStore } from '../../../src/store/sqlite.ts';
@@ -66,6 +67,30 @@ describe('Turnstile siteverify client', () => {
     expect((await verifier({ tokens: other }).verify({ token, remoteIp: null })).ok).toBe(true);
     expect(await verifier().verify({ token, remoteIp: null })).toEqual({ ok: false, details: 'timeout-or-duplicate' });
     await other.close();
+  });
+
+  it('commits nothing to the store for 1,000 garbage tokens (the claim follows a successful siteverify)', async () => {
+    const path = join(dir, 'garbage.sqlite');
+    const tokens = openSqliteStore(path);
+    // Another connection sees data_version move on every commit made by the store's own.
+    const observer = new DatabaseSync(path);
+    const dataVersion = () => (observer.prepare('PRAGMA data_version').get() as { data_version: number }).data_version;
+    try {
+      const before = dataVersion();
+      for (let i = 0; i < 1_000; i++) {
+        expect(await verifier({ tokens }).verify({ token: `garbage-${i}`, remoteIp: null })).toEqual({ ok: false, details: 'invalid-input-response' });
+      }
+      expect(dataVersion()).toBe(before);
+      expect(observer.prepare('SELECT count(*) AS n FROM captcha_tokens').get()).toEqual({ n: 0 });
+      // A solved token is claimed, once.
+      const token = siteverify.issueToken();
+      expect(await verifier({ tokens }).verify({ token, remoteIp: null })).toEqual({ ok: true });
+      expect(dataVersion()).not.toBe(before);
+      expect(observer.prepare('SELECT count(*) AS n FROM captcha_tokens').get()).toEqual({ n: 1 });
+    } finally {
+      observer.close();
+      await tokens.close();
+    }
   });
 
   it('refuses tokens longer than 2048 characters without a call', async () => {

@@ -129,7 +129,7 @@ describe('faucet chains', () => {
 
   it('starts no devnet in production mode', async () => {
     const config = readFaucetConfig(
-      { FAUCET_MODE: 'production', TURNSTILE_SECRET_KEY: 's', TURNSTILE_SITE_KEY: 'k', IP_HASH_SALT: 'salt-salt-salt-salt', ANTI_SYBIL_MIN_BALANCE_ETH: '0', ANTI_SYBIL_MIN_TX_COUNT: '0' },
+      { FAUCET_MODE: 'production', TURNSTILE_SECRET_KEY: 's', TURNSTILE_SITE_KEY: 'k', TURNSTILE_EXPECTED_HOSTNAME: 'faucet.example.com', TURNSTILE_ACTION: 'faucet-send', IP_HASH_SALT: 'salt-salt-salt-salt', ANTI_SYBIL_MIN_BALANCE_ETH: '0', ANTI_SYBIL_MIN_TX_COUNT: '0' },
       networks,
     );
     chains = createFaucetChains({ config });

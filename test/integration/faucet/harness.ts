@@ -12,6 +12,9 @@ import { startSiteverify, type TestSiteverify } from '../../support/siteverify.t
 // anvil chains, a real SQLite file, a local "mainnet" anvil and the local siteverify server.
 
 const SITEVERIFY_SECRET = 'harness-turnstile-secret';
+/** Where and for which widget action the harness's tokens are solved. */
+export const HARNESS_TURNSTILE_HOSTNAME = 'localhost';
+export const HARNESS_TURNSTILE_ACTION = 'faucet-send';
 export const FAUCET_ADDRESS: Address = privateKeyToAddress(FAUCET_KEY);
 
 export interface HarnessOptions {
@@ -76,7 +79,7 @@ export async function startHarness(options: HarnessOptions) {
     },
     /** A send with a freshly solved CAPTCHA. */
     send(faucetId: string, address: string, ip: string | null = '198.51.100.1') {
-      return runtime.faucet.send({ faucetId, address, turnstileToken: siteverify.issueToken(), ip });
+      return runtime.faucet.send({ faucetId, address, turnstileToken: siteverify.issueToken({ hostname: HARNESS_TURNSTILE_HOSTNAME, action: HARNESS_TURNSTILE_ACTION }), ip });
     },
     /** Gives the address the mainnet history the anti-sybil check wants. */
     async season(address: Address, balance = parseEther('0.01'), txCount = 1) {

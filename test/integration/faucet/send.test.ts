@@ -4,12 +4,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
 import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
 import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress } from '../../support/anvil.ts';
-import { FAUCET_ADDRESS, startHarness, type Harness } from './harness.ts';
+import { FAUCET_ADDRESS, HARNESS_TURNSTILE_ACTION, HARNESS_TURNSTILE_HOSTNAME, startHarness, type Harness } from './harness.ts';
 
 // Every statusCode of spec 7.1 the faucet service answers (steps 4–9 and deprecated networks),
 // against real anvil chains, a local mainnet anvil for the anti-sybil check, SQLite and the
 // local siteverify server. Steps 1–3 are the HTTP layer's.
 
+/** A little over the faucet's fee and balance period (src/chain/faucet-chain.ts, 1 s by default). */
+const FEE_PERIOD_MS = 1_200;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const BASE = 'base-sepolia';
 const DRIP = parseEther('0.1');
 
@@ -117,9 +120,12 @@ describe('send: refusals (spec 7.1)', () => {
   it('insufficient_faucet_balance (503) when the wallet cannot cover drip and fee', async () => {
     const balance = await faucetBalance();
     try {
+      // The faucet reads its wallet's balance once per fee period (about a block), not per drip.
       await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, DRIP);
+      await sleep(FEE_PERIOD_MS);
       expect(await h.send(BASE, await seasoned())).toMatchObject({ ok: false, statusCode: 'insufficient_faucet_balance' });
       await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, 0n);
+      await sleep(FEE_PERIOD_MS);
       expect(await h.send(BASE, await seasoned())).toMatchObject({ ok: false, statusCode: 'insufficient_faucet_balance' });
     } finally {
       await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, balance);
@@ -139,7 +145,8 @@ describe('send: refusals (spec 7.1)', () => {
     } finally {
       await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, balance);
     }
-    expect(await h.store.listDrips({ address })).toMatchObject([{ outcome: 'failed', txHash: null, statusCode: 'insufficient_faucet_balance_tx' }]);
+    // The signed transaction the node refused is on record, settled as failed.
+    expect(await h.store.listDrips({ address })).toMatchObject([{ outcome: 'failed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), statusCode: 'insufficient_faucet_balance_tx' }]);
   });
 
   it('nonce_conflict (409) when the same key takes every nonce the sender tries', async () => {
@@ -203,6 +210,8 @@ describe('send: production mode', () => {
       env: {
         FAUCET_MODE: 'production',
         TURNSTILE_SITE_KEY: 'harness-site-key',
+        TURNSTILE_EXPECTED_HOSTNAME: HARNESS_TURNSTILE_HOSTNAME,
+        TURNSTILE_ACTION: HARNESS_TURNSTILE_ACTION,
         IP_HASH_SALT: 'harness-ip-hash-salt',
         ANTI_SYBIL_MIN_BALANCE_ETH: '0',
         ANTI_SYBIL_MIN_TX_COUNT: '0',

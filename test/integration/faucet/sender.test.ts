@@ -21,6 +21,7 @@ const network: FaucetNetwork & { chainId: number } = {
   dripWei: parseEther('0.1'),
   maxBalanceWei: parseEther('1'),
   rateWindowMs: 86_400_000,
+  maxDripGas: 100_000n,
   deprecated: false,
 };
 const faucetAccount = privateKeyToAccount(FAUCET_KEY);
@@ -47,7 +48,7 @@ const nonceOf = async (hash: Hex) => (await anvil.client.getTransaction({ hash }
 
 async function drip(chain: FaucetChain) {
   const to = randomAddress();
-  return chain.transfer(to, DRIP, await chain.quoteTransfer(to, DRIP));
+  return chain.transfer(to, DRIP, (await chain.prepareTransfer(to, DRIP)).quote);
 }
 
 /** Before the faucet's transaction reaches the node, the same key spends that nonce with a higher fee. */
@@ -134,13 +135,13 @@ describe('sender', () => {
     try {
       const chain = await connect(berlin.rpcUrl);
       const to = randomAddress();
-      const quote = await chain.quoteTransfer(to, DRIP);
+      const quote = (await chain.prepareTransfer(to, DRIP)).quote;
       expect(quote.type).toBe('legacy');
       const outcome = await chain.transfer(to, DRIP, quote);
       if (!outcome.ok) throw new Error(`transfer failed: ${outcome.reason}`);
       expect((await berlin.client.getTransaction({ hash: outcome.hash })).type).toBe('legacy');
       // Where the chain has a base fee, EIP-1559.
-      expect((await (await connect(anvil.rpcUrl)).quoteTransfer(to, DRIP)).type).toBe('eip1559');
+      expect((await (await connect(anvil.rpcUrl)).prepareTransfer(to, DRIP)).quote.type).toBe('eip1559');
     } finally {
       await berlin.stop();
     }
@@ -148,9 +149,11 @@ describe('sender', () => {
 
   it('reports a wallet the node finds unable to pay, without consuming the nonce', async () => {
     const chain = await connect(anvil.rpcUrl);
+    // Emptying the wallet makes anvil evict its queued transactions: start with none queued.
+    await anvil.client.mine({ blocks: 1 });
     const start = await pendingNonce();
     const to = randomAddress();
-    const quote = await chain.quoteTransfer(to, DRIP);
+    const quote = (await chain.prepareTransfer(to, DRIP)).quote;
     const balance = await anvil.client.getBalance({ address: faucetAccount.address });
     await anvil.setBalance(faucetAccount.address, DRIP);
     expect(await chain.transfer(to, DRIP, quote)).toMatchObject({ ok: false, reason: 'insufficient_funds' });

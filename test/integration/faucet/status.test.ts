@@ -12,6 +12,7 @@ import { startHarness, type Harness } from './harness.ts';
 
 const BASE = 'base-sepolia';
 const SYNDICATE = 'syndicate-risa';
+const CLIENT_IP = '198.51.100.7';
 /** Init code returning the runtime `PUSH0 PUSH0 REVERT` (0x5f5ffd): every call to it reverts. */
 const REVERTER_INIT_CODE: Hex = '0x60038060093d393df35f5ffd';
 const thirdParty = privateKeyToAccount(THIRD_PARTY_KEY);
@@ -32,7 +33,7 @@ afterAll(async () => {
 async function pollUntilMined(runtime: { faucet: FaucetRuntime['faucet'] }, faucetId: string, transactionHash: Hex) {
   const seen: FaucetStatusResult[] = [];
   for (;;) {
-    const result = await runtime.faucet.status({ faucetId, transactionHash });
+    const result = await runtime.faucet.status({ faucetId, transactionHash, ip: CLIENT_IP });
     seen.push(result);
     if (!result.ok || result.body.status !== 'pending') return seen;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -47,7 +48,7 @@ describe('status', () => {
     const sent = await h.send(BASE, randomAddress());
     if (!sent.ok) throw new Error(`send failed: ${sent.statusCode}`);
     const hash = sent.body.transactionHash;
-    expect(await h.faucet.status({ faucetId: BASE, transactionHash: hash })).toEqual({
+    expect(await h.faucet.status({ faucetId: BASE, transactionHash: hash, ip: CLIENT_IP })).toEqual({
       ok: true,
       body: { status: 'pending', success: true, transactionHash: hash, chainId: 84532, chainName: 'Base Sepolia' },
     });
@@ -77,20 +78,20 @@ describe('status', () => {
 
   it('answers pending for a hash the node has never seen', async () => {
     const hash: Hex = `0x${'ab'.repeat(32)}`;
-    expect(await h.faucet.status({ faucetId: BASE, transactionHash: hash })).toMatchObject({ ok: true, body: { status: 'pending', success: true } });
+    expect(await h.faucet.status({ faucetId: BASE, transactionHash: hash, ip: CLIENT_IP })).toMatchObject({ ok: true, body: { status: 'pending', success: true } });
   });
 
   it('answers status_check_failed (500) when the node cannot be asked', async () => {
     h.intercept(BASE, async (call) => (call.method === 'eth_getTransactionReceipt' ? 'drop' : undefined));
     try {
-      const result = await h.faucet.status({ faucetId: BASE, transactionHash: `0x${'cd'.repeat(32)}` });
+      const result = await h.faucet.status({ faucetId: BASE, transactionHash: `0x${'cd'.repeat(32)}`, ip: CLIENT_IP });
       expect(result).toMatchObject({ ok: false, statusCode: 'status_check_failed' });
     } finally {
       h.intercept(BASE, undefined);
     }
     const unreachable = await startFaucetRuntime({ env: { DATABASE_PATH: `${h.databasePath}.unreachable`, RPC_URL_INK_SEPOLIA: 'http://127.0.0.1:9' } });
     try {
-      expect(await unreachable.faucet.status({ faucetId: 'ink-sepolia', transactionHash: `0x${'cd'.repeat(32)}` })).toMatchObject({
+      expect(await unreachable.faucet.status({ faucetId: 'ink-sepolia', transactionHash: `0x${'cd'.repeat(32)}`, ip: CLIENT_IP })).toMatchObject({
         ok: false,
         statusCode: 'status_check_failed',
       });
@@ -100,12 +101,12 @@ describe('status', () => {
   });
 
   it('answers 400 for an unknown faucet or a malformed hash', async () => {
-    expect(await h.faucet.status({ faucetId: 'nope', transactionHash: `0x${'ab'.repeat(32)}` })).toMatchObject({
+    expect(await h.faucet.status({ faucetId: 'nope', transactionHash: `0x${'ab'.repeat(32)}`, ip: CLIENT_IP })).toMatchObject({
       ok: false,
       statusCode: 'unsupported_faucet',
       supportedChains: expect.arrayContaining([BASE]),
     });
-    expect(await h.faucet.status({ faucetId: BASE, transactionHash: '0xabc' })).toMatchObject({ ok: false, statusCode: 'invalid_transaction_hash' });
+    expect(await h.faucet.status({ faucetId: BASE, transactionHash: '0xabc', ip: CLIENT_IP })).toMatchObject({ ok: false, statusCode: 'invalid_transaction_hash' });
   });
 });
 
@@ -114,7 +115,7 @@ describe('status of deprecated networks', () => {
     const runtime = await startFaucetRuntime({ env: { DATABASE_PATH: `${h.databasePath}.syndicate`, RPC_URL_SYNDICATE_RISA: syndicate.rpcUrl } });
     try {
       const old = await syndicate.client.sendTransaction({ account: thirdParty, chain: null, to: randomAddress(), value: 1n });
-      expect(await runtime.faucet.status({ faucetId: SYNDICATE, transactionHash: old })).toMatchObject({
+      expect(await runtime.faucet.status({ faucetId: SYNDICATE, transactionHash: old, ip: CLIENT_IP })).toMatchObject({
         ok: true,
         body: { status: 'success', mined: true, chainId: 51014, chainName: 'Syndicate Risa Testnet', explorerUrl: `https://risa-testnet.explorer.alchemy.com/tx/${old}` },
       });
@@ -129,7 +130,7 @@ describe('status of deprecated networks', () => {
   });
 
   it.each([SYNDICATE, 'starknet-sepolia'])('%s without an RPC URL answers status_check_failed (500) saying why', async (faucetId) => {
-    const result = await h.faucet.status({ faucetId, transactionHash: `0x${'ef'.repeat(32)}` });
+    const result = await h.faucet.status({ faucetId, transactionHash: `0x${'ef'.repeat(32)}`, ip: CLIENT_IP });
     expect(result).toMatchObject({ ok: false, statusCode: 'status_check_failed' });
     expect(!result.ok && result.message).toMatch(/has no RPC endpoint here/);
   });

@@ -32,6 +32,12 @@ describe('clientIp', () => {
     expect(clientIp(source('10.0.0.1', { 'x-forwarded-for': '198.51.100.4' }), two)).toBeNull();
     expect(clientIp(source('10.0.0.1', {}), one)).toBeNull();
   });
+
+  it('reads X-Forwarded-For entries that carry a port', () => {
+    const one: TrustProxy = { mode: 'hops', hops: 1 };
+    expect(clientIp(source('10.0.0.1', { 'x-forwarded-for': '6.6.6.6, 203.0.113.5:4711' }), one)).toBe('203.0.113.5');
+    expect(clientIp(source('10.0.0.1', { 'x-forwarded-for': '[2001:db8::1]:443' }), one)).toBe('2001:db8::1');
+  });
 });
 
 describe('normalizeIp', () => {
@@ -40,7 +46,15 @@ describe('normalizeIp', () => {
     ['::ffff:192.0.2.1', '192.0.2.1'],
     ['[2001:db8::1]', '2001:db8::1'],
     [' 192.0.2.1 ', '192.0.2.1'],
-    ['192.0.2.1:443', null],
+    ['192.0.2.1:443', '192.0.2.1'],
+    ['203.0.113.5:4711', '203.0.113.5'],
+    ['[2001:db8::1]:443', '2001:db8::1'],
+    ['[::ffff:192.0.2.1]:80', '192.0.2.1'],
+    ['2001:DB8::1', '2001:db8::1'],
+    ['192.0.2.1:', null],
+    ['192.0.2.1:99999999', null],
+    ['[2001:db8::1]:x', null],
+    ['999.0.0.1:80', null],
     ['<script>', null],
     ['', null],
   ])('%s -> %s', (input, expected) => expect(normalizeIp(input)).toBe(expected));

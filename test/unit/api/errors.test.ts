@@ -51,7 +51,7 @@ describe('FaucetError table (spec 7.1, 7.2)', () => {
       insufficient_faucet_balance: 503,
       insufficient_faucet_balance_tx: 503,
     });
-    expect(faucetStatusErrorCodes.map((code) => faucetErrors[code].status)).toEqual([400, 400, 500]);
+    expect(faucetStatusErrorCodes.map((code) => faucetErrors[code].status)).toEqual([400, 400, 429, 500]);
   });
 
   it('gives every 400 a hint (spec 7.1) and every body the FaucetError shape', () => {

@@ -59,7 +59,7 @@ describe('OpenAPI document (spec 4.5, 9)', () => {
   it('describes every operation of 4.1–4.8 with each response code', () => {
     const responses = (path: string, method = 'get') => Object.keys(doc.paths[path]?.[method]?.responses ?? {});
     expect(responses('/api/faucets/{faucetId}/send', 'post')).toEqual(['200', '400', '403', '409', '429', '500', '503']);
-    expect(responses('/api/faucets/{faucetId}/status')).toEqual(['200', '400', '500']);
+    expect(responses('/api/faucets/{faucetId}/status')).toEqual(['200', '400', '429', '500']);
     expect(responses('/api/search/{locale}')).toEqual(['200', '304', '404']);
     expect(responses('/api/ip')).toEqual(['200', '500']);
     expect(responses('/openapi.json')).toContain('200');

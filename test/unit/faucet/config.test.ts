@@ -2,7 +2,7 @@ import { parseEther } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_FAUCET_PRIVATE_KEY } from '../../../src/chain/dev-accounts.ts';
 import { loadFaucetNetworks, type FaucetNetwork } from '../../../src/chain/networks.ts';
-import { envSuffixOf, FaucetConfigError, isLocalUrl, pageTurnstileSiteKey, readFaucetConfig, TURNSTILE_SITEVERIFY_URL } from '../../../src/config/faucet.ts';
+import { envSuffixOf, FaucetConfigError, isLocalUrl, pageTurnstile, readFaucetConfig, TURNSTILE_SITEVERIFY_URL } from '../../../src/config/faucet.ts';
 
 let networks: FaucetNetwork[];
 beforeAll(async () => {
@@ -18,6 +18,8 @@ const production = {
   FAUCET_MODE: 'production',
   TURNSTILE_SECRET_KEY: '0x4AAAAAAAreal-secret',
   TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site',
+  TURNSTILE_EXPECTED_HOSTNAME: 'faucet.example.com',
+  TURNSTILE_ACTION: 'faucet-send',
   IP_HASH_SALT: 'a-secret-salt-of-some-length',
   MAINNET_RPC_URL: 'https://mainnet.example.com',
 };
@@ -45,13 +47,30 @@ describe('readFaucetConfig in local mode', () => {
     for (const network of networks) expect(config.chains[network.id]).toEqual({ rpcUrl: null, privateKey: DEV_FAUCET_PRIVATE_KEY });
   });
 
-  it('takes RPC URLs and keys per network, the shared key elsewhere', () => {
+  it('takes local RPC URLs and dev keys per network, the shared key elsewhere', () => {
     const config = readFaucetConfig(
-      { FAUCET_PRIVATE_KEY: OWN_KEY, FAUCET_PRIVATE_KEY_BASE_SEPOLIA: DEV_FAUCET_PRIVATE_KEY, RPC_URL_ETHEREUM_SEPOLIA: 'https://sepolia.example.com' },
+      { FAUCET_PRIVATE_KEY: DEV_ACCOUNT_3_KEY, FAUCET_PRIVATE_KEY_BASE_SEPOLIA: DEV_FAUCET_PRIVATE_KEY, RPC_URL_ETHEREUM_SEPOLIA: 'http://127.0.0.1:8545' },
       networks,
     );
-    expect(config.chains['ethereum-sepolia']).toEqual({ rpcUrl: 'https://sepolia.example.com', privateKey: OWN_KEY });
+    expect(config.chains['ethereum-sepolia']).toEqual({ rpcUrl: 'http://127.0.0.1:8545', privateKey: DEV_ACCOUNT_3_KEY });
     expect(config.chains['base-sepolia']).toEqual({ rpcUrl: null, privateKey: DEV_FAUCET_PRIVATE_KEY });
+  });
+
+  it('refuses a remote RPC URL, naming it and pointing at production mode', () => {
+    for (const variable of ['RPC_URL_ETHEREUM_SEPOLIA', 'MAINNET_RPC_URL']) {
+      const error = refusal({ [variable]: 'https://rpc.example.com/v2/key' });
+      expect(error.variable).toBe(variable);
+      expect(error.message).toMatch(/FAUCET_MODE=production/);
+    }
+    // A remote endpoint with a dev key is refused for the endpoint, whatever the key.
+    expect(refusal({ RPC_URL_BASE_SEPOLIA: 'http://10.0.0.2:8545', FAUCET_PRIVATE_KEY: DEV_FAUCET_PRIVATE_KEY }).variable).toBe('RPC_URL_BASE_SEPOLIA');
+  });
+
+  it("refuses a key that is not one of anvil's, even for a local devnet, naming the variable", () => {
+    const shared = refusal({ FAUCET_PRIVATE_KEY: OWN_KEY });
+    expect(shared.variable).toBe('FAUCET_PRIVATE_KEY');
+    expect(shared.message).toMatch(/FAUCET_MODE=production/);
+    expect(refusal({ FAUCET_PRIVATE_KEY_BASE_SEPOLIA: OWN_KEY, RPC_URL_BASE_SEPOLIA: 'http://127.0.0.1:8545' }).variable).toBe('FAUCET_PRIVATE_KEY_BASE_SEPOLIA');
   });
 
   it('turns on anti-sybil only with a mainnet RPC, with the production defaults', () => {
@@ -146,6 +165,20 @@ describe('readFaucetConfig in production mode', () => {
     expect(refusal(withoutSite).variable).toBe('TURNSTILE_SITE_KEY');
   });
 
+  it('needs the expected hostname and action, and an https siteverify URL', () => {
+    const { TURNSTILE_EXPECTED_HOSTNAME: _hostname, ...withoutHostname } = production;
+    expect(refusal(withoutHostname).variable).toBe('TURNSTILE_EXPECTED_HOSTNAME');
+    const { TURNSTILE_ACTION: _action, ...withoutAction } = production;
+    expect(refusal(withoutAction).variable).toBe('TURNSTILE_ACTION');
+    const plain = refusal({ ...production, TURNSTILE_SITEVERIFY_URL: 'http://siteverify.example.com/verify' });
+    expect(plain.variable).toBe('TURNSTILE_SITEVERIFY_URL');
+    expect(plain.message).toMatch(/https/);
+    const config = readFaucetConfig({ ...production, TURNSTILE_SITEVERIFY_URL: 'https://siteverify.example.com/verify' }, networks);
+    expect(config.captcha).toMatchObject({ siteverifyUrl: 'https://siteverify.example.com/verify', expectedHostname: 'faucet.example.com', expectedAction: 'faucet-send' });
+    // A stand-in on this machine carries the secret over no network.
+    expect(readFaucetConfig({ ...production, TURNSTILE_SITEVERIFY_URL: 'http://127.0.0.1:9000/verify' }, networks).captcha).toMatchObject({ siteverifyUrl: 'http://127.0.0.1:9000/verify' });
+  });
+
   it('needs an IP hash salt', () => {
     const { IP_HASH_SALT: _salt, ...withoutSalt } = production;
     expect(refusal(withoutSalt).variable).toBe('IP_HASH_SALT');
@@ -165,26 +198,37 @@ describe('readFaucetConfig in production mode', () => {
   });
 });
 
-describe('pageTurnstileSiteKey (read by the build for the faucet pages)', () => {
-  it('is null in local mode without a key (the development check), and needs no secret', () => {
-    expect(pageTurnstileSiteKey({})).toBeNull();
-    expect(pageTurnstileSiteKey({ TURNSTILE_SITE_KEY: '' })).toBeNull();
-    expect(pageTurnstileSiteKey({ TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toBe('1x00000000000000000000AA');
-    expect(pageTurnstileSiteKey({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site' })).toBe('0x4AAAAAAAreal-site');
+describe('pageTurnstile (read by the build for the faucet pages)', () => {
+  it('is the development check in local mode without a key, and needs no secret', () => {
+    expect(pageTurnstile({})).toEqual({ siteKey: null, action: null });
+    expect(pageTurnstile({ TURNSTILE_SITE_KEY: '' })).toEqual({ siteKey: null, action: null });
+    expect(pageTurnstile({ TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toEqual({ siteKey: '1x00000000000000000000AA', action: null });
+    expect(pageTurnstile({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site', TURNSTILE_ACTION: 'faucet-send' })).toEqual({
+      siteKey: '0x4AAAAAAAreal-site',
+      action: 'faucet-send',
+    });
   });
 
-  it('refuses a production build without a real site key, naming the variable', () => {
+  it('renders the widget with the very action the server checks', () => {
+    const env = { ...production, TURNSTILE_ACTION: 'drip-v2' };
+    const config = readFaucetConfig(env, networks);
+    expect(config.captcha.kind === 'turnstile' && config.captcha.expectedAction).toBe('drip-v2');
+    expect(pageTurnstile(env).action).toBe('drip-v2');
+  });
+
+  it('refuses a production build without a real site key or an action, naming the variable', () => {
     const variable = (env: Record<string, string>) => {
       try {
-        pageTurnstileSiteKey(env);
+        pageTurnstile(env);
       } catch (error) {
         if (error instanceof FaucetConfigError) return error.variable;
         throw error;
       }
       return null;
     };
-    expect(variable({ FAUCET_MODE: 'production' })).toBe('TURNSTILE_SITE_KEY');
-    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toBe('TURNSTILE_SITE_KEY');
+    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_ACTION: 'faucet-send' })).toBe('TURNSTILE_SITE_KEY');
+    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_ACTION: 'faucet-send', TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toBe('TURNSTILE_SITE_KEY');
+    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site' })).toBe('TURNSTILE_ACTION');
     expect(variable({ FAUCET_MODE: 'staging' })).toBe('FAUCET_MODE');
   });
 });
