@@ -30,10 +30,11 @@ export function isFaucetPage(path: string): boolean {
 
 /**
  * A CSP that allows what this page uses and nothing else: its own origin, the exact inline
- * scripts it carries (by hash), inline styles (Shiki colours tokens with style attributes),
- * images from the origins its <img> tags name and from the canonical site origin (the search
- * index's app icons are absolute URLs there, whatever origin serves the page), and Turnstile on
- * faucet pages.
+ * scripts it carries (by hash; all of them the site's own, since content that would add one
+ * fails the build: src/site/content-safety.ts), inline styles (Shiki colours tokens with style
+ * attributes), images from the origins its <img> tags name and from the canonical site origin
+ * (the search index's app icons are absolute URLs there, whatever origin serves the page), and
+ * Turnstile on faucet pages.
  */
 export function contentSecurityPolicy(html: string, options: { turnstile: boolean; siteOrigin?: string }): string {
   const scriptHashes = new Set<string>();

@@ -13,15 +13,17 @@ import type { MarkdownHeading } from 'astro';
 import * as jsxRuntime from 'astro/jsx-runtime';
 import { mdxToJs } from 'satteri';
 import { codeTitleTransformer } from '../../integrations/shiki-code-title.ts';
+import { refuseScript } from './content-safety.ts';
 import { splitFrontmatter } from './load.ts';
 
 // How pages' bodies become HTML, when each HTML page is prerendered: nothing rendered is kept
 // in Astro's content store (src/site/pages-loader.ts), and no page becomes a module the build
 // has to bundle. `.md` pages go through Astro's own Markdown processor; `.mdx` pages through
 // the same compiler Astro's MDX integration uses (satteri), evaluated in place. astro.config.mjs
-// hands Astro the same options, for anything Astro renders itself.
+// hands Astro the same options, for anything Astro renders itself. Both refuse content that
+// would run script (src/site/content-safety.ts).
 
-const processor = satteri({ features: { gfm: true, smartPunctuation: true } });
+const processor = satteri({ features: { gfm: true, smartPunctuation: true }, hastPlugins: [refuseScript] });
 
 export const markdownOptions = {
   processor,
@@ -40,17 +42,26 @@ let highlighter: ReturnType<typeof satteriCreateHighlightFn> | undefined;
 export async function renderPageBody(filePath: string): Promise<PageBody> {
   const absolute = resolve(process.cwd(), filePath);
   try {
-    const { data, body } = splitFrontmatter(await readFile(absolute, 'utf8'));
+    const source = await readFile(absolute, 'utf8');
+    const { data, body } = splitFrontmatter(source);
     const frontmatter = (data ?? {}) as Record<string, unknown>;
-    return await (filePath.endsWith('.mdx') ? renderMdx(body, absolute, frontmatter) : renderMarkdown(body, absolute, frontmatter));
+    const bodyAtItsLines = atItsLines(body, source);
+    return await (filePath.endsWith('.mdx') ? renderMdx(bodyAtItsLines, absolute, frontmatter) : renderMarkdown(bodyAtItsLines, absolute, frontmatter));
   } catch (error) {
     throw new Error(`${filePath}: ${(error as Error).message}`, { cause: error });
   }
 }
 
+/** The body after blank lines standing in for the frontmatter, so the lines errors name are the file's. */
+function atItsLines(body: string, source: string): string {
+  // The body is the end of the file.
+  const linesBefore = source.slice(0, source.length - body.length).split('\n').length - 1;
+  return '\n'.repeat(linesBefore) + body;
+}
+
 async function renderMarkdown(body: string, absolute: string, frontmatter: Record<string, unknown>): Promise<PageBody> {
   markdownRenderer ??= processor.createRenderer({ syntaxHighlight: markdownOptions.syntaxHighlight, shikiConfig: markdownOptions.shikiConfig });
-  const { code, metadata } = await (await markdownRenderer).render(body.trim(), { fileURL: pathToFileURL(absolute), frontmatter });
+  const { code, metadata } = await (await markdownRenderer).render(body, { fileURL: pathToFileURL(absolute), frontmatter });
   refuseRelativeImages(metadata.localImagePaths);
   return { html: code, headings: metadata.headings };
 }
@@ -76,7 +87,7 @@ async function renderMdx(body: string, absolute: string, frontmatter: Record<str
   const astro = { frontmatter, headings: [] as MarkdownHeading[], localImagePaths: new Set<string>(), remoteImagePaths: new Set<string>() };
   const compiled = await mdxToJs(body, {
     mdastPlugins: [satteriCollectImagesPlugin(), refuseImports],
-    hastPlugins: [...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []), satteriHeadingIdsPlugin()],
+    hastPlugins: [refuseScript, ...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []), satteriHeadingIdsPlugin()],
     features: processor.options.features,
     fileURL: pathToFileURL(absolute),
     elementAttributeNameCase: 'html',

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { cp, mkdtemp } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 
 export const projectRoot = resolve(import.meta.dirname, '../..');
 
@@ -39,4 +39,15 @@ export async function copyFixtureContent(): Promise<{ dir: string; content: stri
   const content = join(dir, 'content');
   await cp(join(projectRoot, 'test/fixtures/site/content'), content, { recursive: true });
   return { dir, content };
+}
+
+/** Builds a scratch copy of the fixture site with `files` (paths under content/) added or replaced; the caller removes `dir`. */
+export async function buildFixtureWith(files: Record<string, string>, siteUrl?: string): Promise<BuildResult & { dir: string }> {
+  const fixture = await copyFixtureContent();
+  for (const [path, text] of Object.entries(files)) {
+    await mkdir(dirname(join(fixture.content, path)), { recursive: true });
+    await writeFile(join(fixture.content, path), text);
+  }
+  const result = await buildSite({ contentDir: fixture.content, outDir: join(fixture.dir, 'dist'), cacheDir: join(fixture.dir, 'cache'), siteUrl });
+  return { ...result, dir: fixture.dir };
 }
