@@ -23,8 +23,8 @@ const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? fallback : process.argv[at + 1]!;
 };
-const sends = Number(option('sends', '200'));
-const concurrency = Number(option('concurrency', '16'));
+const sends = Number(option('sends', '500'));
+const concurrency = Number(option('concurrency', '50'));
 const rounds = Number(option('rounds', '3'));
 const waitForQuiet = !process.argv.includes('--no-wait');
 const CHAIN_ID = 7357001;

@@ -1,16 +1,17 @@
 import { createPublicClient, defineChain, http, type Address, type Hex, type PublicClient } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { FaucetNetwork } from './networks.ts';
+import { createTransferSigner } from './transfer-signer.ts';
 import { createSender, type CrossProcessLock, type FeeParams, type SendOutcome, type SignedTransfer } from './sender.ts';
 
 // One faucet network as the faucet service sees it: what a drip decision needs to know, the
 // wallet's sender, and receipts. viem does the JSON-RPC (calls made in the same tick go out as
 // one JSON-RPC batch), signing and fee reads.
 //
-// Round trips per drip. Fee data and the wallet's balance are read at most once per
-// `feeMaxAgeMs` (about a block) for every drip in that time, and the balance is then counted
-// down locally by what each drip may cost; a node's refusal for funds re-reads it. What depends
-// on the recipient (its balance, the gas its address needs) is read per drip, in one batch.
+// Round trips per drip. Fee data, the wallet's balance and the gas of a plain transfer are read
+// at most once per `feeMaxAgeMs` (about a block) for every drip in that time, and the balance is
+// then counted down locally by what each drip may cost; a node's refusal for funds re-reads it.
+// What depends on the recipient (its balance, whether it has code) is read per drip, in one
+// batch; the gas of a transfer to code is estimated for that recipient.
 
 export type TransferQuote = FeeParams & {
   gas: bigint;
@@ -44,7 +45,7 @@ export interface FaucetChain {
   /** True while this process's sender may still get the transaction mined. */
   isInFlight(hash: Hex): boolean;
   /** Stops the sender's background watch. */
-  close(): void;
+  close(): Promise<void>;
 }
 
 export interface FaucetChainOptions {
@@ -66,6 +67,8 @@ export interface FaucetChainOptions {
 interface FeeState {
   /** The quote without the per-recipient gas. */
   fees: FeeParams;
+  /** What a transfer to an account without code costs here (21,000 on L1; L2s may add their L1 data cost). */
+  plainTransferGas: bigint;
   walletBalance: bigint;
   /** What drips since the balance was read may cost: value + gas × max price each. */
   committed: bigint;
@@ -87,10 +90,11 @@ export async function connectFaucetChain(options: FaucetChainOptions): Promise<F
   if (servedChainId !== network.chainId) {
     throw new Error(`the RPC endpoint of ${network.id} serves chain ${servedChainId}, expected ${network.chainId}`);
   }
-  const account = privateKeyToAccount(options.privateKey);
+  const signer = createTransferSigner(options.privateKey);
+  const account = { address: signer.address };
   const sender = createSender({
     client,
-    account,
+    signer,
     chainId: network.chainId,
     crossProcessLock: options.crossProcessLock,
     maxNonceRetries: options.maxNonceRetries,
@@ -101,19 +105,21 @@ export async function connectFaucetChain(options: FaucetChainOptions): Promise<F
   const explorer = !localDevnet && network.explorer ? network.explorer.replace(/\/+$/, '') : null;
 
   const readFeeState = async (): Promise<FeeState> => {
-    // One batch: the block (base fee), the priority fee or gas price, and the wallet's balance.
-    const [block, walletBalance] = await Promise.all([
+    // One batch: the block (base fee), the wallet's balance, and what a plain transfer costs.
+    const [block, walletBalance, plainTransferGas] = await Promise.all([
       client.getBlock({ blockTag: 'latest' }),
       client.getBalance({ address: account.address, blockTag: 'pending' }),
+      client.estimateGas({ account: account.address, to: account.address, value: 1n }),
     ]);
+    const state = { walletBalance, plainTransferGas, committed: 0n, readAt: Date.now() };
     // EIP-1559 where the chain has a base fee; legacy gas price otherwise.
     if (block.baseFeePerGas != null) {
       const maxPriorityFeePerGas = await client.estimateMaxPriorityFeePerGas();
       // Twice the base fee survives several full blocks while the send waits in the queue.
       const maxFeePerGas = block.baseFeePerGas * 2n + maxPriorityFeePerGas;
-      return { fees: { type: 'eip1559', maxFeePerGas, maxPriorityFeePerGas }, walletBalance, committed: 0n, readAt: Date.now() };
+      return { ...state, fees: { type: 'eip1559', maxFeePerGas, maxPriorityFeePerGas } };
     }
-    return { fees: { type: 'legacy', gasPrice: await client.getGasPrice() }, walletBalance, committed: 0n, readAt: Date.now() };
+    return { ...state, fees: { type: 'legacy', gasPrice: await client.getGasPrice() } };
   };
   let feeState: Promise<FeeState> | null = null;
   let feeStateAt = 0;
@@ -133,11 +139,9 @@ export async function connectFaucetChain(options: FaucetChainOptions): Promise<F
     faucetAddress: account.address,
     explorerUrl: (hash) => (explorer ? `${explorer}/tx/${hash}` : undefined),
     async prepareTransfer(to, value) {
-      const [state, recipientBalance, gas] = await Promise.all([
-        currentFeeState(),
-        client.getBalance({ address: to }),
-        client.estimateGas({ account: account.address, to, value }),
-      ]);
+      const [state, recipientBalance, code] = await Promise.all([currentFeeState(), client.getBalance({ address: to }), client.getCode({ address: to })]);
+      // Only code can make a transfer cost more than a plain one: that alone is estimated.
+      const gas = code ? await client.estimateGas({ account: account.address, to, value }) : state.plainTransferGas;
       const facts = (current: FeeState): TransferFacts => {
         const price = current.fees.type === 'eip1559' ? current.fees.maxFeePerGas : current.fees.gasPrice;
         return { quote: { ...current.fees, gas, maxFee: gas * price }, recipientBalance, walletBalance: current.walletBalance - current.committed };
@@ -170,6 +174,8 @@ export async function connectFaucetChain(options: FaucetChainOptions): Promise<F
       return (await client.request({ method: 'eth_getTransactionByHash', params: [hash] })) !== null;
     },
     isInFlight: (hash) => sender.isInFlight(hash),
-    close: () => sender.close(),
+    async close() {
+      sender.close();
+    },
   };
 }

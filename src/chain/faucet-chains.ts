@@ -61,7 +61,7 @@ export function createFaucetChains(options: FaucetChainsOptions): FaucetChains {
     },
     async close() {
       const connected = await Promise.allSettled(chains.values());
-      for (const chain of connected) if (chain.status === 'fulfilled') chain.value.close();
+      await Promise.all(connected.map((chain) => (chain.status === 'fulfilled' ? chain.value.close() : undefined)));
       chains.clear();
       await devnets?.stop();
     },

@@ -1,19 +1,22 @@
-import { keccak256, type Address, type Hex, type LocalAccount, type PublicClient } from 'viem';
+import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
 import { classifyNodeError, isTransportFailure } from './node-errors.ts';
+import type { TransferSigner } from './transfer-signer.ts';
 
 // The one sender of a faucet wallet on one network.
 //
-// Batches. Sends that wait while a broadcast is under way go out together as the next batch:
-// consecutive nonces, signed in order, their write-ahead records made together (one durable
-// write: the caller's `beforeBroadcast`), and broadcast in one JSON-RPC batch. Under load that
-// is one round trip and one fsync for many sends rather than one each.
+// Batches. Sends that wait while a batch is being prepared go out together as the next batch:
+// consecutive nonces, signed in order, their write-ahead records made
+// together (one durable write: the caller's `beforeBroadcast`), and broadcast in one JSON-RPC
+// batch. Under load that is one round trip and one fsync for many sends rather than one each.
+// The next batch is prepared while the last one is broadcast (two under way at most).
 //
-// Nonces. While batches follow each other back to back the nonce is tracked locally; when the
-// queue drains, or after any broadcast that did not go through, the next batch reads the
-// node's `pending` count again. A nonce is consumed only when the node took the transaction.
-// A nonce error (taken, too low) re-reads the count and retries, a bounded number of times.
-// A failure inside a batch whose later nonces were taken would leave a gap that holds those
-// back: it is filled at once with a zero-value transfer to the wallet itself.
+// Nonces. While batches follow each other the nonce is tracked locally. After any broadcast
+// that did not go through, or once nothing is under way, the next batch reads the node's
+// `pending` count again, after every broadcast under way has answered. A nonce is consumed
+// only when the node took the transaction. A nonce error (taken, too low) re-reads the count
+// and retries, a bounded number of times. A nonce no transaction took, below one that was
+// taken, would hold the later ones back: before the re-read it is filled with a zero-value
+// transfer to the wallet itself.
 //
 // Unknown outcomes. When neither the broadcast nor the follow-up question ("do you have this
 // hash?") gets an answer, the transaction may still be mined: it is reported as `unknown`,
@@ -68,7 +71,8 @@ export interface Sender {
 
 export interface SenderOptions {
   client: PublicClient;
-  account: LocalAccount;
+  /** Holds the wallet's key. */
+  signer: TransferSigner;
   chainId: number;
   crossProcessLock?: CrossProcessLock;
   /** Extra attempts after a nonce error before answering `nonce_conflict`. */
@@ -86,6 +90,8 @@ const DEFAULT_NONCE_RETRIES = 3;
 const NONCE_RETRY_PAUSE_MS = 100;
 /** The most transactions one batch carries (one JSON-RPC batch, one write-ahead write). */
 const MAX_BATCH = 100;
+/** Batches under way at once: the next is signed and recorded while the last is broadcast. */
+const PIPELINE_DEPTH = 2;
 const DEFAULT_WATCH_INTERVAL_MS = 10_000;
 /** A replacement must outbid the original by 10% (geth's rule); 25% clears every node's. */
 const REPLACEMENT_BUMP_PERCENT = 125n;
@@ -107,19 +113,20 @@ interface InFlight extends SignedTransfer {
 }
 
 export function createSender(options: SenderOptions): Sender {
-  const { client, account, chainId, crossProcessLock } = options;
+  const { client, signer, chainId, crossProcessLock } = options;
+  const { address } = signer;
   const maxNonceRetries = options.maxNonceRetries ?? DEFAULT_NONCE_RETRIES;
   const watchIntervalMs = options.watchIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
   const logError = options.logError ?? defaultLogError;
   const waiting: Waiting[] = [];
   const inFlight = new Map<number, InFlight>();
   let draining = false;
-  let cachedNonce: number | null = null;
+  let nextNonce: number | null = null;
   let watchTimer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const sign = (request: InFlight['request'], nonce: number) =>
-    account.signTransaction({ chainId, to: request.to, value: request.value, gas: request.gas, nonce, ...request.fees });
+  const sign = (requests: Array<InFlight['request']>, firstNonce: number) =>
+    signer.sign(requests.map(({ to, value, gas, fees }, i) => ({ chainId, to, value, gas, fees, nonce: firstNonce + i })));
 
   const broadcast = (raw: Hex) => client.request({ method: 'eth_sendRawTransaction', params: [raw] });
 
@@ -137,90 +144,117 @@ export function createSender(options: SenderOptions): Sender {
     if (!watchTimer && !closed) watchTimer = setTimeout(watch, watchIntervalMs);
   };
 
-  /** Signs, records and broadcasts one batch; returns the sends to try again (nonce errors). */
-  async function sendBatch(batch: Waiting[]): Promise<Waiting[]> {
-    const retry: Waiting[] = [];
+  /** Nonces signed but not taken since the last resync, and the highest taken: what gap filling needs. */
+  let unused: number[] = [];
+  let highestTaken = -1;
+  const broadcasting = new Set<Promise<void>>();
+
+  /**
+   * Stage one, one batch at a time: nonces, signatures, write-ahead records. Returns the
+   * batch's broadcast (stage two), which runs while the next batch is prepared.
+   */
+  async function prepareBatch(batch: Waiting[]): Promise<{ broadcast: Promise<void> }> {
     let release: (() => Promise<void>) | undefined;
     try {
       if (crossProcessLock) {
         release = await crossProcessLock.acquire();
         // Another process may have sent since we last did.
-        cachedNonce = null;
+        nextNonce = null;
       }
-      const base = cachedNonce ?? (await client.getTransactionCount({ address: account.address, blockTag: 'pending' }));
-      const signed: Signed[] = [];
-      for (const [i, item] of batch.entries()) {
-        const raw = await sign(item.request, base + i);
-        signed.push({ ...item, raw, hash: keccak256(raw), nonce: base + i });
+      if (nextNonce === null) {
+        // Resync: only once every broadcast under way has answered, so the node's count includes them.
+        await Promise.all(broadcasting);
+        await fillGaps(batch[0]!.request.fees);
+        nextNonce = await client.getTransactionCount({ address, blockTag: 'pending' });
       }
-
+      const base = nextNonce;
+      nextNonce += batch.length;
+      const raws = sign(batch.map((item) => item.request), base);
+      const signed: Signed[] = batch.map((item, i) => ({ ...item, raw: raws[i]!, hash: keccak256(raws[i]!), nonce: base + i }));
       // Write-ahead: nothing is broadcast that its caller has not recorded.
       const recorded = await Promise.allSettled(signed.map((tx) => tx.request.beforeBroadcast?.({ hash: tx.hash, nonce: tx.nonce })));
-      const unused: number[] = [];
-      const toSend: Signed[] = [];
-      for (const [i, tx] of signed.entries()) {
+      const toSend = signed.filter((tx, i) => {
         const record = recorded[i]!;
-        if (record.status === 'fulfilled') toSend.push(tx);
-        else {
-          unused.push(tx.nonce);
+        if (record.status === 'rejected') {
+          notTaken(tx.nonce);
           tx.resolve({ ok: false, reason: 'failed', error: record.reason });
         }
-      }
-
-      const answers = await Promise.allSettled(toSend.map((tx) => broadcast(tx.raw)));
-      // A broadcast can fail after the node took the transaction: ask before calling it failed.
-      const known = await Promise.all(toSend.map((tx, i) => (answers[i]!.status === 'fulfilled' ? true : nodeKnows(tx.hash))));
-      let highestTaken = -1;
-      let nonceInDoubt = false;
-      for (const [i, tx] of toSend.entries()) {
-        const answer = answers[i]!;
-        const error = answer.status === 'rejected' ? answer.reason : undefined;
-        if (known[i] === true) {
-          highestTaken = Math.max(highestTaken, tx.nonce);
-          track(tx);
-          tx.resolve({ ok: true, hash: tx.hash, nonce: tx.nonce });
-        } else if (known[i] === null && isTransportFailure(error)) {
-          // Neither answer arrived: the node may have it. Watched, and never called failed.
-          nonceInDoubt = true;
-          track(tx);
-          tx.resolve({ ok: false, reason: 'unknown', hash: tx.hash, nonce: tx.nonce, error });
-        } else {
-          const kind = classifyNodeError(error);
-          if (kind === 'nonce') {
-            nonceInDoubt = true;
-            if (tx.attempt < maxNonceRetries) retry.push({ request: tx.request, attempt: tx.attempt + 1, resolve: tx.resolve });
-            else tx.resolve({ ok: false, reason: 'nonce_conflict', error });
-          } else {
-            unused.push(tx.nonce);
-            tx.resolve({ ok: false, reason: kind === 'insufficient_funds' ? 'insufficient_funds' : 'failed', error });
-          }
-        }
-      }
-      cachedNonce = nonceInDoubt || unused.length ? null : base + batch.length;
-      const gaps = unused.filter((nonce) => nonce < highestTaken);
-      if (gaps.length) await fillGaps(gaps, batch[0]!.request.fees);
-      return retry;
+        return record.status === 'fulfilled';
+      });
+      const held = release;
+      release = undefined;
+      return { broadcast: broadcastBatch(toSend).finally(() => held?.()) };
     } catch (error) {
-      // RPC failure reading the nonce, a lock that could not be taken, a signing fault. A send
-      // already answered keeps its answer (a promise settles once).
-      cachedNonce = null;
+      // RPC failure reading the nonce, a lock that could not be taken, a signing fault: nothing left.
+      nextNonce = null;
       for (const item of batch) item.resolve({ ok: false, reason: 'failed', error });
-      return [];
-    } finally {
       await release?.();
+      return { broadcast: Promise.resolve() };
     }
   }
 
-  /** Spends unused nonces below taken ones, so the node does not hold the later ones back. */
-  async function fillGaps(nonces: number[], fees: FeeParams) {
-    for (const nonce of nonces) {
-      const request = { to: account.address, value: 0n, gas: 21_000n, fees };
-      const raw = await sign(request, nonce);
+  /** Stage two: the batch in one JSON-RPC batch, each answer classified. */
+  async function broadcastBatch(batch: Signed[]): Promise<void> {
+    const answers = await Promise.allSettled(batch.map((tx) => broadcast(tx.raw)));
+    // A broadcast can fail after the node took the transaction: ask before calling it failed.
+    const known = await Promise.all(batch.map((tx, i) => (answers[i]!.status === 'fulfilled' ? true : nodeKnows(tx.hash))));
+    const retry: Waiting[] = [];
+    for (const [i, tx] of batch.entries()) {
+      const answer = answers[i]!;
+      const error = answer.status === 'rejected' ? answer.reason : undefined;
+      if (known[i] === true) {
+        highestTaken = Math.max(highestTaken, tx.nonce);
+        track(tx);
+        tx.resolve({ ok: true, hash: tx.hash, nonce: tx.nonce });
+      } else if (known[i] === null && isTransportFailure(error)) {
+        // Neither answer arrived: the node may have it. Watched, and never called failed.
+        nextNonce = null;
+        track(tx);
+        tx.resolve({ ok: false, reason: 'unknown', hash: tx.hash, nonce: tx.nonce, error });
+      } else {
+        const kind = classifyNodeError(error);
+        if (kind === 'nonce') {
+          nextNonce = null;
+          if (tx.attempt < maxNonceRetries) retry.push({ request: tx.request, attempt: tx.attempt + 1, resolve: tx.resolve });
+          else tx.resolve({ ok: false, reason: 'nonce_conflict', error });
+        } else {
+          notTaken(tx.nonce);
+          tx.resolve({ ok: false, reason: kind === 'insufficient_funds' ? 'insufficient_funds' : 'failed', error });
+        }
+      }
+    }
+    if (retry.length) {
+      // Behind a pause that lets a lagging node catch up, ahead of newer sends.
+      await sleep(NONCE_RETRY_PAUSE_MS * retry[0]!.attempt);
+      waiting.unshift(...retry);
+      if (!draining) void drain();
+    }
+  }
+
+  /** A signed nonce that no transaction took: the next resync fills it if a later one was taken. */
+  function notTaken(nonce: number) {
+    unused.push(nonce);
+    nextNonce = null;
+  }
+
+  /**
+   * Spends unused nonces below taken ones, so the node does not hold the later ones back. Only
+   * nonces of the batches since the last resync count: the node's count may go back (it evicts
+   * queued transactions when the wallet's balance drops), and a new count starts afresh.
+   */
+  async function fillGaps(fees: FeeParams) {
+    const gaps = unused.filter((nonce) => nonce < highestTaken);
+    unused = [];
+    highestTaken = -1;
+    if (!gaps.length) return;
+    const request = { to: address, value: 0n, gas: 21_000n, fees };
+    for (const nonce of gaps) {
       try {
+        const raw = sign([request], nonce)[0]!;
         await broadcast(raw);
         inFlight.set(nonce, { hash: keccak256(raw), nonce, raw, request, sentAt: Date.now() });
       } catch (error) {
-        logError(`filling nonce ${nonce} of ${account.address} failed`, error);
+        logError(`filling nonce ${nonce} of ${address} failed`, error);
       }
     }
   }
@@ -229,16 +263,20 @@ export function createSender(options: SenderOptions): Sender {
     draining = true;
     try {
       while (waiting.length) {
-        const retry = await sendBatch(waiting.splice(0, MAX_BATCH));
-        if (retry.length) {
-          waiting.unshift(...retry);
-          await sleep(NONCE_RETRY_PAUSE_MS * retry[0]!.attempt);
-        }
+        const { broadcast } = await prepareBatch(waiting.splice(0, MAX_BATCH));
+        broadcasting.add(broadcast);
+        void broadcast.finally(() => {
+          broadcasting.delete(broadcast);
+          // Truly idle: the next send reads the node's count again.
+          if (!draining && broadcasting.size === 0 && waiting.length === 0) nextNonce = null;
+        });
+        // With a cross-process lock the batch holds the lock until it is answered: no overlap.
+        // Without, at most two batches are under way: one broadcasting, one being prepared.
+        if (crossProcessLock || broadcasting.size >= PIPELINE_DEPTH) await Promise.race(broadcasting);
       }
     } finally {
-      // Keep the local nonce only while sends follow each other back to back.
-      cachedNonce = null;
       draining = false;
+      if (broadcasting.size === 0) nextNonce = null;
     }
   }
 
@@ -247,15 +285,15 @@ export function createSender(options: SenderOptions): Sender {
     watchTimer = null;
     if (closed) return;
     try {
-      if (!draining) await checkInFlight();
+      if (!draining && broadcasting.size === 0) await checkInFlight();
     } catch (error) {
-      logError(`watching the transactions of ${account.address} failed`, error);
+      logError(`watching the transactions of ${address} failed`, error);
     }
     if (inFlight.size && !closed) watchTimer = setTimeout(watch, watchIntervalMs);
   }
 
   async function checkInFlight() {
-    const mined = await client.getTransactionCount({ address: account.address, blockTag: 'latest' });
+    const mined = await client.getTransactionCount({ address, blockTag: 'latest' });
     for (const nonce of inFlight.keys()) if (nonce < mined) inFlight.delete(nonce);
     // Only what had a full interval to reach the node's pool is checked.
     const due = [...inFlight.values()].filter((tx) => Date.now() - tx.sentAt >= watchIntervalMs);
@@ -289,7 +327,7 @@ export function createSender(options: SenderOptions): Sender {
           })()
         : { type: 'legacy', gasPrice: max(bump(tx.request.fees.gasPrice), floor) };
     const request = { ...tx.request, fees };
-    const raw = await sign(request, tx.nonce);
+    const raw = sign([request], tx.nonce)[0]!;
     await broadcast(raw);
     const replacement = { hash: keccak256(raw), nonce: tx.nonce, raw, request, sentAt: Date.now() };
     inFlight.set(tx.nonce, replacement);
@@ -297,7 +335,7 @@ export function createSender(options: SenderOptions): Sender {
   }
 
   return {
-    address: account.address,
+    address,
     send: (request) =>
       new Promise<SendOutcome>((resolve) => {
         waiting.push({ request, attempt: 0, resolve });

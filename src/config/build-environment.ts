@@ -1,4 +1,5 @@
 import { ConfigError, defaultPort, readListenAddress } from '../server/config.ts';
+import { pageTurnstile } from './faucet.ts';
 
 // The build's inputs that come from the environment rather than from files. astro.config.mjs
 // builds with them, the build records them in dist/_surface.json, and `npm start` rebuilds when
@@ -9,8 +10,12 @@ type Env = Record<string, string | undefined>;
 
 /** Values are strings, or null for an input left unset; never a secret (dist/ is public). */
 export function buildEnvironment(env: Env = process.env) {
+  const turnstile = pageTurnstile(env);
   return {
     siteOrigin: siteOrigin(env),
+    // The faucet pages' widget: the server checks tokens against the same site key and action.
+    turnstileSiteKey: turnstile.siteKey,
+    turnstileAction: turnstile.action,
   } satisfies Record<string, string | null>;
 }
 

@@ -201,14 +201,11 @@ export function createFaucet(deps: FaucetDeps): Faucet {
       return failure(code, { cause: failed.error });
     }
     const { hash } = attempt.outcome;
-    // The drip is on its way: from here a bookkeeping fault is logged, never answered as a
-    // failure; the write-ahead records let reconcile() finish the job.
-    try {
-      await deps.store.settleDrip(hash, { outcome: 'sent', statusCode: null });
-      await deps.store.confirmAddress(reservation, clock());
-    } catch (error) {
-      logError(`recording drip ${hash} on ${network.id} failed`, error);
-    }
+    // The drip is on its way and its write-ahead records are on disk: the answer need not wait
+    // for the bookkeeping, and a fault in it is logged, never answered (reconcile() finishes it).
+    void Promise.all([deps.store.settleDrip(hash, { outcome: 'sent', statusCode: null }), deps.store.confirmAddress(reservation, clock())]).catch((error: unknown) =>
+      logError(`recording drip ${hash} on ${network.id} failed`, error),
+    );
     const explorerUrl = chain.explorerUrl(hash);
     return {
       ok: true,

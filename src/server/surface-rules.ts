@@ -23,6 +23,8 @@ export interface SurfaceRules {
   /** HTML path -> its `.md` twin path. */
   twinOf(htmlPath: string): string | undefined;
   notFound: { html: string; markdown: string };
+  /** The environment-derived inputs the site was built with (src/config/build-environment.ts); null when unrecorded. */
+  environment: Record<string, string | null> | null;
 }
 
 export async function loadSurfaceRules(distDir: string): Promise<SurfaceRules> {
@@ -48,6 +50,7 @@ export function compileSurfaceRules(manifest: SurfaceManifest): SurfaceRules {
     canonicalLinkOf: (twinPath) => links.get(twinPath),
     twinOf: (htmlPath) => twinByHtml.get(htmlPath),
     notFound: manifest.notFound,
+    environment: manifest.environment ?? null,
   };
 }
 

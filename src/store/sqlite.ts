@@ -9,12 +9,15 @@ import type { DripRecord, FaucetStore } from './types.ts';
 // statement or a BEGIN IMMEDIATE transaction, so it is atomic for every connection to the
 // file, including other processes on this machine.
 //
+// Group commit. Writes whose caller needs no answer from them (confirm, release, the ledger)
+// are queued and committed together once per turn of the event loop: a batch of drips that
+// finish together costs one commit, not one each.
+//
 // Durability. Commits are synchronous=NORMAL: they survive a crash of the process (the WAL is
 // in the OS's hands) but not of the machine. The write-ahead records of a broadcast (the
-// reservation's hash and the `pending` ledger row) are durable writes: committed with
-// synchronous=FULL, which syncs the WAL and so every commit before them too. Durable writes
-// made in the same turn of the event loop share one transaction and one fsync (group commit):
-// a batch of broadcasts costs one sync, and a refused request costs none.
+// reservation's hash and the `pending` ledger row) are durable: their group is committed with
+// synchronous=FULL, which syncs the WAL and so every commit before it too. A batch of
+// broadcasts costs one fsync, and a refused request none.
 
 /** Each entry brings the schema from the version before it to its own index + 1. */
 const MIGRATIONS = [
@@ -99,18 +102,34 @@ export function openSqliteStore(path: string): FaucetStore {
   };
   migrate(db, immediate);
 
-  const durableWrites: Array<{ write: () => void; resolve: () => void; reject: (error: unknown) => void }> = [];
-  /** Queues a write for the next group commit; resolves once it is on disk. */
-  const durably = (write: () => void) =>
+  const queuedWrites: Array<{ write: () => void; resolve: () => void; reject: (error: unknown) => void }> = [];
+  let queuedDurable = false;
+  /**
+   * Queues a write for the next group commit (this turn of the event loop); resolves once it
+   * is committed, and when `durable`, once it is on disk.
+   */
+  const grouped = (write: () => void, durable: boolean) =>
     new Promise<void>((resolve, reject) => {
-      durableWrites.push({ write, resolve, reject });
-      if (durableWrites.length === 1) setImmediate(commitDurableWrites);
+      queuedWrites.push({ write, resolve, reject });
+      if (queuedWrites.length === 1) setImmediate(commitQueuedWrites);
+      // A write-ahead record holds up a broadcast: its group commits as soon as the current
+      // synchronous run (which queues a whole batch's records) is over.
+      if (durable && !queuedDurable) queueMicrotask(commitQueuedWrites);
+      queuedDurable ||= durable;
     });
-  const commitDurableWrites = () => {
-    const group = durableWrites.splice(0);
+  /** Every other statement runs after the queued writes, so a read sees what was written before it. */
+  const afterQueuedWrites = <T>(statement: () => T): T => {
+    if (queuedWrites.length) commitQueuedWrites();
+    return statement();
+  };
+  const commitQueuedWrites = () => {
+    if (!queuedWrites.length) return;
+    const group = queuedWrites.splice(0);
+    const durable = queuedDurable;
+    queuedDurable = false;
     const failures = new Map<number, unknown>();
     try {
-      db.exec('PRAGMA synchronous = FULL');
+      if (durable) db.exec('PRAGMA synchronous = FULL');
       immediate(() => {
         for (const [i, { write }] of group.entries()) {
           // One write's fault does not undo the others'.
@@ -128,13 +147,15 @@ export function openSqliteStore(path: string): FaucetStore {
       for (const item of group) item.reject(error);
       return;
     } finally {
-      db.exec('PRAGMA synchronous = NORMAL');
+      if (durable) db.exec('PRAGMA synchronous = NORMAL');
     }
     for (const [i, item] of group.entries()) {
       if (failures.has(i)) item.reject(failures.get(i));
       else item.resolve();
     }
   };
+  const durably = (write: () => void) => grouped(write, true);
+  const lazily = (write: () => void) => grouped(write, false);
 
   // An expired row is overwritten; a live one is left alone and RETURNING yields nothing.
   const reserve = db.prepare(`
@@ -203,24 +224,24 @@ export function openSqliteStore(path: string): FaucetStore {
   return {
     async reserveAddress({ networkId, address, windowMs, now }) {
       const key = { network: networkId, address: address.toLowerCase() };
-      const id = randomUUID();
       pruneExpired(now.getTime());
-      return immediate(() => {
-        const row = reserve.get({ ...key, id, expires: now.getTime() + windowMs, now: now.getTime() });
-        if (row) return { ok: true as const, reservation: { networkId, address: key.address, id, windowMs } };
-        const existing = expiryOf.get(key) as { expires_at: number };
-        return { ok: false as const, resetAt: new Date(existing.expires_at) };
-      });
+      if (queuedWrites.length) commitQueuedWrites();
+      for (;;) {
+        const id = randomUUID();
+        // One statement: atomic on its own, for every connection to the file.
+        if (reserve.get({ ...key, id, expires: now.getTime() + windowMs, now: now.getTime() })) {
+          return { ok: true as const, reservation: { networkId, address: key.address, id, windowMs } };
+        }
+        const existing = expiryOf.get(key) as { expires_at: number } | undefined;
+        // Unless its holder released it in between: then it is tried again.
+        if (existing) return { ok: false as const, resetAt: new Date(existing.expires_at) };
+      }
     },
     recordBroadcast: (reservation, txHash) => durably(() => recordHash.run({ ...keyOf(reservation), hash: txHash })),
-    async confirmAddress(reservation, now) {
-      confirm.run({ ...keyOf(reservation), expires: now.getTime() + reservation.windowMs });
-    },
-    async releaseAddress(reservation) {
-      release.run(keyOf(reservation));
-    },
+    confirmAddress: (reservation, now) => lazily(() => confirm.run({ ...keyOf(reservation), expires: now.getTime() + reservation.windowMs })),
+    releaseAddress: (reservation) => lazily(() => release.run(keyOf(reservation))),
     async unsettledReservations(reservedBefore) {
-      const rows = selectUnsettled.all({ before: reservedBefore.getTime() }) as unknown as ReservationRow[];
+      const rows = afterQueuedWrites(() => selectUnsettled.all({ before: reservedBefore.getTime() })) as unknown as ReservationRow[];
       return rows.map((row) => ({
         reservation: { networkId: row.network_id, address: row.address, id: row.reservation_id, windowMs: row.expires_at - row.reserved_at },
         reservedAt: new Date(row.reserved_at),
@@ -229,23 +250,21 @@ export function openSqliteStore(path: string): FaucetStore {
     },
     async takeIpSlot({ networkId, ipHash, max, windowMs, now }) {
       const key = { network: networkId, ip: ipHash };
-      return immediate(() => {
+      return afterQueuedWrites(() => immediate(() => {
         const row = takeIp.get({ ...key, now: now.getTime(), window: windowMs, max }) as { window_start: number } | undefined;
         if (row) return { ok: true as const, slot: { networkId, ipHash, windowStart: row.window_start } };
         const existing = ipWindowOf.get(key) as { window_start: number };
         return { ok: false as const, resetAt: new Date(existing.window_start + windowMs) };
-      });
+      }));
     },
-    async returnIpSlot(slot) {
-      returnIp.run({ network: slot.networkId, ip: slot.ipHash, start: slot.windowStart });
-    },
+    returnIpSlot: (slot) => lazily(() => returnIp.run({ network: slot.networkId, ip: slot.ipHash, start: slot.windowStart })),
     async isCaptchaTokenUsed(tokenHash, now) {
-      return tokenUsed.get({ hash: tokenHash, now: now.getTime() }) !== undefined;
+      return afterQueuedWrites(() => tokenUsed.get({ hash: tokenHash, now: now.getTime() })) !== undefined;
     },
     async claimCaptchaToken(tokenHash, expiresAt, now) {
-      return claimToken.get({ hash: tokenHash, expires: expiresAt.getTime(), now: now.getTime() }) !== undefined;
+      return afterQueuedWrites(() => claimToken.get({ hash: tokenHash, expires: expiresAt.getTime(), now: now.getTime() })) !== undefined;
     },
-    async recordDrip(record) {
+    recordDrip(record) {
       const insert = () =>
         insertDrip.run({
           network: record.networkId,
@@ -257,27 +276,24 @@ export function openSqliteStore(path: string): FaucetStore {
           outcome: record.outcome,
           status: record.statusCode,
         });
-      if (record.outcome === 'pending') return durably(insert);
-      insert();
+      return record.outcome === 'pending' ? durably(insert) : lazily(insert);
     },
-    async settleDrip(txHash, { outcome, statusCode }) {
-      settle.run({ tx: txHash, outcome, status: statusCode });
-    },
-    async replaceDrip(original, replacement) {
-      replace.run({ original, replacement });
-    },
+    settleDrip: (txHash, { outcome, statusCode }) => lazily(() => settle.run({ tx: txHash, outcome, status: statusCode })),
+    replaceDrip: (original, replacement) => lazily(() => replace.run({ original, replacement })),
     async replacementOf(original) {
-      return ((selectReplacement.get({ original }) as { tx_hash: Hex } | undefined)?.tx_hash ?? null) as Hex | null;
+      return ((afterQueuedWrites(() => selectReplacement.get({ original })) as { tx_hash: Hex } | undefined)?.tx_hash ?? null) as Hex | null;
     },
     async pendingDrips(createdBefore) {
-      return (selectPending.all({ before: createdBefore.getTime() }) as unknown as DripRow[]).map(toDripRecord);
+      return (afterQueuedWrites(() => selectPending.all({ before: createdBefore.getTime() })) as unknown as DripRow[]).map(toDripRecord);
     },
     async listDrips(filter = {}) {
-      const rows = selectDrips.all({ network: filter.networkId ?? null, address: filter.address?.toLowerCase() ?? null }) as unknown as DripRow[];
+      const rows = afterQueuedWrites(() => selectDrips.all({ network: filter.networkId ?? null, address: filter.address?.toLowerCase() ?? null })) as unknown as DripRow[];
       return rows.map(toDripRecord);
     },
     async close() {
-      if (db.isOpen) db.close();
+      if (!db.isOpen) return;
+      commitQueuedWrites();
+      db.close();
     },
   };
 }

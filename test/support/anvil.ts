@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import { text } from 'node:stream/consumers';
 import type { AddressInfo } from 'node:net';
-import { createTestClient, http, parseEther, parseTransaction, publicActions, walletActions, type Address, type Hex } from 'viem';
+import { createTestClient, getAddress, http, parseEther, parseTransaction, publicActions, walletActions, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { startAnvil, type AnvilOptions } from '../../src/chain/anvil.ts';
 import { DEV_FAUCET_PRIVATE_KEY } from '../../src/chain/dev-accounts.ts';
@@ -29,9 +29,9 @@ export async function startTestAnvil(options: AnvilOptions) {
   };
 }
 
-/** A fresh random address (no balance, no history). */
+/** A fresh random address (no balance, no history): 20 random bytes, no key behind them. */
 export function randomAddress(): Address {
-  return privateKeyToAccount(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')}`).address;
+  return getAddress(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`);
 }
 
 export interface RpcCall {

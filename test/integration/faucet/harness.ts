@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseEther, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { envSuffixOf } from '../../../src/config/faucet.ts';
-import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
+import { startFaucetRuntime, type FaucetRuntime, type FaucetRuntimeOptions } from '../../../src/faucet/runtime.ts';
 import { FAUCET_KEY, startRpcProxy, startTestAnvil, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
 import { startSiteverify, type TestSiteverify } from '../../support/siteverify.ts';
 
@@ -29,6 +29,8 @@ export interface HarnessOptions {
   /** Reuse the chains, mainnet and siteverify of an earlier harness (restarts, other settings). */
   reuse?: HarnessParts;
   blockTimeSeconds?: number;
+  /** Runtime settings besides the environment (reconcile timing, the sender's mempool watch). */
+  runtime?: Omit<FaucetRuntimeOptions, 'env' | 'networks'>;
 }
 
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
@@ -59,7 +61,7 @@ export async function startHarness(options: HarnessOptions) {
     proxies.push(proxy);
     env[`RPC_URL_${envSuffixOf(faucetId)}`] = proxy.url;
   }
-  const runtime: FaucetRuntime = await startFaucetRuntime({ env: { ...env, ...options.env } });
+  const runtime: FaucetRuntime = await startFaucetRuntime({ ...options.runtime, env: { ...env, ...options.env } });
   const closeRuntime = async () => {
     await runtime.close();
     await Promise.all(proxies.map((p) => p.close()));

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { getAddress, parseEther, type Address } from 'viem';
+import { getAddress, parseEther, type Address, type Hex } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
 import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
-import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress } from '../../support/anvil.ts';
+import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress, THIRD_PARTY_KEY } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, HARNESS_TURNSTILE_ACTION, HARNESS_TURNSTILE_HOSTNAME, startHarness, type Harness } from './harness.ts';
 
 // Every statusCode of spec 7.1 the faucet service answers (steps 4–9 and deprecated networks),
@@ -107,6 +108,36 @@ describe('send: refusals (spec 7.1)', () => {
     // A refusal hands the reservation back: once the history exists, the same address is served.
     await h.mainnet!.client.setNonce({ address, nonce: 1 });
     expect((await h.send(BASE, address)).ok).toBe(true);
+  });
+
+  it('invalid_address (400) for a recipient whose receive code burns gas, at no cost to the faucet', async () => {
+    const chain = h.chains[BASE]!;
+    const deploy = async (initCode: Hex) => {
+      const hash = await chain.client.sendTransaction({ account: privateKeyToAccount(THIRD_PARTY_KEY), chain: null, data: initCode });
+      const { contractAddress } = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 200 });
+      await h.season(contractAddress!);
+      return contractAddress!;
+    };
+    // Runtime: count down from N to 0 (26 gas a round), then accept the value. N = 8192: about
+    // 213,000 gas, over the default cap of 100,000; N = 16: a few hundred, like a contract wallet.
+    const countdown = (rounds: string): Hex => `0x600d8060093d393df361${rounds}5b600190038060035700`;
+    const burner = await deploy(countdown('2000'));
+    const cheap = await deploy(countdown('0010'));
+
+    const nonceBefore = await chain.client.getTransactionCount({ address: FAUCET_ADDRESS, blockTag: 'pending' });
+    const refused = await h.send(BASE, burner);
+    expect(refused).toMatchObject({ ok: false, statusCode: 'invalid_address' });
+    expect(!refused.ok && refused.message).toMatch(/within 100000 gas/);
+    // Nothing was signed or sent for it, so it cost the faucet nothing.
+    expect(await chain.client.getTransactionCount({ address: FAUCET_ADDRESS, blockTag: 'pending' })).toBe(nonceBefore);
+    expect(await chain.client.getBalance({ address: burner })).toBe(0n);
+
+    const served = await h.send(BASE, cheap);
+    if (!served.ok) throw new Error(`drip to a cheap receiver failed: ${served.statusCode}`);
+    const receipt = await chain.client.waitForTransactionReceipt({ hash: served.body.transactionHash, pollingInterval: 200 });
+    expect(receipt.status).toBe('success');
+    expect(receipt.gasUsed).toBeGreaterThan(21_000n);
+    expect(receipt.gasUsed).toBeLessThanOrEqual(100_000n);
   });
 
   it('max_balance_exceeded (403) for a recipient already above the cap', async () => {

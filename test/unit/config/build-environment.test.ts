@@ -37,3 +37,13 @@ describe('buildEnvironment', () => {
     expect(() => siteOrigin({ PORT: 'eighty' })).toThrow(/PORT: must be a port number/);
   });
 });
+
+describe('buildEnvironment: the faucet pages’ Turnstile widget', () => {
+  it('records the site key and action the pages are built with, null for the development check', () => {
+    expect(buildEnvironment({})).toMatchObject({ turnstileSiteKey: null, turnstileAction: null });
+    expect(buildEnvironment({ TURNSTILE_SITE_KEY: '0x4AAAAAAAsite', TURNSTILE_ACTION: 'faucet-send' })).toMatchObject({
+      turnstileSiteKey: '0x4AAAAAAAsite',
+      turnstileAction: 'faucet-send',
+    });
+  });
+});
