@@ -1,7 +1,8 @@
 import { describeCause } from '../faucet/cause.ts';
+import { faucetErrors } from '../faucet/errors.ts';
 import type { FaucetSendResult, FaucetStatusResult } from '../faucet/results.ts';
 import type { Faucet } from '../faucet/service.ts';
-import { faucetErrorResponse, faucetErrors } from './faucet-errors.ts';
+import { faucetErrorResponse } from './faucet-errors.ts';
 import type { RequestContext } from './operation.ts';
 import type { FaucetHandlers } from './operations/faucet.ts';
 import { jsonResponse } from './responses.ts';
@@ -28,7 +29,7 @@ export function faucetHandlers(faucet: Faucet): FaucetHandlers {
 
 function answer(operation: 'send' | 'status', faucetId: string, result: FaucetSendResult | FaucetStatusResult, context: RequestContext): Response {
   if (result.ok) return jsonResponse(result.body, { headers: uncached });
-  const { statusCode, cause, details, resetAt, limit, supportedChains, message, hint } = result;
+  const { statusCode, cause, message } = result;
   const status = faucetErrors[statusCode].status;
   // Refusals (4xx) are the caller's business and show in the request log. A fault (with its
   // cause) is an error; a faucet that cannot serve (nonce conflict, empty or deprecated wallet)
@@ -42,5 +43,6 @@ function answer(operation: 'send' | 'status', faucetId: string, result: FaucetSe
       ...(cause !== undefined ? { cause: describeCause(cause) } : {}),
     });
   }
-  return faucetErrorResponse(statusCode, { details, resetAt, limit, supportedChains, message, hint });
+  // The body takes the FaucetError fields of the failure; `cause` stays in the log.
+  return faucetErrorResponse(statusCode, result);
 }

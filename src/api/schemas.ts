@@ -1,10 +1,12 @@
 import { z } from 'zod';
+import { FaucetError, FaucetErrorCode, FaucetSendSuccess, FaucetTransactionStatus } from '../faucet/bodies.ts';
 import { locales } from '../site/locales.ts';
 import { apiErrorCodes } from './errors.ts';
-import { faucetErrorCodes } from './faucet-errors.ts';
 
 // The resources of spec 2.1–2.6 as zod schemas. The router validates requests with them,
 // handlers are typed by them, and src/api/openapi.ts turns them into the OpenAPI components.
+// The faucet's response bodies (2.2–2.4) live with the service that answers them
+// (src/faucet/bodies.ts); they are named here with the others.
 
 /** 20-byte address (spec 8.4). */
 export const Address = z.string().regex(/^0x[a-fA-F0-9]{40}$/).describe('0x followed by 40 hexadecimal digits (20 bytes).');
@@ -26,42 +28,6 @@ export const FaucetSendRequest = z.object({
   turnstileToken: z.string().min(1).describe('Token from the CAPTCHA on the faucet page of this network ({base_url}/faucets/{faucetId}).'),
 });
 export type FaucetSendRequest = z.infer<typeof FaucetSendRequest>;
-
-/** 2.2 */
-export const FaucetSendSuccess = z.object({
-  success: z.literal(true),
-  transactionHash: z.string().describe('Hash to pass to the status endpoint.'),
-  amount: z.string().optional().describe("Amount sent, in the network's native unit."),
-  recipient: z.string().optional(),
-  explorerUrl: z.url().optional().describe('Block explorer link, when the network has an explorer.'),
-  statusCode: z.literal('success'),
-});
-export type FaucetSendSuccess = z.infer<typeof FaucetSendSuccess>;
-
-/** 2.3 */
-export const FaucetErrorCode = z.enum(faucetErrorCodes).describe('Stable machine-readable failure code: branch on this, not on the text.');
-
-export const FaucetError = z.object({
-  error: z.string().describe('Human-readable reason.'),
-  statusCode: FaucetErrorCode.optional(),
-  message: z.string().optional().describe('Extra detail or advice to retry, on unexpected-failure paths.'),
-  hint: z.string().optional().describe('The next step, on validation failures.'),
-  supportedChains: z.array(z.string()).optional().describe('Present when faucetId is unknown.'),
-  resetAt: z.iso.datetime().optional().describe('Present on rate_limit_exceeded: when the limit lifts.'),
-  details: z.string().optional().describe('Present on turnstile_failed.'),
-});
-
-/** 2.4 */
-export const FaucetTransactionStatus = z.object({
-  status: z.enum(['success', 'failed', 'pending']).describe('`pending` means the node has no receipt yet.'),
-  mined: z.literal(true).optional().describe('Present once a receipt exists.'),
-  success: z.boolean().optional().describe('Present on the pending response.'),
-  transactionHash: z.string().optional(),
-  chainId: z.int().optional(),
-  chainName: z.string().optional(),
-  explorerUrl: z.url().optional(),
-});
-export type FaucetTransactionStatus = z.infer<typeof FaucetTransactionStatus>;
 
 /** 2.5 */
 export const ErrorBody = z.object({

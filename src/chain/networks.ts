@@ -28,6 +28,8 @@ export interface FaucetNetwork {
   /** A recipient that needs more gas than this to accept a drip is refused (`invalid_address`). */
   maxDripGas: bigint;
   deprecated: boolean;
+  /** The funded network named to callers of a deprecated one. */
+  suggestForDeprecated: boolean;
 }
 
 function toFaucetNetwork(record: NetworkRecord): FaucetNetwork {
@@ -46,6 +48,7 @@ function toFaucetNetwork(record: NetworkRecord): FaucetNetwork {
     rateWindowMs: Math.round(record.rateWindowHours * 3_600_000),
     maxDripGas: BigInt(record.maxDripGas),
     deprecated: record.deprecated,
+    suggestForDeprecated: record.suggestForDeprecated,
   };
 }
 
@@ -61,5 +64,9 @@ export function speaksEvmRpc(network: FaucetNetwork): network is FaucetNetwork &
 export async function loadFaucetNetworks(rootDir = '.'): Promise<FaucetNetwork[]> {
   const records = await loadNetworks(rootDir);
   if (records.length === 0) throw new ContentError([{ file: `${contentLocation(rootDir).shown}/networks`, field: '', message: 'no network files found' }]);
+  const suggested = records.filter((record) => record.suggestForDeprecated);
+  if (suggested.length > 1) {
+    throw new ContentError(suggested.map((record) => ({ file: record.sourcePath, field: 'suggestForDeprecated', message: 'only one network may be suggested instead of deprecated ones' })));
+  }
   return records.map(toFaucetNetwork).sort((a, b) => a.id.localeCompare(b.id));
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { CaptchaTokenStore } from '../store/types.ts';
 import { DEV_TURNSTILE_TOKEN } from './development-token.ts';
 
-// Step 4 of the send (issue 4): the CAPTCHA. `details` carries Cloudflare's `error-codes`
+// Step 4 of the send: the CAPTCHA. `details` carries Cloudflare's `error-codes`
 // (spec 2.3), or one of our own codes in the same style for checks made here.
 
 export type CaptchaResult = { ok: true } | { ok: false; details: string };

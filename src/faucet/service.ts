@@ -9,7 +9,9 @@ import type { AddressReservation, DripLedger, IpSlot, LimitStore } from '../stor
 import type { CaptchaVerifier } from './captcha.ts';
 import { describeCause } from './cause.ts';
 import { ipBucketOf } from './ip-bucket.ts';
-import { failure, type FaucetSendCode, type FaucetSendResult, type FaucetStatusResult, type FaucetTransactionStatus } from './results.ts';
+import type { FaucetTransactionStatus } from './bodies.ts';
+import type { FaucetSendCode } from './errors.ts';
+import { failure, type FaucetSendResult, type FaucetStatusResult } from './results.ts';
 import { createPollLimiter, type PollLimit } from './poll-limiter.ts';
 
 // The faucet's decision chain (steps 4–9; steps 1–3 are the HTTP layer's): plain code over
@@ -80,8 +82,8 @@ export function createFaucet(deps: FaucetDeps): Faucet {
   const settleAfterMs = deps.settleAfterMs ?? SETTLE_AFTER_MS;
   const networkIds = deps.networks.map((n) => n.id);
   const byId = new Map(deps.networks.map((n) => [n.id, n]));
-  // Where to send callers of a deprecated network: the flagship testnet, else any funded one.
-  const fundedSuggestion = byId.get('ethereum-sepolia') ?? deps.networks.find((n) => !n.deprecated);
+  // Where to send callers of a deprecated network: the one content/networks/ names, else any funded one.
+  const fundedSuggestion = deps.networks.find((n) => n.suggestForDeprecated) ?? deps.networks.find((n) => !n.deprecated);
   const finalStatuses = new LRUCache<string, FaucetTransactionStatus>({ max: FINAL_STATUS_CACHE_SIZE });
   const pollLimiter = deps.statusPollLimit && createPollLimiter(deps.statusPollLimit);
 

@@ -203,7 +203,7 @@ export async function openStaticSite(distDir: string, rules: SurfaceRules, optio
       const { path, query } = request;
       const entry = routes.get(path);
       if (!entry) {
-        const canonical = canonicalPathOf(path, (candidate) => routes.get(candidate)?.kind === 'html');
+        const canonical = pageRedirectTarget(path, (candidate) => routes.get(candidate)?.kind === 'html');
         if (canonical) return redirect(308, encodePath(canonical) + query, { 'cache-control': cacheControl.permanentRedirect });
         return site.notFound(request);
       }
@@ -234,8 +234,8 @@ export function sitePathOf(relativePath: string): string {
   return `/${relativePath}`;
 }
 
-/** The other spelling of an HTML page's URL: `/blog` -> `/blog/`, `/blog/x/` -> `/blog/x`, `/blog/x.html` -> `/blog/x`. */
-export function canonicalPathOf(path: string, isPage: (path: string) => boolean): string | undefined {
+/** The HTML page another spelling of its URL redirects to (308): `/blog` -> `/blog/`, `/blog/x/` -> `/blog/x`, `/blog/x.html` -> `/blog/x`. */
+export function pageRedirectTarget(path: string, isPage: (path: string) => boolean): string | undefined {
   const candidates: string[] = [];
   if (path.endsWith('/index.html')) candidates.push(path.slice(0, -'index.html'.length));
   else if (path.endsWith('.html')) candidates.push(path.slice(0, -'.html'.length));

@@ -79,7 +79,13 @@ export const networkData = z
      */
     maxDripGas: z.number().int().min(21_000).default(100_000),
     deprecated: z.boolean().default(false),
+    /** The funded network the faucet names to callers of a deprecated one (at most one network sets it). */
+    suggestForDeprecated: z.boolean().default(false),
     notes: z.string().optional(),
   })
-  .strict();
+  .strict()
+  .refine((network) => !(network.deprecated && network.suggestForDeprecated), {
+    path: ['suggestForDeprecated'],
+    message: 'a deprecated network cannot be suggested instead of a deprecated one',
+  });
 export type NetworkData = z.infer<typeof networkData>;

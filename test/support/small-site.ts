@@ -33,6 +33,7 @@ export function smallSite(extraPages: Array<[string, Record<string, unknown>, st
       rateWindowHours: 24,
       maxDripGas: 100_000,
       deprecated: false,
+      suggestForDeprecated: false,
     },
   ];
   return createSite({ pages, apps, networks });

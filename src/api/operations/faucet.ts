@@ -1,18 +1,20 @@
 import { z } from 'zod';
-import { faucetErrorResponse, faucetErrors, faucetSendErrorCodes, faucetStatusErrorCodes, type FaucetErrorCode } from '../faucet-errors.ts';
+import { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../../faucet/bodies.ts';
+import { faucetErrorCodesOf, faucetErrors, type FaucetErrorCode } from '../../faucet/errors.ts';
+import { faucetErrorResponse } from '../faucet-errors.ts';
 import { defineOperation, type ApiOperation, type InputFailure, type OperationInput, type ResponseSpec } from '../operation.ts';
-import { Address, FaucetError, FaucetSendRequest, FaucetSendSuccess, FaucetTransactionStatus, TransactionHash } from '../schemas.ts';
+import { Address, FaucetSendRequest, TransactionHash } from '../schemas.ts';
 
 // The faucet operations (spec 4.1, 4.2): their inputs, responses and input-error mapping live
 // here; the service behind them is injected as FaucetHandlers (src/faucet/ provides it).
 
-export type FaucetSendInput = OperationInput<{ faucetId: string }, Record<string, never>, FaucetSendRequest>;
-export type FaucetStatusInput = OperationInput<{ faucetId: string }, { transactionHash: string }, undefined>;
+export type FaucetSendOperationInput = OperationInput<{ faucetId: string }, Record<string, never>, FaucetSendRequest>;
+export type FaucetStatusOperationInput = OperationInput<{ faucetId: string }, { transactionHash: string }, undefined>;
 
 /** What the faucet service plugs into the router; inputs arrive parsed and validated. */
 export interface FaucetHandlers {
-  send(input: FaucetSendInput): Response | Promise<Response>;
-  status(input: FaucetStatusInput): Response | Promise<Response>;
+  send(input: FaucetSendOperationInput): Response | Promise<Response>;
+  status(input: FaucetStatusOperationInput): Response | Promise<Response>;
 }
 
 /** Largest send body accepted: an address and a Turnstile token (at most 2048 characters). */
@@ -34,7 +36,7 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
     body: { schema: FaucetSendRequest, maxBytes: faucetSendMaxBytes, description: 'Recipient and CAPTCHA token.' },
     responses: {
       200: { description: 'Sent; poll the status operation with `transactionHash`.', content: { 'application/json': FaucetSendSuccess } },
-      ...faucetErrorResponses(faucetSendErrorCodes),
+      ...faucetErrorResponses(faucetErrorCodesOf('send')),
     },
     handler: (input) => handlers.send(input),
     invalid: (failures) => faucetSendInvalid(failures, unsupported),
@@ -52,7 +54,7 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
     query: z.object({ transactionHash: TransactionHash.describe('Hash returned by the send: 0x followed by 64 hexadecimal digits.') }),
     responses: {
       200: { description: 'The transaction status.', content: { 'application/json': FaucetTransactionStatus } },
-      ...faucetErrorResponses(faucetStatusErrorCodes),
+      ...faucetErrorResponses(faucetErrorCodesOf('status')),
     },
     handler: (input) => handlers.status(input),
     invalid: (failures) => (failures.some((f) => f.part === 'params') ? unsupported() : faucetErrorResponse('invalid_transaction_hash')),

@@ -1,4 +1,5 @@
 // Browser side of the faucet page: inline validation, send, then status polling (spec 4.1, 4.2, 3).
+import type { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../../faucet/bodies.ts';
 import { DEV_TURNSTILE_TOKEN } from '../../faucet/development-token.ts';
 import type { UiStrings } from '../../site/ui.ts';
 
@@ -7,15 +8,6 @@ const pollEveryMs = 2000;
 const pollForMs = 5 * 60_000;
 
 type Texts = Pick<UiStrings['faucet'], 'addressInvalid' | 'captchaRequired' | 'sending' | 'pending' | 'success' | 'failed' | 'transaction' | 'viewOnExplorer' | 'retryIn' | 'networkError'>;
-
-interface FaucetErrorBody {
-  error?: string;
-  statusCode?: string;
-  hint?: string;
-  message?: string;
-  resetAt?: string;
-  details?: string;
-}
 
 declare global {
   interface Window {
@@ -78,7 +70,7 @@ export function mountFaucetForm(form: HTMLFormElement): void {
     }
     return p;
   };
-  const showError = (body: FaucetErrorBody) => {
+  const showError = (body: FaucetError) => {
     clearInterval(countdown);
     // Every error path, the status poll's and the missing check's included, ends in this state.
     result.dataset.state = 'error';
@@ -106,11 +98,11 @@ export function mountFaucetForm(form: HTMLFormElement): void {
     const started = Date.now();
     while (Date.now() - started < pollForMs) {
       await new Promise((r) => setTimeout(r, pollEveryMs));
-      let body: { status?: string; explorerUrl?: string } & FaucetErrorBody;
+      let body: FaucetTransactionStatus;
       try {
         const response = await fetch(`/api/faucets/${encodeURIComponent(faucetId)}/status?transactionHash=${hash}`, { headers: { accept: 'application/json' } });
+        if (!response.ok) return showError(await response.json());
         body = await response.json();
-        if (!response.ok) return showError(body);
       } catch {
         continue; // a dropped poll is retried on the next tick
       }
@@ -136,8 +128,8 @@ export function mountFaucetForm(form: HTMLFormElement): void {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ address: input.value.trim(), turnstileToken }),
       });
-      const body = await response.json();
-      if (!response.ok) return showError(body);
+      if (!response.ok) return showError(await response.json());
+      const body: FaucetSendSuccess = await response.json();
       result.dataset.state = 'pending';
       result.replaceChildren(line(texts.pending), transactionLine(body.transactionHash, body.explorerUrl));
       await pollStatus(body.transactionHash, body.explorerUrl);

@@ -23,7 +23,7 @@ describe('concurrent sends', () => {
     const start = await pendingNonce();
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => h.send(NETWORK, randomAddress(), `10.0.${i}.1`)));
     expect(results.filter((r) => !r.ok)).toEqual([]);
-    const nonces = await Promise.all(results.map((r) => (r.ok ? nonceOf(r.body.transactionHash) : -1)));
+    const nonces = await Promise.all(results.map((r) => (r.ok ? nonceOf(r.body.transactionHash as Hex) : -1)));
     expect(nonces.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => start + i));
     expect(await h.store.listDrips({ networkId: NETWORK })).toHaveLength(50);
   });

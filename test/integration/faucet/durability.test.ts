@@ -141,7 +141,7 @@ describe('a transaction dropped from the mempool', () => {
       const first = await h.send(BASE, randomAddress());
       const second = await h.send(BASE, randomAddress());
       if (!first.ok || !second.ok) throw new Error('drips failed');
-      const dropped = first.body.transactionHash;
+      const dropped = first.body.transactionHash as Hex;
       await anvil().client.dropTransaction({ hash: dropped });
       expect(await known(dropped)).toBe(false);
       // The sender notices and broadcasts the very same transaction again.
@@ -160,7 +160,7 @@ describe('a transaction dropped from the mempool', () => {
     try {
       const sent = await h.send(BASE, randomAddress());
       if (!sent.ok) throw new Error('drip failed');
-      dropped = sent.body.transactionHash;
+      dropped = sent.body.transactionHash as Hex;
       await anvil().client.dropTransaction({ hash: dropped });
       // Base fees rise far above what the dropped transaction offers.
       await anvil().client.request({ method: 'anvil_setNextBlockBaseFeePerGas', params: ['0x2540be400'] } as never);

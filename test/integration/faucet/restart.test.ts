@@ -40,7 +40,7 @@ describe('restart', () => {
       const nonces = await Promise.all(hashes.map(async (hash) => (await after.chains[NETWORK]!.client.getTransaction({ hash: hash as Hex })).nonce));
       const next = await after.send(NETWORK, randomAddress());
       if (!next.ok) throw new Error(`send after restart failed: ${next.statusCode}`);
-      expect((await after.chains[NETWORK]!.client.getTransaction({ hash: next.body.transactionHash })).nonce).toBe(Math.max(...nonces) + 1);
+      expect((await after.chains[NETWORK]!.client.getTransaction({ hash: next.body.transactionHash as Hex })).nonce).toBe(Math.max(...nonces) + 1);
       expect(await after.chains[NETWORK]!.client.getTransactionCount({ address: FAUCET_ADDRESS, blockTag: 'pending' })).toBe(Math.max(...nonces) + 2);
       expect(await after.store.listDrips()).toHaveLength(ledgerBefore.length + 1);
     } finally {

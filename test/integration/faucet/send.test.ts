@@ -52,7 +52,7 @@ describe('send: success (spec 2.2)', () => {
     });
     if (!result.ok) return;
     expect(result.body.explorerUrl).toBe(`https://sepolia.basescan.org/tx/${result.body.transactionHash}`);
-    const receipt = await h.chains[BASE]!.client.waitForTransactionReceipt({ hash: result.body.transactionHash, pollingInterval: 200 });
+    const receipt = await h.chains[BASE]!.client.waitForTransactionReceipt({ hash: result.body.transactionHash as Hex, pollingInterval: 200 });
     expect(receipt.status).toBe('success');
     expect(await h.chains[BASE]!.client.getBalance({ address })).toBe(DRIP);
 
@@ -134,7 +134,7 @@ describe('send: refusals (spec 7.1)', () => {
 
     const served = await h.send(BASE, cheap);
     if (!served.ok) throw new Error(`drip to a cheap receiver failed: ${served.statusCode}`);
-    const receipt = await chain.client.waitForTransactionReceipt({ hash: served.body.transactionHash, pollingInterval: 200 });
+    const receipt = await chain.client.waitForTransactionReceipt({ hash: served.body.transactionHash as Hex, pollingInterval: 200 });
     expect(receipt.status).toBe('success');
     expect(receipt.gasUsed).toBeGreaterThan(21_000n);
     expect(receipt.gasUsed).toBeLessThanOrEqual(100_000n);

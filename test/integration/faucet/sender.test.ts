@@ -23,6 +23,7 @@ const network: FaucetNetwork & { chainId: number } = {
   rateWindowMs: 86_400_000,
   maxDripGas: 100_000n,
   deprecated: false,
+  suggestForDeprecated: false,
 };
 const faucetAccount = privateKeyToAccount(FAUCET_KEY);
 const DRIP = parseEther('0.1');

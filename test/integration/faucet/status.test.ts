@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 /** Polls the faucet's status until it is no longer pending; returns every answer seen. */
-async function pollUntilMined(runtime: { faucet: FaucetRuntime['faucet'] }, faucetId: string, transactionHash: Hex) {
+async function pollUntilMined(runtime: { faucet: FaucetRuntime['faucet'] }, faucetId: string, transactionHash: string) {
   const seen: FaucetStatusResult[] = [];
   for (;;) {
     const result = await runtime.faucet.status({ faucetId, transactionHash, ip: CLIENT_IP });

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorBody, apiErrorCodes, apiErrorResponse, apiErrors } from '../../../src/api/errors.ts';
-import { faucetErrorBody, faucetErrorCodes, faucetErrors, faucetSendErrorCodes, faucetStatusErrorCodes } from '../../../src/api/faucet-errors.ts';
-import { ErrorBody, FaucetError } from '../../../src/api/schemas.ts';
+import { faucetErrorBody } from '../../../src/api/faucet-errors.ts';
+import { ErrorBody } from '../../../src/api/schemas.ts';
+import { FaucetError } from '../../../src/faucet/bodies.ts';
+import { faucetErrorCodes } from '../../../src/faucet/errors.ts';
 
 const documentationUrl = 'https://crucible.dev/openapi.json';
 
@@ -33,31 +35,9 @@ describe('Error table (spec 2.5)', () => {
   });
 });
 
-describe('FaucetError table (spec 7.1, 7.2)', () => {
-  it('maps every 7.1 statusCode to its HTTP status', () => {
-    expect(Object.fromEntries(faucetSendErrorCodes.map((code) => [code, faucetErrors[code].status]))).toEqual({
-      invalid_request_body: 400,
-      unsupported_faucet: 400,
-      missing_address: 400,
-      invalid_address: 400,
-      missing_turnstile: 400,
-      turnstile_failed: 403,
-      insufficient_mainnet_balance: 403,
-      insufficient_mainnet_activity: 403,
-      max_balance_exceeded: 403,
-      nonce_conflict: 409,
-      rate_limit_exceeded: 429,
-      faucet_request_failed: 500,
-      insufficient_faucet_balance: 503,
-      insufficient_faucet_balance_tx: 503,
-    });
-    expect(faucetStatusErrorCodes.map((code) => faucetErrors[code].status)).toEqual([400, 400, 429, 500]);
-  });
-
-  it('gives every 400 a hint (spec 7.1) and every body the FaucetError shape', () => {
+describe('FaucetError bodies (spec 2.3)', () => {
+  it('gives every code the FaucetError shape, from its row of the table', () => {
     for (const code of faucetErrorCodes) {
-      const row = faucetErrors[code] as { status: number; hint?: string };
-      if (row.status === 400) expect(row.hint, code).toBeTruthy();
       const body = faucetErrorBody(code, code === 'rate_limit_exceeded' ? { resetAt: '2026-01-01T00:00:00Z' } : {});
       expect(FaucetError.parse(body)).toEqual(body);
       expect(body.statusCode).toBe(code);
@@ -68,5 +48,11 @@ describe('FaucetError table (spec 7.1, 7.2)', () => {
     expect(faucetErrorBody('unsupported_faucet', { supportedChains: ['a', 'b'] }).supportedChains).toEqual(['a', 'b']);
     expect(faucetErrorBody('turnstile_failed', { details: 'timeout-or-duplicate' }).details).toBe('timeout-or-duplicate');
     expect(faucetErrorBody('faucet_request_failed').message).toMatch(/retry/i);
+  });
+
+  it('says which limit a rate_limit_exceeded is', () => {
+    expect(faucetErrorBody('rate_limit_exceeded').error).toMatch(/this address/i);
+    expect(faucetErrorBody('rate_limit_exceeded', { limit: 'network' }).error).toMatch(/from your network/i);
+    expect(faucetErrorBody('rate_limit_exceeded', { limit: 'polls' }).error).toMatch(/status requests/i);
   });
 });

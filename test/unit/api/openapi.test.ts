@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiErrorCodes } from '../../../src/api/errors.ts';
-import { faucetErrorCodes } from '../../../src/api/faucet-errors.ts';
+import { faucetErrorCodes } from '../../../src/faucet/errors.ts';
 import type { FaucetHandlers } from '../../../src/api/operations/faucet.ts';
 import { createSiteApi } from '../../../src/api/site-api.ts';
 import { locales } from '../../../src/site/locales.ts';

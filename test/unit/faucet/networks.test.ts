@@ -1,6 +1,10 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseEther } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { loadFaucetNetworks, speaksEvmRpc } from '../../../src/chain/networks.ts';
+import { ContentError } from '../../../src/site/records.ts';
 
 describe('loadFaucetNetworks', () => {
   it('reads the 23 faucet networks of spec 4.1 from content/networks, sorted by id', async () => {
@@ -24,5 +28,27 @@ describe('loadFaucetNetworks', () => {
     const networks = await loadFaucetNetworks();
     expect(networks.filter((n) => n.deprecated).map((n) => n.id)).toEqual(['starknet-sepolia', 'syndicate-risa']);
     expect(networks.filter((n) => !speaksEvmRpc(n)).map((n) => n.id)).toEqual(['starknet-sepolia']);
+  });
+
+  it('names one funded network for callers of deprecated ones', async () => {
+    const networks = await loadFaucetNetworks();
+    expect(networks.filter((n) => n.suggestForDeprecated).map((n) => n.id)).toEqual(['ethereum-sepolia']);
+  });
+
+  it('refuses two networks suggested instead of deprecated ones, naming both files', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'crucible-networks-'));
+    try {
+      await mkdir(join(root, 'content/networks'), { recursive: true });
+      const source = await readFile('content/networks/ethereum-sepolia.yaml', 'utf8');
+      await Promise.all(['a-sepolia', 'b-sepolia'].map((id) => writeFile(join(root, `content/networks/${id}.yaml`), source)));
+      const refusal = await loadFaucetNetworks(root).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(ContentError);
+      expect((refusal as ContentError).issues.map((issue) => [issue.file.split('/').at(-1), issue.field])).toEqual([
+        ['a-sepolia.yaml', 'suggestForDeprecated'],
+        ['b-sepolia.yaml', 'suggestForDeprecated'],
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

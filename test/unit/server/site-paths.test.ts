@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalPathOf, sitePathOf } from '../../../src/server/static-site.ts';
+import { pageRedirectTarget, sitePathOf } from '../../../src/server/static-site.ts';
 
 describe('sitePathOf (build.format preserve)', () => {
   it.each([
@@ -12,7 +12,7 @@ describe('sitePathOf (build.format preserve)', () => {
   ])('%s -> %s', (file, path) => expect(sitePathOf(file)).toBe(path));
 });
 
-describe('canonicalPathOf', () => {
+describe('pageRedirectTarget', () => {
   const pages = new Set(['/', '/blog/', '/blog/x', '/ja/']);
   const isPage = (path: string) => pages.has(path);
   it.each([
@@ -24,5 +24,5 @@ describe('canonicalPathOf', () => {
     ['/index.html', '/'],
     ['/nope', undefined],
     ['/nope/', undefined],
-  ])('%s -> %s', (path, expected) => expect(canonicalPathOf(path, isPage)).toBe(expected));
+  ])('%s -> %s', (path, expected) => expect(pageRedirectTarget(path, isPage)).toBe(expected));
 });

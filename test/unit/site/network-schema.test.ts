@@ -31,3 +31,18 @@ describe('networkData', () => {
     },
   );
 });
+
+describe('networkData suggestForDeprecated', () => {
+  it('is off unless a funded network sets it', () => {
+    expect(networkData.parse(network).suggestForDeprecated).toBe(false);
+    expect(networkData.parse({ ...network, suggestForDeprecated: true }).suggestForDeprecated).toBe(true);
+  });
+
+  it('refuses a deprecated network as the suggestion, naming the field', () => {
+    const parsed = networkData.safeParse({ ...network, deprecated: true, suggestForDeprecated: true });
+    expect(parsed.success).toBe(false);
+    expect(issuesFromZod('content/networks/fixture-testnet.yaml', parsed.error!)).toEqual([
+      { file: 'content/networks/fixture-testnet.yaml', field: 'suggestForDeprecated', message: 'a deprecated network cannot be suggested instead of a deprecated one' },
+    ]);
+  });
+});
