@@ -1,39 +1,31 @@
-import { BaseError, HttpRequestError, SocketClosedError, TimeoutError } from 'viem';
+import { BaseError, ExecutionRevertedError, HttpRequestError, InsufficientFundsError, NonceTooHighError, NonceTooLowError, SocketClosedError, TimeoutError } from 'viem';
+import { getNodeError } from 'viem/utils';
 
-// Why a node refused a transaction (`eth_sendRawTransaction`, or `eth_estimateGas` for it).
-// Nodes only say so in prose, and the prose differs (geth: "already known", anvil: "transaction
-// already imported", "Insufficient funds ..."), so this matches the messages viem knows
-// (errors/node.ts `nodeMessage`), case-insensitively, plus the replacement rule, which is also
-// a sign that the nonce is taken.
+// Why a node refused a transaction (`eth_sendRawTransaction`, or `eth_estimateGas` for it), as
+// viem's typed node errors say: its actions (estimateGas) already carry one in the error's
+// causes; a raw `eth_sendRawTransaction` carries the node's words, which viem's getNodeError
+// reads as its own actions would (geth "already known" and anvil "transaction already imported"
+// are NonceTooLowError).
 
 export type NodeErrorKind = 'nonce' | 'insufficient_funds' | 'reverted' | 'other';
 
-const NONCE_TROUBLE = /nonce too low|nonce too high|invalid nonce|already known|already imported|replacement transaction underpriced|nonce has already been used/i;
-const INSUFFICIENT_FUNDS = /insufficient funds|insufficient balance|exceeds transaction sender account balance/i;
-/** The recipient's code refused the call (`eth_estimateGas` of a transfer to it). */
-const REVERTED = /execution reverted|revert/i;
+/** Refusals viem has no typed error for, which also mean that the nonce is taken. */
+const NONCE_TAKEN = /replacement transaction underpriced|invalid nonce|nonce has already been used/i;
 
 export function classifyNodeError(error: unknown): NodeErrorKind {
-  const text = errorTexts(error).join('\n');
-  if (NONCE_TROUBLE.test(text)) return 'nonce';
-  if (INSUFFICIENT_FUNDS.test(text)) return 'insufficient_funds';
-  if (REVERTED.test(text)) return 'reverted';
-  return 'other';
+  if (!(error instanceof BaseError)) return 'other';
+  const nodeError = error.walk((cause) => kindOf(cause) !== 'other') ?? getNodeError(error, {});
+  const kind = kindOf(nodeError);
+  if (kind === 'other' && NONCE_TAKEN.test(error.details)) return 'nonce';
+  return kind;
 }
 
-/** Messages along the cause chain (viem nests the node's text in `details` of a cause). */
-function errorTexts(error: unknown): string[] {
-  const texts: string[] = [];
-  const seen = new Set<unknown>();
-  for (let current = error; current && typeof current === 'object' && !seen.has(current); current = (current as { cause?: unknown }).cause) {
-    seen.add(current);
-    for (const key of ['details', 'shortMessage', 'message'] as const) {
-      const value = (current as Record<string, unknown>)[key];
-      if (typeof value === 'string') texts.push(value);
-    }
-  }
-  if (typeof error === 'string') texts.push(error);
-  return texts;
+function kindOf(error: unknown): NodeErrorKind {
+  if (error instanceof NonceTooLowError || error instanceof NonceTooHighError) return 'nonce';
+  if (error instanceof InsufficientFundsError) return 'insufficient_funds';
+  // The recipient's code refused the call (`eth_estimateGas` of a transfer to it).
+  if (error instanceof ExecutionRevertedError) return 'reverted';
+  return 'other';
 }
 
 /**

@@ -2,6 +2,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import pLimit from 'p-limit';
 import { contentTypeByExtension, isCompressible } from './content-types.ts';
 import type { SurfaceRules } from './surface-rules.ts';
 
@@ -37,30 +38,26 @@ export async function precompressDir(distDir: string, rules: Pick<SurfaceRules, 
   }
 
   const stats: PrecompressStats = { files: 0, bytesIn: 0, bytesBrotli: 0, bytesGzip: 0 };
-  let next = 0;
-  const worker = async () => {
-    while (next < candidates.length) {
-      const file = join(distDir, candidates[next++]!);
-      const source = await readFile(file);
-      if (source.byteLength < minimumBytes) continue;
-      const [br, gz] = await Promise.all([
-        brotli(source, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: quality(source.byteLength),
-            [constants.BROTLI_PARAM_SIZE_HINT]: source.byteLength,
-          },
-        }),
-        gzipAsync(source, { level: constants.Z_BEST_COMPRESSION }),
-      ]);
-      // A variant that is not smaller is never worth sending.
-      if (br.byteLength < source.byteLength) await writeFile(`${file}.br`, br);
-      if (gz.byteLength < source.byteLength) await writeFile(`${file}.gz`, gz);
-      stats.files += 1;
-      stats.bytesIn += source.byteLength;
-      stats.bytesBrotli += Math.min(br.byteLength, source.byteLength);
-      stats.bytesGzip += Math.min(gz.byteLength, source.byteLength);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
+  await pLimit(concurrency).map(candidates, async (relativePath) => {
+    const file = join(distDir, relativePath);
+    const source = await readFile(file);
+    if (source.byteLength < minimumBytes) return;
+    const [br, gz] = await Promise.all([
+      brotli(source, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: quality(source.byteLength),
+          [constants.BROTLI_PARAM_SIZE_HINT]: source.byteLength,
+        },
+      }),
+      gzipAsync(source, { level: constants.Z_BEST_COMPRESSION }),
+    ]);
+    // A variant that is not smaller is never worth sending.
+    if (br.byteLength < source.byteLength) await writeFile(`${file}.br`, br);
+    if (gz.byteLength < source.byteLength) await writeFile(`${file}.gz`, gz);
+    stats.files += 1;
+    stats.bytesIn += source.byteLength;
+    stats.bytesBrotli += Math.min(br.byteLength, source.byteLength);
+    stats.bytesGzip += Math.min(gz.byteLength, source.byteLength);
+  });
   return stats;
 }

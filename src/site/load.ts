@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import matter from 'gray-matter';
+import pLimit from 'p-limit';
 import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
@@ -40,7 +41,7 @@ export async function loadSite(rootDir: string): Promise<Site> {
 
   const pageFiles = await glob(pageGlob, { cwd: contentDir });
   const pages: PageRecord[] = [];
-  await forEachLimited(pageFiles.sort(), 64, async (relativePath) => {
+  await pLimit(64).map(pageFiles.sort(), async (relativePath) => {
     const source = await readFile(join(contentDir, relativePath), 'utf8');
     const parsed = collect(() => {
       try {
@@ -100,12 +101,4 @@ async function readYaml(path: string, sourcePath: string, issues: ContentIssue[]
     issues.push({ file: sourcePath, field: '', message: `not valid YAML: ${(error as Error).message}` });
     return undefined;
   }
-}
-
-async function forEachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
