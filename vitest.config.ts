@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     projects: [
-      { test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts', 'integrations/**/*.test.ts'] } },
+      { test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         test: {
           name: 'integration',

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomAddress } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, startHarness, type Harness } from './harness.ts';
 
-// Correctness under concurrency (issue 4) through the whole decision chain, on one network.
+// Correctness under concurrency through the whole decision chain, on one network.
 
 const NETWORK = 'ethereum-sepolia';
 

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { getAddress, parseEther, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress, startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type RpcInterceptor, type TestAnvil } from '../support/anvil.ts';
-import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
-import { createResponseValidator, type ResponseValidator } from '../support/openapi-validator.ts';
-import { startBuiltSite, type BuiltSite } from '../support/site.ts';
-import { startSiteverify, type TestSiteverify } from '../support/siteverify.ts';
+import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress, startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
+import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
+import { createResponseValidator, type ResponseValidator } from '../../support/openapi-validator.ts';
+import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
+import { startSiteverify, type TestSiteverify } from '../../support/siteverify.ts';
 
 // The faucet through the real production server (`node src/server/main.ts`) over HTTP: every
 // statusCode and HTTP status of spec 7.1 and 7.2, the success of 2.2, status pending -> success
@@ -22,7 +22,7 @@ const SECRET = 'http-test-turnstile-secret';
 const FAUCET_ADDRESS: Address = privateKeyToAddress(FAUCET_KEY);
 const PER_IP_MAX = 3;
 
-/** Spec 7.1 (and issue 4 for the two codes whose status 7.1 leaves open), 7.2 for the status. */
+/** Spec 7.1 (with the statuses the faucet gives the two codes 7.1 leaves open), 7.2 for the status. */
 const sendStatuses: Record<string, number> = {
   invalid_request_body: 400,
   unsupported_faucet: 400,

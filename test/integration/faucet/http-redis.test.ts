@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import { parseEther, type Address, type Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_TURNSTILE_TOKEN } from '../../src/faucet/captcha.ts';
-import { FAUCET_KEY, randomAddress, startTestAnvil, type TestAnvil } from '../support/anvil.ts';
-import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
-import { createResponseValidator, type ResponseValidator } from '../support/openapi-validator.ts';
-import { startRedis, type TestRedis } from '../support/redis.ts';
-import { startBuiltSite, type BuiltSite } from '../support/site.ts';
+import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
+import { FAUCET_KEY, randomAddress, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
+import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
+import { createResponseValidator, type ResponseValidator } from '../../support/openapi-validator.ts';
+import { startRedis, type TestRedis } from '../../support/redis.ts';
+import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
 // Two production server processes sharing one redis-server and one chain, in local mode (the
 // development check): the per-address limit and the per-network sender lock live in Redis, so

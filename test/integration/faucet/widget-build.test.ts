@@ -1,8 +1,8 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
-import { startBuiltSite } from '../support/site.ts';
+import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
+import { startBuiltSite } from '../../support/site.ts';
 
 // The faucet pages and the server share one Turnstile site key and action: a server whose
 // configuration differs from what its built pages carry refuses to start, naming the variable.
