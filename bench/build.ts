@@ -110,8 +110,7 @@ export async function buildCrucible(pages: number, contentDir: string, runDir: s
 
 export async function buildStarlight(pages: number, contentDir: string, runDir: string, locales: Locale[], options: BuildOptions) {
   const versions = await ensureStarlightProject(log);
-  process.env.CRUCIBLE_CONTENT_DIR = contentDir;
-  let site = await loadSite(projectRoot).finally(() => delete process.env.CRUCIBLE_CONTENT_DIR);
+  let site = await loadSite(projectRoot, contentDir);
   await writeStarlightConfig({ locales, sections: sections.filter((s) => locales.some((l) => site.pagesIn(l, s).length > 0)), siteUrl });
   const converted = await writeStarlightDocs(site, starlightProjectDir);
   site = undefined as never; // the bodies are not needed while the peer builds

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { clientIp, trustProxySetting } from '../src/api/client-ip.ts';
+import { clientIp } from '../src/api/client-ip.ts';
 import { isApiPath, loadSiteApi, type SiteApi } from '../src/api/site-api.ts';
+import { devApiConfig } from '../src/config/config.ts';
 import { isLocale } from '../src/site/locales.ts';
 import { headerValue, toApiRequest, writeWebResponse } from '../src/server/node-adapter.ts';
 
@@ -20,7 +21,7 @@ export default function crucibleApiDev(): AstroIntegration {
         if (config.site) origin = new URL(config.site).origin;
       },
       'astro:server:setup': ({ server, logger }) => {
-        const trustProxy = trustProxySetting.parse(process.env.TRUST_PROXY ?? '');
+        const { trustProxy } = devApiConfig();
         let api: Promise<SiteApi> | undefined;
         // Dropping an API stops its local chains and closes its stores before the next one starts.
         const drop = () => {

@@ -2,7 +2,7 @@ import { defineCollection } from 'astro:content';
 import { glob } from 'astro/loaders';
 import { appData, networkData, pageFrontmatter } from './site/schema.ts';
 import { pagesLoader } from './site/pages-loader.ts';
-import { contentDir } from './site/content-dir.ts';
+import { contentDir } from './config/config.ts';
 
 // Same files and schemas as src/site/load.ts, so HTML pages and the surface integration agree.
 export const collections = {

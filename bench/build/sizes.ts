@@ -4,7 +4,7 @@ import { join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 import type { Locale } from '../../src/site/locales.ts';
 import { searchIndexUrl } from '../../src/site/urls.ts';
-import { llmsFullPath } from '../../integrations/surface/llms.ts';
+import { llmsFullUrl } from '../../src/site/urls.ts';
 import { notFoundMarkdownPath } from '../../integrations/surface/write.ts';
 import { starlightDir } from '../starlight/convert.ts';
 
@@ -60,7 +60,7 @@ export async function crucibleSizes(distDir: string, locales: Locale[]): Promise
   for (const locale of locales) {
     const json = await readFile(join(distDir, searchIndexUrl(locale)));
     search[locale] = { raw: json.byteLength, brotli: brotliSize(json) };
-    allLocales += await sizeOf(join(distDir, llmsFullPath(locale)));
+    allLocales += await sizeOf(join(distDir, llmsFullUrl(locale)));
   }
   return {
     distBytes: files.reduce((s, f) => s + f.bytes, 0),

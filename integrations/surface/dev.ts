@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLocale, locales } from '../../src/site/locales.ts';
 import { sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
-import { llmsUrl, sectionLlmsUrl } from '../../src/site/urls.ts';
-import { llmsFullPath, renderLlmsTxt, renderSectionLlmsTxt } from './llms.ts';
-import { jsonType, markdownType, plainTextType, canonicalLink } from './manifest.ts';
+import { canonicalLink, jsonType, markdownType, plainTextType } from '../../src/http/media.ts';
+import { llmsFullUrl, llmsUrl, sectionLlmsUrl } from '../../src/site/urls.ts';
+import { renderLlmsTxt, renderSectionLlmsTxt } from './llms.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { renderTwin } from './twin.ts';
 import { notFoundMarkdown, pagesInReadingOrder } from './write.ts';
@@ -53,7 +53,7 @@ async function answerSurfacePath(path: string, site: Site, options: DevOptions):
   }
   for (const locale of locales) {
     if (path === llmsUrl(locale)) return { status: 200, type: plainTextType, body: renderLlmsTxt(site, locale, llmsOptions) };
-    if (path === llmsFullPath(locale)) {
+    if (path === llmsFullUrl(locale)) {
       return { status: 200, type: plainTextType, body: pagesInReadingOrder(site, locale).map((p) => renderTwin(p, site, siteUrl)).join('\n') };
     }
     for (const section of sections) {

@@ -3,7 +3,7 @@ import type { PageRecord } from '../../src/site/records.ts';
 import { sections, type Section } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
 import { ui } from '../../src/site/ui.ts';
-import { absoluteUrl, llmsUrl, sectionLlmsUrl } from '../../src/site/urls.ts';
+import { absoluteUrl, llmsFullUrl, llmsUrl, sectionLlmsUrl } from '../../src/site/urls.ts';
 
 // The llms.txt family (spec 4.8, llmstxt.org format): `# Crucible`, a `>` summary, then
 // `## <Section>` lists of `- [Title](absolute .md URL): description`.
@@ -25,7 +25,7 @@ export function renderLlmsTxt(site: Site, locale: Locale, options: LlmsOptions):
   const home = site.home(locale);
   out.push(
     `Every page below has a markdown twin at its \`.md\` URL; HTML URLs also answer \`Accept: text/markdown\`. ` +
-      `All page bodies in one file: ${absoluteUrl(options.siteUrl, llmsFullPath(locale))}.`,
+      `All page bodies in one file: ${absoluteUrl(options.siteUrl, llmsFullUrl(locale))}.`,
     '',
   );
   if (home) out.push(`- [${escapeLinkText(home.title)}](${absoluteUrl(options.siteUrl, home.twinUrl)}): ${home.description}`, '');
@@ -54,10 +54,6 @@ export function renderSectionLlmsTxt(site: Site, locale: Locale, section: Sectio
   const strings = ui[locale];
   const pages = site.pagesIn(locale, section);
   return [`# Crucible: ${strings.sections[section]}`, '', `> ${strings.siteTagline}`, '', `## ${strings.sections[section]}`, '', ...pages.map((p) => llmsLine(p, options.siteUrl)), ''].join('\n');
-}
-
-export function llmsFullPath(locale: Locale): string {
-  return `${llmsUrl(locale).slice(0, -'llms.txt'.length)}llms-full.txt`;
 }
 
 function escapeLinkText(text: string): string {

@@ -1,21 +1,9 @@
+import type { SearchGroup } from '../../src/api/schemas.ts';
 import type { Locale } from '../../src/site/locales.ts';
 import { searchableSections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
 import { ui } from '../../src/site/ui.ts';
 import { absoluteUrl } from '../../src/site/urls.ts';
-
-/** Spec 2.6. */
-export interface SearchItem {
-  title: string;
-  url: string;
-  description?: string;
-  icon?: string;
-  external?: boolean;
-}
-export interface SearchGroup {
-  label: string;
-  items: SearchItem[];
-}
 
 /**
  * The whole search index of one locale (spec 4.3): that locale's blog posts, guides and

@@ -3,13 +3,14 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
 import type { BuildEnvironment } from '../../src/config/build-environment.ts';
+import { jsonType, markdownType, plainTextType, xmlType } from '../../src/http/media.ts';
+import { surfaceManifestFile, type SurfaceManifest } from '../../src/http/surface-manifest.ts';
 import { locales, type Locale } from '../../src/site/locales.ts';
 import type { PageRecord } from '../../src/site/records.ts';
 import { sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
-import { llmsUrl, sectionLlmsUrl, searchIndexUrl } from '../../src/site/urls.ts';
-import { renderLlmsTxt, renderSectionLlmsTxt, llmsFullPath, type LlmsOptions } from './llms.ts';
-import { jsonType, markdownType, plainTextType, surfaceManifestFile, xmlType, type SurfaceManifest } from './manifest.ts';
+import { llmsFullUrl, llmsUrl, sectionLlmsUrl, searchIndexUrl } from '../../src/site/urls.ts';
+import { renderLlmsTxt, renderSectionLlmsTxt, type LlmsOptions } from './llms.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { renderTwin } from './twin.ts';
 
@@ -27,7 +28,7 @@ export interface TwinStats {
 export async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<PageRecord>, site: Site, outDir: string, siteUrl: string): Promise<TwinStats> {
   const stats: TwinStats = { twins: 0, twinBytes: 0, llmsFullBytes: 0 };
   const files = new LimitedWriter();
-  const fullPath = join(outDir, llmsFullPath(locale));
+  const fullPath = join(outDir, llmsFullUrl(locale));
   await files.dirs.ensure(dirname(fullPath));
   const full = createWriteStream(fullPath);
   await writeChunk(full, `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`);

@@ -1,22 +1,8 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import type { TrustProxy } from '../config/server.ts';
 
-// Whose word to take for the caller's address (spec 4.4). By default only the TCP peer's:
-// a header sent by the client is never trusted unless TRUST_PROXY names the edge in front.
-
-export type TrustProxy = { mode: 'none' } | { mode: 'cloudflare' } | { mode: 'hops'; hops: number };
-
-/** `TRUST_PROXY`: unset or `none`, `cloudflare` (CF-Connecting-IP), or a hop count N (X-Forwarded-For). */
-export const trustProxySetting = z
-  .string()
-  .trim()
-  .transform((value, ctx): TrustProxy => {
-    if (value === '' || value === 'none') return { mode: 'none' };
-    if (value === 'cloudflare') return { mode: 'cloudflare' };
-    if (/^[1-9]\d{0,1}$/.test(value)) return { mode: 'hops', hops: Number(value) };
-    ctx.addIssue({ code: 'custom', message: `must be "none", "cloudflare" or a number of proxy hops from 1 to 99 (got "${value}")` });
-    return z.NEVER;
-  });
+// The caller's address (spec 4.4), taken from whom TRUST_PROXY names (src/config/server.ts):
+// by default only the TCP peer's, as a header sent by the client is never trusted.
 
 export interface ClientAddressSource {
   /** The TCP peer, as node:net reports it. */

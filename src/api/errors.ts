@@ -1,4 +1,4 @@
-import { jsonType } from '../../integrations/surface/manifest.ts';
+import { jsonType } from '../http/media.ts';
 import { BufferedResponse } from './buffered-response.ts';
 
 // The structured Error of spec 2.5: one table (code -> HTTP status -> message -> hint) read by

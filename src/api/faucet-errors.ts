@@ -1,4 +1,4 @@
-import { jsonType } from '../../integrations/surface/manifest.ts';
+import { jsonType } from '../http/media.ts';
 import type { FaucetError } from '../faucet/bodies.ts';
 import { faucetErrorRow, faucetErrors, type FaucetErrorCode } from '../faucet/errors.ts';
 import type { FaucetErrorExtras } from '../faucet/results.ts';

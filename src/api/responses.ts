@@ -1,4 +1,4 @@
-import { jsonType } from '../../integrations/surface/manifest.ts';
+import { jsonType } from '../http/media.ts';
 import { BufferedResponse } from './buffered-response.ts';
 import { apiErrors, type ApiErrorCode } from './errors.ts';
 import type { ResponseSpec } from './operation.ts';

@@ -48,11 +48,13 @@ export const SearchItem = z.object({
   icon: z.string().optional().describe('Logo URL, when there is one.'),
   external: z.boolean().optional().describe('true when url leaves this site.'),
 });
+export type SearchItem = z.infer<typeof SearchItem>;
 
 export const SearchGroup = z.object({
   label: z.string().describe('Localized heading: Blog Posts, Guides, Case Studies, Apps.'),
   items: z.array(SearchItem),
 });
+export type SearchGroup = z.infer<typeof SearchGroup>;
 
 export const SearchIndex = z.array(SearchGroup).describe('The whole index of one locale; empty groups are omitted.');
 

@@ -1,7 +1,7 @@
 import { createPublicClient, defineChain, http, type Address, type Hex, type PublicClient } from 'viem';
 import type { FaucetNetwork } from './networks.ts';
-import { createTransferSigner } from './transfer-signer.ts';
-import { createSender, type CrossProcessLock, type FeeParams, type SendOutcome, type SignedTransfer } from './sender.ts';
+import { createTransferSigner, type FeeParams } from './transfer-signer.ts';
+import { createSender, type CrossProcessLock, type SendOutcome, type SignedTransfer } from './sender.ts';
 
 // One faucet network as the faucet service sees it: what a drip decision needs to know, the
 // wallet's sender, and receipts. viem does the JSON-RPC (calls made in the same tick go out as

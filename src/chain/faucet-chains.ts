@@ -1,6 +1,5 @@
 import type { Address, Hex } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
-import type { FaucetConfig } from '../config/faucet.ts';
 import { connectFaucetChain, type FaucetChain, type FaucetChainOptions } from './faucet-chain.ts';
 import { createLocalDevnets, type LocalDevnets } from './local-devnets.ts';
 import { speaksEvmRpc, type FaucetNetwork } from './networks.ts';
@@ -18,8 +17,16 @@ export interface FaucetChains {
   close(): Promise<void>;
 }
 
+/** What the chains take from the faucet's configuration (src/config/faucet.ts reads it). */
+export interface FaucetChainsConfig {
+  mode: 'local' | 'production';
+  /** Keyed by faucet id: the configured RPC URL (null: none) and the wallet's key (null: no chain). */
+  chains: Record<string, { rpcUrl: string | null; privateKey: Hex | null }>;
+  anvilBlockTimeSeconds: number;
+}
+
 export interface FaucetChainsOptions {
-  config: Pick<FaucetConfig, 'mode' | 'chains' | 'anvilBlockTimeSeconds'>;
+  config: FaucetChainsConfig;
   /** With Redis: the lock that serialises one wallet's sends on one network across processes. */
   crossProcessLock?: (networkId: string, faucetAddress: Address) => CrossProcessLock;
   /** Passed to every chain (src/chain/faucet-chain.ts); defaults there. */

@@ -1,6 +1,6 @@
 import { keccak256, type Address, type Hex, type PublicClient } from 'viem';
 import { classifyNodeError, isTransportFailure } from './node-errors.ts';
-import type { TransferSigner } from './transfer-signer.ts';
+import type { FeeParams, TransferSigner } from './transfer-signer.ts';
 
 // The one sender of a faucet wallet on one network.
 //
@@ -28,10 +28,6 @@ import type { TransferSigner } from './transfer-signer.ts';
 //
 // Several processes. With a cross-process lock (Redis) every batch holds the lock from reading
 // the nonce to the node's answer, and the nonce is always read from the node under the lock.
-
-export type FeeParams =
-  | { type: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-  | { type: 'legacy'; gasPrice: bigint };
 
 export interface SignedTransfer {
   hash: Hex;

@@ -1,15 +1,14 @@
-import { ConfigError, defaultPort, readListenAddress } from '../server/config.ts';
+import type { Env } from './env.ts';
 import { pageTurnstile } from './faucet.ts';
+import { ConfigError, defaultPort, readListenAddress } from './server.ts';
 
 // The build's inputs that come from the environment rather than from files. astro.config.mjs
 // builds with them, the build records them in dist/_surface.json, and `npm start` rebuilds when
 // the environment now gives other values (src/server/build-freshness.ts). A new input is one
 // more line in buildEnvironment: its value is recorded and compared like the others.
 
-type Env = Record<string, string | undefined>;
-
 /** Values are strings, or null for an input left unset; never a secret (dist/ is public). */
-export function buildEnvironment(env: Env = process.env) {
+export function buildEnvironment(env: Env) {
   const turnstile = pageTurnstile(env);
   return {
     siteOrigin: siteOrigin(env),

@@ -1,12 +1,11 @@
 import { parseEther, type Hex } from 'viem';
 import { z } from 'zod';
 import { DEV_FAUCET_PRIVATE_KEY, isWellKnownDevKey } from '../chain/dev-accounts.ts';
-import type { FaucetNetwork } from '../chain/networks.ts';
+import { envValue, type Env } from './env.ts';
 
-// The faucet's configuration (issue 4): read from the environment once at start, validated
-// with zod, and refused with a message that names the variable. Every variable is listed,
-// commented, in .env.example. The one module that reads the faucet's variables: the server
-// through readFaucetConfig, the build (the pages' Turnstile site key) through pageTurnstileSiteKey.
+// The faucet's configuration, validated with zod and refused with a message that names the
+// variable. Every variable is listed, commented, in .env.example. The server takes it through
+// readFaucetConfig, the build (the pages' Turnstile widget) through pageTurnstile.
 
 export type FaucetMode = 'local' | 'production';
 
@@ -94,13 +93,11 @@ const positiveNumber = z
   .refine((n) => n > 0, 'must be greater than 0');
 const decimalEther = z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal amount of ETH such as 0.001');
 
-type Env = Record<string, string | undefined>;
+/** The faucet networks (content/networks/): their ids name the per-network variables. */
+type Networks = ReadonlyArray<{ id: string }>;
 
-/**
- * Validates the faucet's environment. Throws FaucetConfigError naming the first bad variable.
- * `networks` are the faucet networks (content/networks/), which name the per-network variables.
- */
-export function readFaucetConfig(env: Env, networks: readonly FaucetNetwork[]): FaucetConfig {
+/** Validates the faucet's environment. Throws FaucetConfigError naming the first bad variable. */
+export function readFaucetConfig(env: Env, networks: Networks): FaucetConfig {
   const { raw, read } = envReader(env);
   const mode = readMode(read);
   const production = mode === 'production';
@@ -166,7 +163,7 @@ export interface PageTurnstile {
  * Production mode refuses to build without a real site key and an action, as the server
  * refuses to start without them.
  */
-export function pageTurnstile(env: Env = process.env): PageTurnstile {
+export function pageTurnstile(env: Env): PageTurnstile {
   const { read } = envReader(env);
   const production = readMode(read) === 'production';
   return { siteKey: readSiteKey(read, production), action: readAction(read, production) };
@@ -176,8 +173,7 @@ type Read = <T>(name: string, schema: z.ZodType<T, string>) => T | undefined;
 type Raw = (name: string) => string | undefined;
 
 function envReader(env: Env): { raw: Raw; read: Read } {
-  // An empty value (`NAME=` in a .env file) means unset.
-  const raw = (name: string) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const raw = (name: string) => envValue(env, name);
   const read = <T>(name: string, schema: z.ZodType<T, string>): T | undefined => {
     const value = raw(name);
     if (value === undefined) return undefined;
@@ -268,7 +264,7 @@ function refuseProductionOnlyChain(urlVariable: string, rpcUrl: string | null, k
 }
 
 /** A typo in a per-network variable would silently fall back to a local chain; refuse it. */
-function rejectUnknownNetworkVariables(env: Env, networks: readonly FaucetNetwork[]): void {
+function rejectUnknownNetworkVariables(env: Env, networks: Networks): void {
   const suffixes = new Set(networks.map((n) => envSuffixOf(n.id)));
   for (const name of Object.keys(env)) {
     const match = /^(RPC_URL|FAUCET_PRIVATE_KEY)_(.+)$/.exec(name);

@@ -1,4 +1,4 @@
-import { redactUrls } from '../server/redact.ts';
+import { redactUrls } from '../log/redact.ts';
 
 // What of a failure's `cause` may go to the log: each error's name and short message along its
 // cause chain, with every URL cut to its origin, because RPC URLs carry API keys in their path

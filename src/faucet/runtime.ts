@@ -2,6 +2,7 @@ import type { FaucetChainOptions } from '../chain/faucet-chain.ts';
 import { createFaucetChains } from '../chain/faucet-chains.ts';
 import { createMainnetReader } from '../chain/mainnet.ts';
 import { loadFaucetNetworks, type FaucetNetwork } from '../chain/networks.ts';
+import { faucetConfig } from '../config/config.ts';
 import { readFaucetConfig, type FaucetConfig } from '../config/faucet.ts';
 import { createRedisLock } from '../store/redis-lock.ts';
 import { connectRedis, createRedisLimitStore, type RedisClient } from '../store/redis.ts';
@@ -25,7 +26,7 @@ export interface FaucetRuntime {
 }
 
 export interface FaucetRuntimeOptions {
-  /** Default: process.env. */
+  /** Default: the process environment (src/config/config.ts). */
   env?: Record<string, string | undefined>;
   /** Default: read from content/networks/ (CRUCIBLE_CONTENT_DIR). */
   networks?: FaucetNetwork[];
@@ -41,7 +42,7 @@ const RECONCILE_INTERVAL_MS = 60_000;
 
 export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Promise<FaucetRuntime> {
   const networks = options.networks ?? (await loadFaucetNetworks());
-  const config = readFaucetConfig(options.env ?? process.env, networks);
+  const config = options.env ? readFaucetConfig(options.env, networks) : faucetConfig(networks);
 
   const sqlite = openSqliteStore(config.databasePath);
   let redis: RedisClient | null = null;

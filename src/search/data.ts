@@ -1,6 +1,5 @@
-import type { SearchGroup, SearchItem } from '../../integrations/surface/search-index.ts';
-
-export type { SearchGroup, SearchItem };
+// Types only: the client bundle stays free of zod.
+import type { SearchGroup, SearchItem } from '../api/schemas.ts';
 
 export class SearchIndexError extends Error {
   override name = 'SearchIndexError';

@@ -1,5 +1,5 @@
 import { Index, Resolver } from 'flexsearch';
-import type { SearchGroup, SearchItem } from './data.ts';
+import type { SearchGroup, SearchItem } from '../api/schemas.ts';
 import { matchRanges, splitByRanges, type TextPart } from './highlight.ts';
 import { indexTerms, queryTerms, type QueryTerms } from './text.ts';
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
-import type { SurfaceManifest } from '../../integrations/surface/manifest.ts';
+import type { SurfaceManifest } from '../http/surface-manifest.ts';
 
 // Whether `npm start` must build first: dist/ missing, older than an input of the build, or
 // built with other environment-derived inputs (src/config/build-environment.ts).

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { jsonType, markdownType, plainTextType, xmlType } from '../../integrations/surface/manifest.ts';
+import { jsonType, markdownType, plainTextType, xmlType } from '../http/media.ts';
 
 // Content types by file extension, for files the rules manifest does not type.
 

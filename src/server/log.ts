@@ -1,5 +1,5 @@
 import type { Logger } from '../api/operation.ts';
-import { redactUrls } from './redact.ts';
+import { redactUrls } from '../log/redact.ts';
 
 // Structured logs: one JSON object per line. Request lines go to stdout (and can be turned
 // off); errors always go to stderr. Never log bodies, tokens or keys: an error line carries

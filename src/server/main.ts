@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { loadSiteApi } from '../api/site-api.ts';
-import { loadDotEnv } from '../config/env-file.ts';
-import { buildEnvironment } from '../config/build-environment.ts';
-import { ConfigError, readServerConfig, type ServerConfig } from './config.ts';
+import type { BuildEnvironment } from '../config/build-environment.ts';
+import { buildConfig, serverConfig } from '../config/config.ts';
+import { ConfigError, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
 import { createSiteServer, listen } from './server.ts';
 import { openStaticSite } from './static-site.ts';
@@ -21,7 +21,7 @@ export interface RunningServer {
 export async function startSiteServer(config: ServerConfig): Promise<RunningServer> {
   const logger = createServerLogger({ requests: config.requestLog });
   const rules = await loadSurfaceRules(config.distDir);
-  refuseOtherFaucetWidget(rules.environment);
+  refuseOtherFaucetWidget(rules.environment, buildConfig());
   const site = await openStaticSite(config.distDir, rules);
   const api = await loadSiteApi({ root: projectRoot, origin: rules.site });
   const server = createSiteServer({ site, router: api.router, origin: rules.site, trustProxy: config.trustProxy, logger });
@@ -43,9 +43,8 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
  * checked against this server's configuration. A build for another site key or action would
  * refuse every visitor, so the server does not start on one.
  */
-function refuseOtherFaucetWidget(built: Record<string, string | null> | null, env: Record<string, string | undefined> = process.env): void {
+function refuseOtherFaucetWidget(built: Record<string, string | null> | null, now: BuildEnvironment): void {
   if (!built) return;
-  const now = buildEnvironment(env);
   for (const [field, variable] of [['turnstileSiteKey', 'TURNSTILE_SITE_KEY'], ['turnstileAction', 'TURNSTILE_ACTION']] as const) {
     if ((built[field] ?? null) !== now[field]) {
       throw new ConfigError(`${variable} is ${JSON.stringify(now[field])}, but the faucet pages in the built site were built with ${JSON.stringify(built[field] ?? null)}: rebuild the site (npm run build) with the same value.`);
@@ -82,7 +81,4 @@ export async function serveUntilStopped(readConfig: () => ServerConfig): Promise
   }
 }
 
-if (import.meta.main) {
-  loadDotEnv();
-  await serveUntilStopped(readServerConfig);
-}
+if (import.meta.main) await serveUntilStopped(serverConfig);

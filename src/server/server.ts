@@ -4,9 +4,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { apiErrorResponse, documentationUrlOf } from '../api/errors.ts';
-import { clientIp, type TrustProxy } from '../api/client-ip.ts';
+import { clientIp } from '../api/client-ip.ts';
 import type { Router } from '../api/router.ts';
 import { isApiPath } from '../api/site-api.ts';
+import type { TrustProxy } from '../config/server.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from './request-path.ts';

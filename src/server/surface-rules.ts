@@ -1,18 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { canonicalLink, surfaceManifestFile, type SurfaceManifest } from '../../integrations/surface/manifest.ts';
+import { canonicalLink } from '../http/media.ts';
+import { surfaceManifestFile, surfaceManifestSchema, type SurfaceManifest } from '../http/surface-manifest.ts';
 
 // The build's rules manifest (dist/_surface.json), validated and compiled into lookups.
-
-const manifestSchema = z.object({
-  version: z.literal(1),
-  site: z.url(),
-  twins: z.record(z.string().startsWith('/'), z.string().startsWith('/')),
-  types: z.array(z.object({ pattern: z.string().startsWith('/'), contentType: z.string().min(1) })),
-  notFound: z.object({ html: z.string().min(1), markdown: z.string().min(1) }),
-  environment: z.record(z.string(), z.string().nullable()).optional(),
-}) satisfies z.ZodType<SurfaceManifest>;
 
 export interface SurfaceRules {
   site: string;
@@ -35,7 +27,7 @@ export async function loadSurfaceRules(distDir: string): Promise<SurfaceRules> {
   } catch {
     throw new Error(`${file} is missing: build the site first (npm run build).`);
   }
-  const parsed = manifestSchema.safeParse(JSON.parse(text));
+  const parsed = surfaceManifestSchema.safeParse(JSON.parse(text));
   if (!parsed.success) throw new Error(`${file} is not a valid rules manifest: ${z.prettifyError(parsed.error)}`);
   return compileSurfaceRules(parsed.data);
 }

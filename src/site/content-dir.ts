@@ -1,16 +1,12 @@
 import { relative, resolve } from 'node:path';
+import { contentDir } from '../config/config.ts';
 
 /**
- * The folder of committed content, relative to the project root. `CRUCIBLE_CONTENT_DIR`
- * points a build at another tree (the test fixture site, the benchmark corpus).
+ * The content folder as an absolute path, and as messages name it (project-relative when
+ * inside). `dir` is the configured one (CRUCIBLE_CONTENT_DIR) unless given.
  */
-export function contentDir(): string {
-  return process.env.CRUCIBLE_CONTENT_DIR || 'content';
-}
-
-/** The content folder as an absolute path, and as messages name it (project-relative when inside). */
-export function contentLocation(rootDir: string): { absolute: string; shown: string } {
-  const absolute = resolve(rootDir, contentDir());
+export function contentLocation(rootDir: string, dir: string = contentDir()): { absolute: string; shown: string } {
+  const absolute = resolve(rootDir, dir);
   const fromRoot = relative(rootDir, absolute).split('\\').join('/');
   return { absolute, shown: fromRoot.startsWith('..') ? absolute : fromRoot };
 }

@@ -26,8 +26,9 @@ export function splitFrontmatter(source: string): { data: unknown; body: string 
   return { data: structuredClone(data), body: content };
 }
 
-export async function loadSite(rootDir: string): Promise<Site> {
-  const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir);
+/** The site from the content folder under `rootDir` (`dir`: another than the configured one). */
+export async function loadSite(rootDir: string, dir?: string): Promise<Site> {
+  const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir, dir);
   const issues: ContentIssue[] = [];
   const collect = <T>(fn: () => T): T | undefined => {
     try {

@@ -12,7 +12,7 @@ import {
 import type { MarkdownHeading } from 'astro';
 import * as jsxRuntime from 'astro/jsx-runtime';
 import { mdxToJs } from 'satteri';
-import { codeTitleTransformer } from '../../integrations/shiki-code-title.ts';
+import { codeTitleTransformer } from './shiki-code-title.ts';
 import { refuseScript } from './content-safety.ts';
 import { splitFrontmatter } from './load.ts';
 

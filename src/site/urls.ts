@@ -38,6 +38,11 @@ export function llmsUrl(locale: Locale): string {
   return `${homeUrl(locale)}llms.txt`;
 }
 
+/** Every page of the locale as its twin, in one file: `/llms-full.txt`, `/ja/llms-full.txt`. */
+export function llmsFullUrl(locale: Locale): string {
+  return `${homeUrl(locale)}llms-full.txt`;
+}
+
 export function searchIndexUrl(locale: Locale): string {
   return `/api/search/${locale}`;
 }
@@ -50,4 +55,10 @@ export function htmlFileOf(htmlUrl: string): string {
 
 export function absoluteUrl(site: string, path: string): string {
   return new URL(path, site).href;
+}
+
+/** A page's URL in one locale: its hreflang alternates and the locale switcher list them. */
+export interface Alternate {
+  locale: Locale;
+  url: string;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { surfaceManifestFile, type SurfaceManifest } from '../../integrations/surface/manifest.ts';
+import { surfaceManifestFile, type SurfaceManifest } from '../../src/http/surface-manifest.ts';
 import { loadSite } from '../../src/site/load.ts';
 import { locales } from '../../src/site/locales.ts';
 import { searchableSections, sections } from '../../src/site/sections.ts';
@@ -36,12 +36,7 @@ beforeAll(async () => {
   const result = await buildSite({ contentDir: fixture.content, outDir: join(scratch, 'dist'), cacheDir: join(scratch, 'cache'), siteUrl });
   if (result.code !== 0) throw new Error(`fixture build failed:\n${result.output}`);
   dist = result.outDir;
-  process.env.CRUCIBLE_CONTENT_DIR = fixture.content;
-  try {
-    site = await loadSite(projectRoot);
-  } finally {
-    delete process.env.CRUCIBLE_CONTENT_DIR;
-  }
+  site = await loadSite(projectRoot, fixture.content);
 });
 
 afterAll(async () => {

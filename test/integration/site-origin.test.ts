@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { surfaceManifestFile } from '../../integrations/surface/manifest.ts';
+import { surfaceManifestFile } from '../../src/http/surface-manifest.ts';
 import { buildEnvironment } from '../../src/config/build-environment.ts';
 import { environmentChange } from '../../src/server/build-freshness.ts';
 import { buildSite, copyFixtureContent } from '../support/build.ts';

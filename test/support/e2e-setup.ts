@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { surfaceManifestFile } from '../../integrations/surface/manifest.ts';
+import { contentDir } from '../../src/config/config.ts';
+import { surfaceManifestFile } from '../../src/http/surface-manifest.ts';
 import { staleReason } from '../../src/server/build-freshness.ts';
-import { contentDir } from '../../src/site/content-dir.ts';
 import { projectRoot } from './build.ts';
 
 /** e2e suites browse the real site: build dist/ first when it is missing or stale, as `npm start` does. */

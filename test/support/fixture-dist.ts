@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { SurfaceManifest } from '../../integrations/surface/manifest.ts';
+import type { SurfaceManifest } from '../../src/http/surface-manifest.ts';
 import { locales } from '../../src/site/locales.ts';
 import { precompressDir } from '../../src/server/precompress.ts';
 import { compileSurfaceRules } from '../../src/server/surface-rules.ts';

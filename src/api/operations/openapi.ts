@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonType } from '../../../integrations/surface/manifest.ts';
+import { jsonType } from '../../http/media.ts';
 import { BufferedResponse } from '../buffered-response.ts';
 import { matchesEtag, strongEtag } from '../etag.ts';
 import { defineOperation, type ApiOperation } from '../operation.ts';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defaultLocale, locales } from '../../site/locales.ts';
 import { sections, type Section } from '../../site/sections.ts';
-import { homeUrl, llmsUrl, pageUrl, sectionLlmsUrl, twinUrl } from '../../site/urls.ts';
-import { llmsFullPath } from '../../../integrations/surface/llms.ts';
+import { homeUrl, llmsFullUrl, llmsUrl, pageUrl, sectionLlmsUrl, twinUrl } from '../../site/urls.ts';
 import type { DescribedOperation, ResponseSpec } from '../operation.ts';
 
 // The prerendered surface (spec 4.7, 4.8) as operations of the OpenAPI document. The server
@@ -103,7 +102,7 @@ export function surfaceOperations(): DescribedOperation[] {
       {
         operationId: id('getLlmsFullTxt'),
         method: 'GET',
-        path: asTemplate(llmsFullPath(locale)),
+        path: asTemplate(llmsFullUrl(locale)),
         summary: `llms-full.txt: every page body in one file${where}`,
         description: 'Large (spec 8.3): prefer llms.txt plus per-page `.md` fetches.',
         tags: ['Text indexes'],

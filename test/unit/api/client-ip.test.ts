@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientIp, normalizeIp, trustProxySetting, type TrustProxy } from '../../../src/api/client-ip.ts';
+import { clientIp, normalizeIp } from '../../../src/api/client-ip.ts';
+import { trustProxySetting, type TrustProxy } from '../../../src/config/server.ts';
 
 const source = (socketAddress: string | undefined, headers: Record<string, string> = {}) => ({
   socketAddress,

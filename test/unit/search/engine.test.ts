@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SearchGroup } from '../../../src/search/data.ts';
+import type { SearchGroup } from '../../../src/api/schemas.ts';
 import { createSearchEngine, hitsPerGroup, type SearchHitGroup } from '../../../src/search/engine.ts';
 
 const english: SearchGroup[] = [

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeUrl, htmlFileOf, pageUrl, sectionLlmsUrl, sectionUrl, twinUrl } from '../../../src/site/urls.ts';
+import { homeUrl, htmlFileOf, llmsFullUrl, llmsUrl, pageUrl, sectionLlmsUrl, sectionUrl, twinUrl } from '../../../src/site/urls.ts';
 
 describe('site URLs', () => {
   it('leaves English unprefixed and prefixes other locales', () => {
@@ -8,6 +8,9 @@ describe('site URLs', () => {
     expect(sectionUrl('pt-BR', 'case-studies')).toBe('/pt-BR/case-studies/');
     expect(pageUrl('en', 'rpc', 'base-sepolia')).toBe('/rpc/base-sepolia');
     expect(sectionLlmsUrl('ja', 'blog')).toBe('/ja/blog/llms.txt');
+    expect(llmsUrl('en')).toBe('/llms.txt');
+    expect(llmsFullUrl('en')).toBe('/llms-full.txt');
+    expect(llmsFullUrl('ja')).toBe('/ja/llms-full.txt');
   });
 
   it('maps HTML URLs to their twins and built files', () => {

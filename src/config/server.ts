@@ -1,9 +1,12 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { trustProxySetting, type TrustProxy } from '../api/client-ip.ts';
+import { envValue, type Env } from './env.ts';
 
-// The server's configuration, read once from the environment and validated; a bad value stops
-// start-up with a message naming the variable. Every variable is listed in .env.example.
+// The server's configuration, validated; a bad value stops start-up with a message naming the
+// variable. Every variable is listed in .env.example.
+
+/** Whose word to take for the caller's address (spec 4.4); src/api/client-ip.ts applies it. */
+export type TrustProxy = { mode: 'none' } | { mode: 'cloudflare' } | { mode: 'hops'; hops: number };
 
 export interface ServerConfig {
   port: number;
@@ -15,9 +18,29 @@ export interface ServerConfig {
   requestLog: boolean;
 }
 
+/** What `astro dev` takes from the server's variables for the API it serves. */
+export interface DevApiConfig {
+  trustProxy: TrustProxy;
+}
+
 /** Also the port the build names when PORT=0 (a free port, known only once listening). */
 export const defaultPort = 4321;
 const portMessage = 'must be a port number from 0 to 65535 (0 picks a free port)';
+
+/**
+ * `TRUST_PROXY`: unset or `none` (the TCP peer only; a header sent by the client is never
+ * trusted), `cloudflare` (CF-Connecting-IP), or a hop count N (X-Forwarded-For).
+ */
+export const trustProxySetting = z
+  .string()
+  .trim()
+  .transform((value, ctx): TrustProxy => {
+    if (value === '' || value === 'none') return { mode: 'none' };
+    if (value === 'cloudflare') return { mode: 'cloudflare' };
+    if (/^[1-9]\d{0,1}$/.test(value)) return { mode: 'hops', hops: Number(value) };
+    ctx.addIssue({ code: 'custom', message: `must be "none", "cloudflare" or a number of proxy hops from 1 to 99 (got "${value}")` });
+    return z.NEVER;
+  });
 
 /** Where the server listens; the build derives the default site origin from it too. */
 const listenVariables = {
@@ -30,9 +53,11 @@ const listenVariables = {
   HOST: z.string().trim().min(1).default('127.0.0.1'),
 };
 
+const trustProxyVariable = { TRUST_PROXY: trustProxySetting.default({ mode: 'none' }) };
+
 const environment = z.object({
   ...listenVariables,
-  TRUST_PROXY: trustProxySetting.default({ mode: 'none' }),
+  ...trustProxyVariable,
   SITE_DIR: z.string().trim().min(1).default('dist'),
   REQUEST_LOG: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
 });
@@ -41,9 +66,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-type Env = Record<string, string | undefined>;
-
-export function readServerConfig(env: Env = process.env): ServerConfig {
+export function readServerConfig(env: Env): ServerConfig {
   const config = parseEnvironment(environment, env);
   return {
     port: config.PORT,
@@ -55,14 +78,18 @@ export function readServerConfig(env: Env = process.env): ServerConfig {
 }
 
 /** PORT and HOST alone, validated as readServerConfig validates them. */
-export function readListenAddress(env: Env = process.env): { port: number; host: string } {
+export function readListenAddress(env: Env): { port: number; host: string } {
   const { PORT, HOST } = parseEnvironment(z.object(listenVariables), env);
   return { port: PORT, host: HOST };
 }
 
+/** TRUST_PROXY alone, validated as readServerConfig validates it. */
+export function readDevApiConfig(env: Env): DevApiConfig {
+  return { trustProxy: parseEnvironment(z.object(trustProxyVariable), env).TRUST_PROXY };
+}
+
 function parseEnvironment<Schema extends z.ZodObject>(schema: Schema, env: Env): z.infer<Schema> {
-  // An empty variable means unset, as in most shells' `VAR= command`.
-  const values = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
+  const values = Object.fromEntries(Object.keys(schema.shape).map((key) => [key, envValue(env, key)]));
   const parsed = schema.safeParse(values);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readServerConfig } from '../../../src/server/config.ts';
+import { ConfigError, readDevApiConfig, readServerConfig } from '../../../src/config/server.ts';
 
 describe('readServerConfig', () => {
   it('has defaults for everything', () => {
@@ -22,5 +22,13 @@ describe('readServerConfig', () => {
   ])('%o fails naming %s', (env, variable) => {
     expect(() => readServerConfig(env)).toThrow(ConfigError);
     expect(() => readServerConfig(env)).toThrow(new RegExp(`^Invalid server configuration:\\n  ${variable}: `));
+  });
+});
+
+describe('readDevApiConfig', () => {
+  it('reads TRUST_PROXY as the server does', () => {
+    expect(readDevApiConfig({})).toEqual({ trustProxy: { mode: 'none' } });
+    expect(readDevApiConfig({ TRUST_PROXY: '1', PORT: 'not read' })).toEqual({ trustProxy: { mode: 'hops', hops: 1 } });
+    expect(() => readDevApiConfig({ TRUST_PROXY: 'yes' })).toThrow(/^Invalid server configuration:\n  TRUST_PROXY: /);
   });
 });

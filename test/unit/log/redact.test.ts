@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { createServerLogger } from '../../../src/server/log.ts';
-import { redactUrls } from '../../../src/server/redact.ts';
+import { redactUrls } from '../../../src/log/redact.ts';
 
 describe('redactUrls', () => {
   it.each([

@@ -1,0 +1,86 @@
+// @ts-check
+// The layers of the code (ARCHITECTURE.md, principles 2 and 5), checked by `npm run lint:deps`
+// (scripts/check-dependencies.ts, which also reads .astro components). Paths are relative to the
+// project root. Type-only imports count: a type is a dependency too.
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'No module reaches itself through its imports: move what both ends share to where it belongs.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'src-not-to-integrations',
+      comment: 'Data flows one way: the Astro integration builds from src/, and src/ never imports it.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^integrations/' },
+    },
+    {
+      name: 'code-not-to-tests-or-benchmarks',
+      comment: 'Tests and benchmarks use the code; the code never uses them.',
+      severity: 'error',
+      from: { path: ['^(src|integrations|scripts)/', '^astro\\.config\\.mjs$'] },
+      to: { path: '^(bench|test)/' },
+    },
+    {
+      name: 'config-imports-no-part',
+      comment:
+        'Every part takes its configuration from src/config/, so config imports none of them; only the published anvil keys, which local mode defaults to and production refuses.',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: ['^src/config/', '^src/chain/dev-accounts\\.ts$'] },
+    },
+    {
+      name: 'shared-vocabulary-imports-no-part',
+      comment: 'src/http/ (media types, the rules manifest) and src/log/ are shared by the build, the API and the server, and import none of them.',
+      severity: 'error',
+      from: { path: '^src/(http|log)/' },
+      to: { path: '^src/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'content-model-imports-no-consumer',
+      comment: 'The content model (src/site/) feeds pages, the surface, the API, the faucet and the server; it imports none of them.',
+      severity: 'error',
+      from: { path: '^src/site/' },
+      to: { path: '^src/(api|server|faucet|chain|store|search|components|layouts|pages)/' },
+    },
+    {
+      name: 'faucet-core-not-to-edges',
+      comment: "The faucet's decision chain is a core: the HTTP API and the server adapt it, never the reverse.",
+      severity: 'error',
+      from: { path: '^src/faucet/' },
+      to: { path: '^src/(api|server)/' },
+    },
+    {
+      name: 'adapters-not-to-callers',
+      comment: 'Chain and store adapters are handed their settings; they import neither the faucet, the API, the server nor the config.',
+      severity: 'error',
+      from: { path: '^src/(chain|store)/' },
+      to: { path: '^src/(faucet|api|server|config)/' },
+    },
+    {
+      name: 'api-not-to-server',
+      comment: 'API handlers are Request -> Response functions: the Node server and astro dev mount them.',
+      severity: 'error',
+      from: { path: '^src/api/' },
+      to: { path: '^src/server/' },
+    },
+    {
+      name: 'browser-search-takes-types-only',
+      comment: 'src/search/ runs in the browser: from the rest of src/ it takes types only (the search JSON schema).',
+      severity: 'error',
+      from: { path: '^src/search/' },
+      to: { path: '^src/', pathNot: '^src/search/', dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    tsPreCompilationDeps: true,
+    doNotFollow: { path: 'node_modules' },
+    preserveSymlinks: true,
+  },
+};

@@ -1,0 +1,59 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildEnvironment, type BuildEnvironment } from './build-environment.ts';
+import { envValue, type Env } from './env.ts';
+import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
+import { readDevApiConfig, readServerConfig, type DevApiConfig, type ServerConfig } from './server.ts';
+
+// The one module that reads the process environment: once, with `.env` loaded under it, and
+// handed to each part as its typed configuration. A bad value throws naming the variable. The
+// readers it calls are pure functions of an env record, which is how tests configure a part.
+
+let environment: Env | undefined;
+
+/**
+ * process.env with `.env` of the working directory (see .env.example) loaded under it: a
+ * variable set in the real environment, even to an empty value, wins, as process.loadEnvFile
+ * never overwrites one. Read once, so every part sees the same values.
+ */
+function processEnvironment(): Env {
+  if (!environment) {
+    const file = resolve('.env');
+    if (existsSync(file)) process.loadEnvFile(file);
+    environment = { ...process.env };
+  }
+  return environment;
+}
+
+/** The production server (src/server/). */
+export function serverConfig(): ServerConfig {
+  return readServerConfig(processEnvironment());
+}
+
+/** The API `astro dev` serves (integrations/api-dev.ts). */
+export function devApiConfig(): DevApiConfig {
+  return readDevApiConfig(processEnvironment());
+}
+
+/** The faucet (src/faucet/runtime.ts); the networks' ids name its per-network variables. */
+export function faucetConfig(networks: ReadonlyArray<{ id: string }>): FaucetConfig {
+  return readFaucetConfig(processEnvironment(), networks);
+}
+
+/** The build's inputs from the environment: the site origin and the faucet pages' widget. */
+export function buildConfig(): BuildEnvironment {
+  return buildEnvironment(processEnvironment());
+}
+
+/**
+ * The folder of committed content, relative to the project root. `CRUCIBLE_CONTENT_DIR` points
+ * a build at another tree (the test fixture site, the benchmark corpus).
+ */
+export function contentDir(): string {
+  return envValue(processEnvironment(), 'CRUCIBLE_CONTENT_DIR') ?? 'content';
+}
+
+/** Astro's cache; `CRUCIBLE_CACHE_DIR` gives a build its own (the tests' and benchmarks' builds). */
+export function astroCacheDir(): string {
+  return envValue(processEnvironment(), 'CRUCIBLE_CACHE_DIR') ?? './node_modules/.astro';
+}

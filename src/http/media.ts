@@ -1,0 +1,12 @@
+// HTTP facts shared by the build (integrations/surface/), the API and the server: the media types
+// of the text formats they serve, and the Link header that points a twin at its HTML page.
+
+export const markdownType = 'text/markdown; charset=utf-8';
+export const plainTextType = 'text/plain; charset=utf-8';
+export const jsonType = 'application/json; charset=utf-8';
+export const xmlType = 'application/xml; charset=utf-8';
+
+/** `Link` header value for a twin (spec 4.7). */
+export function canonicalLink(site: string, htmlPath: string): string {
+  return `<${new URL(htmlPath, site).href}>; rel="canonical"`;
+}

@@ -1,0 +1,84 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { astroModuleCode, checkDependencies } from '../../../scripts/check-dependencies.ts';
+
+// The layer rules of .dependency-cruiser.mjs, run on small trees: each rule fails on a tree
+// that breaks it, and a tree that keeps them passes.
+
+const rules = join(import.meta.dirname, '../../../.dependency-cruiser.mjs');
+let root: string | undefined;
+
+afterEach(async () => {
+  if (root) await rm(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+async function check(files: Record<string, string>) {
+  root = await mkdtemp(join(tmpdir(), 'crucible-layers-test-'));
+  for (const [path, source] of Object.entries(files)) {
+    await mkdir(dirname(join(root, path)), { recursive: true });
+    await writeFile(join(root, path), source);
+  }
+  return checkDependencies(root, rules);
+}
+
+const layers = {
+  'src/site/urls.ts': 'export const home = "/";\n',
+  'src/api/schemas.ts': 'export type SearchItem = { title: string };\nexport const schemas = {};\n',
+  'src/server/main.ts': 'import { schemas } from "../api/schemas.ts";\nexport const server = schemas;\n',
+  'integrations/surface.ts': 'import { home } from "../src/site/urls.ts";\nexport const surface = home;\n',
+  'test/helper.ts': 'import { server } from "../src/server/main.ts";\nexport const helper = server;\n',
+};
+
+describe('the layer rules', () => {
+  it('pass a tree that keeps them, components and type-only imports included', async () => {
+    const result = await check({
+      ...layers,
+      'src/search/data.ts': 'import type { SearchItem } from "../api/schemas.ts";\nexport const items: SearchItem[] = [];\n',
+      'src/layouts/Base.astro': '---\nimport Header from "../components/Header.astro";\nimport { home } from "../site/urls.ts";\n---\n<Header href={home} />\n',
+      'src/components/Header.astro': '---\nimport { home } from "../site/urls.ts";\n---\n<a href={home}>Home</a>\n',
+    });
+    expect(result.output).toContain('no dependency violations found');
+    expect(result.exitCode).toBe(0);
+  });
+
+  it.each([
+    ['src-not-to-integrations', 'src/site/page.ts → integrations/surface.ts', { 'src/site/page.ts': 'import { surface } from "../../integrations/surface.ts";\nexport const page = surface;\n' }],
+    ['code-not-to-tests-or-benchmarks', 'src/api/route.ts → test/helper.ts', { 'src/api/route.ts': 'import { helper } from "../../test/helper.ts";\nexport const route = helper;\n' }],
+    ['faucet-core-not-to-edges', 'src/faucet/service.ts → src/server/main.ts', { 'src/faucet/service.ts': 'import { server } from "../server/main.ts";\nexport const faucet = server;\n' }],
+    ['config-imports-no-part', 'src/config/server.ts → src/server/main.ts', { 'src/config/server.ts': 'import type { server } from "../server/main.ts";\nexport type Config = typeof server;\n' }],
+    ['adapters-not-to-callers', 'src/chain/chains.ts → src/config/faucet.ts', { 'src/config/faucet.ts': 'export type FaucetConfig = { mode: string };\n', 'src/chain/chains.ts': 'import type { FaucetConfig } from "../config/faucet.ts";\nexport type Chains = FaucetConfig;\n' }],
+    ['content-model-imports-no-consumer', 'src/site/page.ts → src/api/schemas.ts', { 'src/site/page.ts': 'import { schemas } from "../api/schemas.ts";\nexport const page = schemas;\n' }],
+    ['api-not-to-server', 'src/api/route.ts → src/server/main.ts', { 'src/api/route.ts': 'import { server } from "../server/main.ts";\nexport const route = server;\n' }],
+    ['shared-vocabulary-imports-no-part', 'src/http/media.ts → src/site/urls.ts', { 'src/http/media.ts': 'import { home } from "../site/urls.ts";\nexport const media = home;\n' }],
+    ['browser-search-takes-types-only', 'src/search/data.ts → src/api/schemas.ts', { 'src/search/data.ts': 'import { schemas } from "../api/schemas.ts";\nexport const data = schemas;\n' }],
+  ])('fail on %s', async (rule, edge, files) => {
+    const result = await check({ ...layers, ...files });
+    expect(result.output).toContain(`error ${rule}: ${edge}`);
+    expect(result.exitCode).toBeGreaterThan(0);
+  });
+
+  it('fail on a cycle, type-only and through components', async () => {
+    const result = await check({
+      ...layers,
+      'src/layouts/Base.astro': '---\nimport Header from "../components/Header.astro";\nexport interface Link { href: string }\n---\n<Header />\n',
+      'src/components/Header.astro': '---\nimport type { Link } from "../layouts/Base.astro";\nconst home: Link = { href: "/" };\n---\n<a href={home.href}>Home</a>\n',
+    });
+    expect(result.output).toMatch(/error no-circular: src\/(components\/Header|layouts\/Base)\.astro/);
+    expect(result.exitCode).toBeGreaterThan(0);
+  });
+});
+
+describe('astroModuleCode', () => {
+  it('keeps the frontmatter and bundled scripts, not inline ones or the markup', () => {
+    const code = astroModuleCode(
+      '---\nimport A from "./A.astro";\n---\n<A />\n<script>\nimport { b } from "./b.ts";\n</script>\n<script is:inline src="https://x.example/api.js"></script>\n',
+    );
+    expect(code).toContain('import A from "./A.astro";');
+    expect(code).toContain('import { b } from "./b.ts";');
+    expect(code).not.toContain('x.example');
+    expect(code).not.toContain('<A />');
+  });
+});
