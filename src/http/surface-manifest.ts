@@ -27,9 +27,9 @@ export const surfaceManifestSchema = z.object({
   /** dist-relative bodies for 404s: `markdown` for any missing `*.md`, `html` otherwise. */
   notFound: z.object({ html: z.string().min(1), markdown: z.string().min(1) }),
   /**
-   * The build's inputs taken from the environment (src/config/build.ts), as this build saw
-   * them; `npm start` rebuilds when the environment now gives others. Absent from a manifest
-   * the build did not write (a test's, a CDN's).
+   * The build's inputs taken from the environment (src/config/build-environment.ts), as this
+   * build saw them; `npm start` rebuilds when the environment now gives others. Absent from a
+   * manifest the build did not write (a test's, a CDN's).
    */
   environment: z.record(z.string(), z.string().nullable()).optional(),
 });
