@@ -15,8 +15,9 @@ import { failure, type FaucetSendResult, type FaucetStatusResult } from './resul
 import { createPollLimiter, type PollLimit } from './poll-limiter.ts';
 
 // The faucet's decision chain (steps 4–9; steps 1–3 are the HTTP layer's): plain code over
-// small interfaces, so every step is tested against real SQLite, anvil and Redis. The order
-// and the rules are written down in README.md beside this file.
+// small interfaces, so every rule is unit-tested over in-memory fakes, and the whole against
+// real SQLite, anvil and Redis. The order and the rules are written down in README.md beside
+// this file.
 
 export interface FaucetDeps {
   networks: readonly FaucetNetwork[];
