@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import type { BuildEnvironment } from '../../src/config/build-environment.ts';
+import { checkContentLinks } from '../../src/site/content-links.ts';
 import { loadSite } from '../../src/site/load.ts';
 import { ContentError } from '../../src/site/records.ts';
 import { createSite, type Site } from '../../src/site/site.ts';
@@ -89,6 +90,7 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
         const { site, twins } = built;
         twins.boost(availableParallelism()); // Astro is done with the CPU
         const [twinResult] = await Promise.all([twins.finish(outDir), writeSurfaceIndexes(site, outDir, { siteUrl, inlineLimit }, options.environment)]);
+        await checkContentLinks({ pages: site.pages, root, outDir }); // against everything written, twins included
         timing.outputsMs = performance.now() - started;
         timing.outputsDoneAt = performance.now();
         timing.twins = twinResult;

@@ -13,6 +13,7 @@ import type { MarkdownHeading } from 'astro';
 import * as jsxRuntime from 'astro/jsx-runtime';
 import { mdxToJs } from 'satteri';
 import { codeTitleTransformer } from './shiki-code-title.ts';
+import { collectContentLinks } from './content-links.ts';
 import { refuseScript } from './content-safety.ts';
 import { splitFrontmatter } from './load.ts';
 
@@ -21,9 +22,10 @@ import { splitFrontmatter } from './load.ts';
 // has to bundle. `.md` pages go through Astro's own Markdown processor; `.mdx` pages through
 // the same compiler Astro's MDX integration uses (satteri), evaluated in place. astro.config.mjs
 // hands Astro the same options, for anything Astro renders itself. Both refuse content that
-// would run script (src/site/content-safety.ts).
+// would run script (src/site/content-safety.ts) and record internal links for the build's link
+// check (src/site/content-links.ts).
 
-const processor = satteri({ features: { gfm: true, smartPunctuation: true }, hastPlugins: [refuseScript] });
+const processor = satteri({ features: { gfm: true, smartPunctuation: true }, hastPlugins: [refuseScript, collectContentLinks] });
 
 export const markdownOptions = {
   processor,
@@ -87,7 +89,7 @@ async function renderMdx(body: string, absolute: string, frontmatter: Record<str
   const astro = { frontmatter, headings: [] as MarkdownHeading[], localImagePaths: new Set<string>(), remoteImagePaths: new Set<string>() };
   const compiled = await mdxToJs(body, {
     mdastPlugins: [satteriCollectImagesPlugin(), refuseImports],
-    hastPlugins: [refuseScript, ...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []), satteriHeadingIdsPlugin()],
+    hastPlugins: [refuseScript, collectContentLinks, ...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []), satteriHeadingIdsPlugin()],
     features: processor.options.features,
     fileURL: pathToFileURL(absolute),
     elementAttributeNameCase: 'html',

@@ -1,613 +1,139 @@
-import type { Locale } from './locales.ts';
-import type { Section } from './sections.ts';
+import { z } from 'zod';
+import { locales, type Locale } from './locales.ts';
+import { sections, type Section } from './sections.ts';
+import { uiMessage, uiText } from './ui-message.ts';
+export { formatUi, formatUiAround } from './ui-message.ts';
+import en from './ui/en.json' with { type: 'json' };
+import es from './ui/es.json' with { type: 'json' };
+import ja from './ui/ja.json' with { type: 'json' };
+import ko from './ui/ko.json' with { type: 'json' };
+import ptBR from './ui/pt-BR.json' with { type: 'json' };
+import zhHans from './ui/zh-Hans.json' with { type: 'json' };
+import zhHant from './ui/zh-Hant.json' with { type: 'json' };
 
-/** Interface strings for one locale. Section names double as SearchGroup labels (spec 2.6). */
-export interface UiStrings {
-  siteTagline: string;
-  skipToContent: string;
-  mainNavigation: string;
-  language: string;
-  sections: Record<Section, string>;
-  faucets: string;
-  appsGroup: string;
-  search: {
-    button: string;
-    placeholder: string;
-    dialogLabel: string;
-    empty: string;
-    loading: string;
-    error: string;
-    external: string;
-    hintNavigate: string;
-    hintOpen: string;
-    hintClose: string;
-    close: string;
-  };
-  readMore: string;
-  published: string;
-  updated: string;
-  onThisPage: string;
-  viewAsMarkdown: string;
-  translations: string;
-  allInSection: string;
-  footerText: string;
-  notFoundTitle: string;
-  notFoundBody: string;
-  backHome: string;
-  faucet: {
-    indexTitle: string;
-    indexIntro: string;
-    pageTitle: string;
-    pageIntro: string;
-    perDrip: string;
-    deprecatedBadge: string;
-    deprecatedNotice: string;
-    allFaucets: string;
-    addressLabel: string;
-    addressHelp: string;
-    addressInvalid: string;
-    captchaRequired: string;
-    devCheckLabel: string;
-    devCheckNote: string;
-    submit: string;
-    sending: string;
-    pending: string;
-    success: string;
-    failed: string;
-    transaction: string;
-    viewOnExplorer: string;
-    retryIn: string;
-    networkError: string;
-  };
-  networkFacts: {
-    heading: string;
-    chainId: string;
-    nativeCurrency: string;
-    explorer: string;
-    endpoint: string;
-    mainnet: string;
-    faucet: string;
-    deprecated: string;
-    none: string;
-  };
+// Interface strings live in src/site/ui/<locale>.json, one file per locale with the same keys.
+// They stay with the code rather than under content/: components name the keys, and a content
+// tree (the fixture site, the benchmark corpus) is swapped without them. Every file is checked
+// against the schema below when this module loads, so a build stops on a missing or stray key.
+
+const uiFiles: Record<Locale, unknown> = { en, ja, es, ko, 'zh-Hans': zhHans, 'zh-Hant': zhHant, 'pt-BR': ptBR };
+
+/** Where a locale's strings are, as messages name it. */
+export function uiFileOf(locale: Locale): string {
+  return `src/site/ui/${locale}.json`;
 }
 
-export const ui: Record<Locale, UiStrings> = {
-  en: {
-    siteTagline: 'The blockchain developer platform: node access, data APIs and testnet faucets.',
-    skipToContent: 'Skip to content',
-    mainNavigation: 'Main',
-    language: 'Language',
-    sections: {
-      blog: 'Blog Posts',
-      overviews: 'Guides',
-      'case-studies': 'Case Studies',
-      support: 'Support',
-      'terms-conditions': 'Terms',
-      rpc: 'RPC',
-    },
-    faucets: 'Faucets',
-    appsGroup: 'Apps',
-    search: {
-      button: 'Search',
-      placeholder: 'Search guides, posts, case studies and apps',
-      dialogLabel: 'Search the site',
-      empty: 'No results for',
-      loading: 'Loading the index…',
-      error: 'Search is unavailable right now.',
-      external: 'external site',
-      hintNavigate: 'to navigate',
-      hintOpen: 'to open',
-      hintClose: 'to close',
-      close: 'Close search',
-    },
-    readMore: 'Read more',
-    published: 'Published',
-    updated: 'Updated',
-    onThisPage: 'On this page',
-    viewAsMarkdown: 'View as Markdown',
-    translations: 'Also available in',
-    allInSection: 'All pages in this section',
-    footerText: 'Crucible builds infrastructure for people who ship onchain.',
-    notFoundTitle: 'Page not found',
-    notFoundBody: 'The page you asked for does not exist or has moved. Try search, or start from the homepage.',
-    backHome: 'Back to the homepage',
-    faucet: {
-      indexTitle: "Testnet faucets",
-      indexIntro: "Free testnet funds for development on every network Crucible supports. Pick a network, paste your address, pass the check.",
-      pageTitle: "{name} faucet",
-      pageIntro: "Get {amount} {symbol} on {name} for testing. One drip per address every {hours} hours.",
-      perDrip: "{amount} {symbol} per drip",
-      deprecatedBadge: "Deprecated",
-      deprecatedNotice: "This network is deprecated and no longer funded. Choose another network.",
-      allFaucets: "All faucets",
-      addressLabel: "Wallet address",
-      addressHelp: "0x followed by 40 hexadecimal characters.",
-      addressInvalid: "This is not an address: it must be 0x followed by 40 hexadecimal characters.",
-      captchaRequired: "Complete the check above first.",
-      devCheckLabel: "I am testing locally (development check)",
-      devCheckNote: "Development mode: this local faucet uses a test CAPTCHA instead of Cloudflare Turnstile.",
-      submit: "Send {amount} {symbol}",
-      sending: "Sending…",
-      pending: "Transaction sent. Waiting for it to be mined…",
-      success: "Done: {amount} {symbol} sent.",
-      failed: "The transaction was mined but failed.",
-      transaction: "Transaction",
-      viewOnExplorer: "View on the block explorer",
-      retryIn: "You can request again in {time}.",
-      networkError: "Could not reach the faucet. Check your connection and try again.",
-    },
-    networkFacts: {
-      heading: 'Network facts',
-      chainId: 'Chain ID',
-      nativeCurrency: 'Native currency',
-      explorer: 'Block explorer',
-      endpoint: 'Endpoint',
-      mainnet: 'Mainnet',
-      faucet: 'Faucet',
-      deprecated: 'Deprecated: no longer funded',
-      none: 'none',
-    },
-  },
-  ja: {
-    siteTagline: 'ブロックチェーン開発者プラットフォーム：ノードアクセス、データ API、テストネットフォーセット。',
-    skipToContent: '本文へスキップ',
-    mainNavigation: 'メイン',
-    language: '言語',
-    sections: {
-      blog: 'ブログ記事',
-      overviews: 'ガイド',
-      'case-studies': '導入事例',
-      support: 'サポート',
-      'terms-conditions': '規約',
-      rpc: 'RPC',
-    },
-    faucets: 'フォーセット',
-    appsGroup: 'アプリ',
-    search: {
-      button: '検索',
-      placeholder: 'ガイド、記事、導入事例、アプリを検索',
-      dialogLabel: 'サイト内検索',
-      empty: '該当する結果はありません：',
-      loading: 'インデックスを読み込んでいます…',
-      error: '現在、検索を利用できません。',
-      external: '外部サイト',
-      hintNavigate: 'で移動',
-      hintOpen: 'で開く',
-      hintClose: 'で閉じる',
-      close: '検索を閉じる',
-    },
-    readMore: '続きを読む',
-    published: '公開日',
-    updated: '更新日',
-    onThisPage: 'このページの内容',
-    viewAsMarkdown: 'Markdown で表示',
-    translations: '他の言語',
-    allInSection: 'このセクションのすべてのページ',
-    footerText: 'Crucible は、オンチェーンでプロダクトを届ける人のためのインフラを構築しています。',
-    notFoundTitle: 'ページが見つかりません',
-    notFoundBody: 'お探しのページは存在しないか、移動しました。検索するか、ホームページからお探しください。',
-    backHome: 'ホームページに戻る',
-    faucet: {
-      indexTitle: "テストネットフォーセット",
-      indexIntro: "Crucible が対応するすべてのネットワークで、開発用のテストネット資金を無料で受け取れます。ネットワークを選び、アドレスを貼り付けて、確認を通過してください。",
-      pageTitle: "{name} フォーセット",
-      pageIntro: "テスト用に {name} の {amount} {symbol} を受け取れます。1 つのアドレスにつき {hours} 時間ごとに 1 回です。",
-      perDrip: "1 回あたり {amount} {symbol}",
-      deprecatedBadge: "非推奨",
-      deprecatedNotice: "このネットワークは非推奨で、資金の補充は終了しました。別のネットワークを選んでください。",
-      allFaucets: "すべてのフォーセット",
-      addressLabel: "ウォレットアドレス",
-      addressHelp: "0x に続く 40 文字の 16 進数。",
-      addressInvalid: "アドレスの形式ではありません。0x に続く 40 文字の 16 進数を入力してください。",
-      captchaRequired: "先に上の確認を完了してください。",
-      devCheckLabel: "ローカルでテストしています（開発用チェック）",
-      devCheckNote: "開発モード：このローカルフォーセットは Cloudflare Turnstile の代わりにテスト用 CAPTCHA を使います。",
-      submit: "{amount} {symbol} を送信",
-      sending: "送信中…",
-      pending: "トランザクションを送信しました。ブロックに取り込まれるのを待っています…",
-      success: "完了：{amount} {symbol} を送信しました。",
-      failed: "トランザクションは取り込まれましたが、失敗しました。",
-      transaction: "トランザクション",
-      viewOnExplorer: "ブロックエクスプローラーで見る",
-      retryIn: "{time} 後に再度リクエストできます。",
-      networkError: "フォーセットに接続できませんでした。接続を確認して、もう一度お試しください。",
-    },
-    networkFacts: {
-      heading: 'ネットワーク情報',
-      chainId: 'チェーン ID',
-      nativeCurrency: 'ネイティブ通貨',
-      explorer: 'ブロックエクスプローラー',
-      endpoint: 'エンドポイント',
-      mainnet: 'メインネット',
-      faucet: 'フォーセット',
-      deprecated: '非推奨：資金の補充は終了しました',
-      none: 'なし',
-    },
-  },
-  es: {
-    siteTagline: 'La plataforma para desarrolladores blockchain: acceso a nodos, API de datos y faucets de testnet.',
-    skipToContent: 'Saltar al contenido',
-    mainNavigation: 'Principal',
-    language: 'Idioma',
-    sections: {
-      blog: 'Artículos del blog',
-      overviews: 'Guías',
-      'case-studies': 'Casos de éxito',
-      support: 'Soporte',
-      'terms-conditions': 'Términos',
-      rpc: 'RPC',
-    },
-    faucets: 'Faucets',
-    appsGroup: 'Aplicaciones',
-    search: {
-      button: 'Buscar',
-      placeholder: 'Busca guías, artículos, casos de éxito y aplicaciones',
-      dialogLabel: 'Buscar en el sitio',
-      empty: 'No hay resultados para',
-      loading: 'Cargando el índice…',
-      error: 'La búsqueda no está disponible en este momento.',
-      external: 'sitio externo',
-      hintNavigate: 'para moverte',
-      hintOpen: 'para abrir',
-      hintClose: 'para cerrar',
-      close: 'Cerrar la búsqueda',
-    },
-    readMore: 'Leer más',
-    published: 'Publicado',
-    updated: 'Actualizado',
-    onThisPage: 'En esta página',
-    viewAsMarkdown: 'Ver como Markdown',
-    translations: 'También disponible en',
-    allInSection: 'Todas las páginas de esta sección',
-    footerText: 'Crucible crea infraestructura para quienes construyen onchain.',
-    notFoundTitle: 'Página no encontrada',
-    notFoundBody: 'La página que buscas no existe o se ha movido. Prueba con la búsqueda o empieza desde la página de inicio.',
-    backHome: 'Volver a la página de inicio',
-    faucet: {
-      indexTitle: "Faucets de testnet",
-      indexIntro: "Fondos de testnet gratuitos para desarrollar en todas las redes que admite Crucible. Elige una red, pega tu dirección y supera la verificación.",
-      pageTitle: "Faucet de {name}",
-      pageIntro: "Obtén {amount} {symbol} en {name} para pruebas. Un envío por dirección cada {hours} horas.",
-      perDrip: "{amount} {symbol} por envío",
-      deprecatedBadge: "Obsoleta",
-      deprecatedNotice: "Esta red está obsoleta y ya no recibe fondos. Elige otra red.",
-      allFaucets: "Todos los faucets",
-      addressLabel: "Dirección de la billetera",
-      addressHelp: "0x seguido de 40 caracteres hexadecimales.",
-      addressInvalid: "No es una dirección: debe ser 0x seguido de 40 caracteres hexadecimales.",
-      captchaRequired: "Completa primero la verificación de arriba.",
-      devCheckLabel: "Estoy probando en local (verificación de desarrollo)",
-      devCheckNote: "Modo de desarrollo: este faucet local usa un CAPTCHA de prueba en lugar de Cloudflare Turnstile.",
-      submit: "Enviar {amount} {symbol}",
-      sending: "Enviando…",
-      pending: "Transacción enviada. Esperando a que se mine…",
-      success: "Listo: se enviaron {amount} {symbol}.",
-      failed: "La transacción se minó pero falló.",
-      transaction: "Transacción",
-      viewOnExplorer: "Ver en el explorador de bloques",
-      retryIn: "Podrás volver a solicitar en {time}.",
-      networkError: "No se pudo contactar con el faucet. Revisa tu conexión e inténtalo de nuevo.",
-    },
-    networkFacts: {
-      heading: 'Datos de la red',
-      chainId: 'ID de cadena',
-      nativeCurrency: 'Moneda nativa',
-      explorer: 'Explorador de bloques',
-      endpoint: 'Endpoint',
-      mainnet: 'Mainnet',
-      faucet: 'Faucet',
-      deprecated: 'Obsoleta: ya no recibe fondos',
-      none: 'ninguno',
-    },
-  },
-  ko: {
-    siteTagline: '블록체인 개발자 플랫폼: 노드 액세스, 데이터 API, 테스트넷 포셋.',
-    skipToContent: '본문으로 건너뛰기',
-    mainNavigation: '메인',
-    language: '언어',
-    sections: {
-      blog: '블로그 글',
-      overviews: '가이드',
-      'case-studies': '고객 사례',
-      support: '지원',
-      'terms-conditions': '약관',
-      rpc: 'RPC',
-    },
-    faucets: '포셋',
-    appsGroup: '앱',
-    search: {
-      button: '검색',
-      placeholder: '가이드, 글, 고객 사례, 앱 검색',
-      dialogLabel: '사이트 검색',
-      empty: '검색 결과 없음:',
-      loading: '색인을 불러오는 중…',
-      error: '지금은 검색을 사용할 수 없습니다.',
-      external: '외부 사이트',
-      hintNavigate: '이동',
-      hintOpen: '열기',
-      hintClose: '닫기',
-      close: '검색 닫기',
-    },
-    readMore: '더 읽기',
-    published: '게시일',
-    updated: '업데이트',
-    onThisPage: '이 페이지의 내용',
-    viewAsMarkdown: 'Markdown으로 보기',
-    translations: '다른 언어로 보기',
-    allInSection: '이 섹션의 모든 페이지',
-    footerText: 'Crucible은 온체인에서 제품을 만드는 사람들을 위한 인프라를 만듭니다.',
-    notFoundTitle: '페이지를 찾을 수 없습니다',
-    notFoundBody: '요청한 페이지가 없거나 다른 곳으로 옮겨졌습니다. 검색을 이용하거나 홈페이지에서 다시 시작해 보세요.',
-    backHome: '홈페이지로 돌아가기',
-    faucet: {
-      indexTitle: "테스트넷 포셋",
-      indexIntro: "Crucible이 지원하는 모든 네트워크에서 개발용 테스트넷 자금을 무료로 받으세요. 네트워크를 고르고 주소를 붙여 넣은 뒤 확인을 통과하면 됩니다.",
-      pageTitle: "{name} 포셋",
-      pageIntro: "테스트용으로 {name}에서 {amount} {symbol}을(를) 받으세요. 주소당 {hours}시간마다 한 번 받을 수 있습니다.",
-      perDrip: "1회 {amount} {symbol}",
-      deprecatedBadge: "지원 종료",
-      deprecatedNotice: "이 네트워크는 지원이 종료되어 더 이상 자금이 충전되지 않습니다. 다른 네트워크를 선택하세요.",
-      allFaucets: "모든 포셋",
-      addressLabel: "지갑 주소",
-      addressHelp: "0x 뒤에 16진수 40자.",
-      addressInvalid: "주소 형식이 아닙니다. 0x 뒤에 16진수 40자를 입력하세요.",
-      captchaRequired: "먼저 위의 확인을 완료하세요.",
-      devCheckLabel: "로컬에서 테스트 중입니다 (개발용 확인)",
-      devCheckNote: "개발 모드: 이 로컬 포셋은 Cloudflare Turnstile 대신 테스트용 CAPTCHA를 사용합니다.",
-      submit: "{amount} {symbol} 보내기",
-      sending: "보내는 중…",
-      pending: "트랜잭션을 보냈습니다. 블록에 포함되기를 기다리는 중…",
-      success: "완료: {amount} {symbol}을(를) 보냈습니다.",
-      failed: "트랜잭션이 블록에 포함되었지만 실패했습니다.",
-      transaction: "트랜잭션",
-      viewOnExplorer: "블록 탐색기에서 보기",
-      retryIn: "{time} 후에 다시 요청할 수 있습니다.",
-      networkError: "포셋에 연결할 수 없습니다. 연결을 확인하고 다시 시도하세요.",
-    },
-    networkFacts: {
-      heading: '네트워크 정보',
-      chainId: '체인 ID',
-      nativeCurrency: '네이티브 통화',
-      explorer: '블록 탐색기',
-      endpoint: '엔드포인트',
-      mainnet: '메인넷',
-      faucet: '포셋',
-      deprecated: '지원 중단: 더 이상 자금이 지급되지 않음',
-      none: '없음',
-    },
-  },
-  'zh-Hans': {
-    siteTagline: '区块链开发者平台：节点访问、数据 API 和测试网水龙头。',
-    skipToContent: '跳到正文',
-    mainNavigation: '主导航',
-    language: '语言',
-    sections: {
-      blog: '博客文章',
-      overviews: '指南',
-      'case-studies': '客户案例',
-      support: '支持',
-      'terms-conditions': '条款',
-      rpc: 'RPC',
-    },
-    faucets: '水龙头',
-    appsGroup: '应用',
-    search: {
-      button: '搜索',
-      placeholder: '搜索指南、文章、客户案例和应用',
-      dialogLabel: '搜索本站',
-      empty: '没有找到相关结果：',
-      loading: '正在加载索引…',
-      error: '搜索暂时不可用。',
-      external: '外部网站',
-      hintNavigate: '切换',
-      hintOpen: '打开',
-      hintClose: '关闭',
-      close: '关闭搜索',
-    },
-    readMore: '阅读全文',
-    published: '发布于',
-    updated: '更新于',
-    onThisPage: '本页内容',
-    viewAsMarkdown: '以 Markdown 查看',
-    translations: '其他语言版本',
-    allInSection: '本栏目的所有页面',
-    footerText: 'Crucible 为在链上构建产品的人打造基础设施。',
-    notFoundTitle: '页面不存在',
-    notFoundBody: '你要找的页面不存在或已被移动。请试试搜索，或从首页开始浏览。',
-    backHome: '返回首页',
-    faucet: {
-      indexTitle: "测试网水龙头",
-      indexIntro: "在 Crucible 支持的每个网络上免费领取开发用的测试网资金。选择网络，粘贴地址，通过验证即可。",
-      pageTitle: "{name} 水龙头",
-      pageIntro: "领取 {name} 上的 {amount} {symbol} 用于测试。每个地址每 {hours} 小时可领取一次。",
-      perDrip: "每次 {amount} {symbol}",
-      deprecatedBadge: "已弃用",
-      deprecatedNotice: "该网络已弃用，不再补充资金。请选择其他网络。",
-      allFaucets: "全部水龙头",
-      addressLabel: "钱包地址",
-      addressHelp: "0x 后跟 40 个十六进制字符。",
-      addressInvalid: "这不是有效地址：应为 0x 后跟 40 个十六进制字符。",
-      captchaRequired: "请先完成上方的验证。",
-      devCheckLabel: "我正在本地测试（开发验证）",
-      devCheckNote: "开发模式：此本地水龙头使用测试 CAPTCHA，而不是 Cloudflare Turnstile。",
-      submit: "发送 {amount} {symbol}",
-      sending: "发送中…",
-      pending: "交易已发送，正在等待打包…",
-      success: "完成：已发送 {amount} {symbol}。",
-      failed: "交易已打包，但执行失败。",
-      transaction: "交易",
-      viewOnExplorer: "在区块浏览器中查看",
-      retryIn: "{time} 后可以再次领取。",
-      networkError: "无法连接水龙头。请检查网络后重试。",
-    },
-    networkFacts: {
-      heading: '网络信息',
-      chainId: '链 ID',
-      nativeCurrency: '原生代币',
-      explorer: '区块浏览器',
-      endpoint: '端点',
-      mainnet: '主网',
-      faucet: '水龙头',
-      deprecated: '已弃用：不再注资',
-      none: '无',
-    },
-  },
-  'zh-Hant': {
-    siteTagline: '區塊鏈開發者平台：節點存取、資料 API 與測試網水龍頭。',
-    skipToContent: '跳至主要內容',
-    mainNavigation: '主選單',
-    language: '語言',
-    sections: {
-      blog: '部落格文章',
-      overviews: '指南',
-      'case-studies': '客戶案例',
-      support: '支援',
-      'terms-conditions': '條款',
-      rpc: 'RPC',
-    },
-    faucets: '水龍頭',
-    appsGroup: '應用程式',
-    search: {
-      button: '搜尋',
-      placeholder: '搜尋指南、文章、客戶案例與應用程式',
-      dialogLabel: '搜尋本站',
-      empty: '找不到相關結果：',
-      loading: '正在載入索引…',
-      error: '目前無法使用搜尋。',
-      external: '外部網站',
-      hintNavigate: '切換',
-      hintOpen: '開啟',
-      hintClose: '關閉',
-      close: '關閉搜尋',
-    },
-    readMore: '閱讀全文',
-    published: '發布於',
-    updated: '更新於',
-    onThisPage: '本頁內容',
-    viewAsMarkdown: '以 Markdown 檢視',
-    translations: '其他語言版本',
-    allInSection: '本單元的所有頁面',
-    footerText: 'Crucible 為在鏈上打造產品的人建構基礎設施。',
-    notFoundTitle: '找不到頁面',
-    notFoundBody: '你要找的頁面不存在或已移動。請試試搜尋，或從首頁開始瀏覽。',
-    backHome: '返回首頁',
-    faucet: {
-      indexTitle: "測試網水龍頭",
-      indexIntro: "在 Crucible 支援的每個網路上免費領取開發用的測試網資金。選擇網路、貼上地址、通過驗證即可。",
-      pageTitle: "{name} 水龍頭",
-      pageIntro: "領取 {name} 上的 {amount} {symbol} 用於測試。每個地址每 {hours} 小時可領取一次。",
-      perDrip: "每次 {amount} {symbol}",
-      deprecatedBadge: "已棄用",
-      deprecatedNotice: "此網路已棄用，不再補充資金。請選擇其他網路。",
-      allFaucets: "所有水龍頭",
-      addressLabel: "錢包地址",
-      addressHelp: "0x 後接 40 個十六進位字元。",
-      addressInvalid: "這不是有效地址：應為 0x 後接 40 個十六進位字元。",
-      captchaRequired: "請先完成上方的驗證。",
-      devCheckLabel: "我正在本機測試（開發驗證）",
-      devCheckNote: "開發模式：此本機水龍頭使用測試 CAPTCHA，而非 Cloudflare Turnstile。",
-      submit: "傳送 {amount} {symbol}",
-      sending: "傳送中…",
-      pending: "交易已送出，正在等待打包…",
-      success: "完成：已傳送 {amount} {symbol}。",
-      failed: "交易已打包，但執行失敗。",
-      transaction: "交易",
-      viewOnExplorer: "在區塊瀏覽器中查看",
-      retryIn: "{time} 後可以再次領取。",
-      networkError: "無法連線到水龍頭。請檢查網路後再試一次。",
-    },
-    networkFacts: {
-      heading: '網路資訊',
-      chainId: '鏈 ID',
-      nativeCurrency: '原生代幣',
-      explorer: '區塊瀏覽器',
-      endpoint: '端點',
-      mainnet: '主網',
-      faucet: '水龍頭',
-      deprecated: '已棄用：不再注資',
-      none: '無',
-    },
-  },
-  'pt-BR': {
-    siteTagline: 'A plataforma para desenvolvedores blockchain: acesso a nós, APIs de dados e faucets de testnet.',
-    skipToContent: 'Pular para o conteúdo',
-    mainNavigation: 'Principal',
-    language: 'Idioma',
-    sections: {
-      blog: 'Posts do blog',
-      overviews: 'Guias',
-      'case-studies': 'Estudos de caso',
-      support: 'Suporte',
-      'terms-conditions': 'Termos',
-      rpc: 'RPC',
-    },
-    faucets: 'Faucets',
-    appsGroup: 'Apps',
-    search: {
-      button: 'Buscar',
-      placeholder: 'Busque guias, posts, estudos de caso e apps',
-      dialogLabel: 'Buscar no site',
-      empty: 'Nenhum resultado para',
-      loading: 'Carregando o índice…',
-      error: 'A busca está indisponível no momento.',
-      external: 'site externo',
-      hintNavigate: 'para navegar',
-      hintOpen: 'para abrir',
-      hintClose: 'para fechar',
-      close: 'Fechar a busca',
-    },
-    readMore: 'Leia mais',
-    published: 'Publicado em',
-    updated: 'Atualizado em',
-    onThisPage: 'Nesta página',
-    viewAsMarkdown: 'Ver como Markdown',
-    translations: 'Também disponível em',
-    allInSection: 'Todas as páginas desta seção',
-    footerText: 'A Crucible cria infraestrutura para quem constrói onchain.',
-    notFoundTitle: 'Página não encontrada',
-    notFoundBody: 'A página que você procura não existe ou foi movida. Tente a busca ou comece pela página inicial.',
-    backHome: 'Voltar para a página inicial',
-    faucet: {
-      indexTitle: "Faucets de testnet",
-      indexIntro: "Fundos de testnet gratuitos para desenvolver em todas as redes que a Crucible suporta. Escolha uma rede, cole seu endereço e passe pela verificação.",
-      pageTitle: "Faucet da {name}",
-      pageIntro: "Receba {amount} {symbol} na {name} para testes. Um envio por endereço a cada {hours} horas.",
-      perDrip: "{amount} {symbol} por envio",
-      deprecatedBadge: "Descontinuada",
-      deprecatedNotice: "Esta rede foi descontinuada e não recebe mais fundos. Escolha outra rede.",
-      allFaucets: "Todos os faucets",
-      addressLabel: "Endereço da carteira",
-      addressHelp: "0x seguido de 40 caracteres hexadecimais.",
-      addressInvalid: "Isto não é um endereço: deve ser 0x seguido de 40 caracteres hexadecimais.",
-      captchaRequired: "Conclua primeiro a verificação acima.",
-      devCheckLabel: "Estou testando localmente (verificação de desenvolvimento)",
-      devCheckNote: "Modo de desenvolvimento: este faucet local usa um CAPTCHA de teste em vez do Cloudflare Turnstile.",
-      submit: "Enviar {amount} {symbol}",
-      sending: "Enviando…",
-      pending: "Transação enviada. Aguardando a mineração…",
-      success: "Pronto: {amount} {symbol} enviados.",
-      failed: "A transação foi minerada, mas falhou.",
-      transaction: "Transação",
-      viewOnExplorer: "Ver no explorador de blocos",
-      retryIn: "Você poderá solicitar de novo em {time}.",
-      networkError: "Não foi possível falar com o faucet. Verifique sua conexão e tente novamente.",
-    },
-    networkFacts: {
-      heading: 'Dados da rede',
-      chainId: 'ID da chain',
-      nativeCurrency: 'Moeda nativa',
-      explorer: 'Explorador de blocos',
-      endpoint: 'Endpoint',
-      mainnet: 'Mainnet',
-      faucet: 'Faucet',
-      deprecated: 'Descontinuada: não recebe mais fundos',
-      none: 'nenhum',
-    },
-  },
-};
+/** The keys every locale's file has. Section names double as SearchGroup labels (spec 2.6). */
+function uiStringsSchema(locale: Locale) {
+  const message = <const Names extends readonly string[]>(...names: Names) => uiMessage(locale, ...names);
+  return z.strictObject({
+    siteTagline: uiText,
+    skipToContent: uiText,
+    mainNavigation: uiText,
+    language: uiText,
+    sections: z.strictObject(Object.fromEntries(sections.map((section) => [section, uiText])) as Record<Section, typeof uiText>),
+    faucets: uiText,
+    appsGroup: uiText,
+    search: z.strictObject({
+      button: uiText,
+      placeholder: uiText,
+      dialogLabel: uiText,
+      empty: uiText,
+      loading: uiText,
+      error: uiText,
+      external: uiText,
+      hintNavigate: uiText,
+      hintOpen: uiText,
+      hintClose: uiText,
+      close: uiText,
+    }),
+    readMore: uiText,
+    published: uiText,
+    updated: uiText,
+    onThisPage: uiText,
+    viewAsMarkdown: uiText,
+    translations: uiText,
+    allInSection: uiText,
+    footerText: uiText,
+    notFoundTitle: uiText,
+    notFoundBody: uiText,
+    backHome: uiText,
+    faucet: z.strictObject({
+      indexTitle: uiText,
+      indexIntro: uiText,
+      pageTitle: message('name'),
+      pageIntro: message('name', 'amount', 'symbol', 'hours'),
+      perDrip: message('amount', 'symbol'),
+      deprecatedBadge: uiText,
+      deprecatedNotice: uiText,
+      allFaucets: uiText,
+      addressLabel: uiText,
+      addressHelp: uiText,
+      addressInvalid: uiText,
+      captchaRequired: uiText,
+      devCheckLabel: uiText,
+      devCheckNote: uiText,
+      submit: message('amount', 'symbol'),
+      sending: uiText,
+      pending: uiText,
+      success: message('amount', 'symbol'),
+      failed: uiText,
+      transaction: uiText,
+      viewOnExplorer: uiText,
+      retryIn: message('time'),
+      networkError: uiText,
+    }),
+    networkFacts: z.strictObject({
+      heading: uiText,
+      chainId: uiText,
+      nativeCurrency: uiText,
+      explorer: uiText,
+      endpoint: uiText,
+      mainnet: uiText,
+      faucet: uiText,
+      deprecated: uiText,
+      none: uiText,
+    }),
+  });
+}
 
-/** Fills `{name}` placeholders of a UI string. */
-export function formatUi(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (match, key: string) => (key in values ? String(values[key]) : match));
+/** Interface strings for one locale: text, and messages to format with formatUi. */
+export type UiStrings = z.output<ReturnType<typeof uiStringsSchema>>;
+
+/** Every UI file checked at once, so one build lists every problem. */
+function loadUiStrings(files: Record<Locale, unknown>): Record<Locale, UiStrings> {
+  const problems: string[] = [];
+  const loaded = Object.fromEntries(
+    locales.map((locale) => {
+      const parsed = uiStringsSchema(locale).safeParse(files[locale]);
+      if (!parsed.success) problems.push(...parsed.error.issues.flatMap((issue) => describeIssue(issue, files[locale]).map((problem) => `  ${uiFileOf(locale)} (locale ${locale}): ${problem}`)));
+      return [locale, parsed.data];
+    }),
+  ) as Record<Locale, UiStrings>;
+  if (problems.length) throw new Error(`Invalid UI strings (${problems.length} problem${problems.length === 1 ? '' : 's'}):\n${problems.join('\n')}`);
+  return loaded;
+}
+
+function describeIssue(issue: z.core.$ZodIssue, file: unknown): string[] {
+  const key = issue.path.join('.');
+  if (issue.code === 'unrecognized_keys') return issue.keys.map((extra) => `unknown key "${key ? `${key}.` : ''}${extra}"`);
+  if (issue.code === 'invalid_type' && valueAt(file, issue.path) === undefined) return [`missing key "${key}"`];
+  return [`key "${key}" ${issue.message}`];
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  return path.reduce<unknown>((value, key) => (value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined), data);
+}
+
+export const ui: Record<Locale, UiStrings> = loadUiStrings(uiFiles);
+
+/** A locale's strings as written, by dotted key (`faucet.submit`), in file order. */
+export function uiStringsByKey(locale: Locale): Map<string, string> {
+  const strings = new Map<string, string>();
+  const walk = (value: unknown, key: string) => {
+    if (typeof value === 'string') strings.set(key, value);
+    else for (const [name, child] of Object.entries(value as object)) walk(child, key ? `${key}.${name}` : name);
+  };
+  walk(uiFiles[locale], '');
+  return strings;
 }

@@ -43,6 +43,9 @@ export function llmsFullUrl(locale: Locale): string {
   return `${homeUrl(locale)}llms-full.txt`;
 }
 
+/** The translation status table for authors (English only). */
+export const translationStatusUrl = '/authors/translations';
+
 export function searchIndexUrl(locale: Locale): string {
   return `/api/search/${locale}`;
 }

@@ -9,7 +9,7 @@ import { loadSite } from '../../src/site/load.ts';
 import { locales } from '../../src/site/locales.ts';
 import { searchableSections, sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
-import { faucetsUrl, htmlFileOf, sectionUrl } from '../../src/site/urls.ts';
+import { faucetsUrl, htmlFileOf, sectionUrl, translationStatusUrl } from '../../src/site/urls.ts';
 import { buildSite, copyFixtureContent, projectRoot } from '../support/build.ts';
 
 // Builds the fixture site with the real Astro build, after an "author" adds one page,
@@ -132,7 +132,7 @@ describe('fixture site build', () => {
         alternates.set(url.loc, url['xhtml:link'] ?? []);
       }
     }
-    const expected = new Set<string>();
+    const expected = new Set<string>([`${siteUrl}${translationStatusUrl}`]);
     for (const page of site.pages) expected.add(`${siteUrl}${page.url}`);
     for (const locale of locales) {
       for (const section of sections) if (site.pagesIn(locale, section).length) expected.add(`${siteUrl}${sectionUrl(locale, section)}`);

@@ -11,11 +11,11 @@ export interface BuildResult {
   outDir: string;
 }
 
-/** Runs the real `astro build` of this project over another content tree, into its own dist and cache. */
-export function buildSite(options: { contentDir: string; outDir: string; cacheDir: string; siteUrl?: string }): Promise<BuildResult> {
+/** Runs the real `astro build` of this project (or of a copy at `root`) over another content tree, into its own dist and cache. */
+export function buildSite(options: { contentDir: string; outDir: string; cacheDir: string; siteUrl?: string; root?: string }): Promise<BuildResult> {
   return new Promise((done, fail) => {
     const child = spawn(join(projectRoot, 'node_modules/.bin/astro'), ['build', '--outDir', options.outDir], {
-      cwd: projectRoot,
+      cwd: options.root ?? projectRoot,
       env: {
         ...process.env,
         CRUCIBLE_CONTENT_DIR: options.contentDir,

@@ -1,13 +1,15 @@
 // Browser side of the faucet page: inline validation, send, then status polling (spec 4.1, 4.2, 3).
 import type { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../../faucet/bodies.ts';
 import { DEV_TURNSTILE_TOKEN } from '../../faucet/development-token.ts';
-import type { UiStrings } from '../../site/ui.ts';
 
 const addressPattern = /^0x[a-fA-F0-9]{40}$/;
 const pollEveryMs = 2000;
 const pollForMs = 5 * 60_000;
 
-type Texts = Pick<UiStrings['faucet'], 'addressInvalid' | 'captchaRequired' | 'sending' | 'pending' | 'success' | 'failed' | 'transaction' | 'viewOnExplorer' | 'retryIn' | 'networkError'>;
+/** The form's texts in the page's locale (FaucetForm.astro): messages formatted at build, the countdown's around its value. */
+export type FaucetFormTexts = Record<'addressInvalid' | 'captchaRequired' | 'sending' | 'pending' | 'success' | 'failed' | 'transaction' | 'viewOnExplorer' | 'networkError', string> & {
+  retryIn: [before: string, after: string];
+};
 
 declare global {
   interface Window {
@@ -27,7 +29,7 @@ export function formatCountdown(ms: number): string {
 
 export function mountFaucetForm(form: HTMLFormElement): void {
   const faucetId = form.dataset.faucetId!;
-  const texts = JSON.parse(form.dataset.texts!) as Texts;
+  const texts = JSON.parse(form.dataset.texts!) as FaucetFormTexts;
   const input = form.querySelector<HTMLInputElement>('input[name="address"]')!;
   const fieldError = form.querySelector<HTMLElement>('#faucet-address-error')!;
   const button = form.querySelector<HTMLButtonElement>('button[type="submit"]')!;
@@ -80,7 +82,8 @@ export function mountFaucetForm(form: HTMLFormElement): void {
       const until = Date.parse(body.resetAt);
       const timer = line('');
       const tick = () => {
-        timer.textContent = texts.retryIn.replace('{time}', formatCountdown(until - Date.now()));
+        const [before, after] = texts.retryIn;
+        timer.textContent = `${before}${formatCountdown(until - Date.now())}${after}`;
         if (until <= Date.now()) clearInterval(countdown);
       };
       tick();
