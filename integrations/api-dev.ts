@@ -2,13 +2,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { clientIp } from '../src/api/client-ip.ts';
+import { openApiDocumentPaths } from '../src/api/operations/openapi.ts';
 import { isApiPath, loadSiteApi, type SiteApi } from '../src/api/site-api.ts';
 import { devApiConfig } from '../src/config/config.ts';
 import { isLocale } from '../src/site/locales.ts';
 import { headerValue, toApiRequest, writeWebResponse } from '../src/server/node-adapter.ts';
 
 // `astro dev` serves the same API router as the production server (src/server/). The search
-// indexes are prerendered files in production; in dev the surface integration answers them.
+// indexes and the OpenAPI document are prerendered files in production; in dev the surface
+// integration answers them.
 
 export default function crucibleApiDev(): AstroIntegration {
   let root = process.cwd();
@@ -42,7 +44,8 @@ export default function crucibleApiDev(): AstroIntegration {
           const method = req.method ?? 'GET';
           if (!isApiPath(path)) return next();
           const search = /^\/api\/search\/([^/]+)$/.exec(path);
-          if (search && isLocale(search[1]!) && (method === 'GET' || method === 'HEAD')) return next();
+          const prerendered = (search && isLocale(search[1]!)) || (openApiDocumentPaths as readonly string[]).includes(path);
+          if (prerendered && (method === 'GET' || method === 'HEAD')) return next();
           try {
             const { router } = await (api ??= loadSiteApi({ root, origin }));
             const requestId = crypto.randomUUID();

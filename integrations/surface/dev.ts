@@ -1,18 +1,22 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { openApiDocumentPaths } from '../../src/api/operations/openapi.ts';
 import { isLocale, locales } from '../../src/site/locales.ts';
 import { sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
 import { canonicalLink, jsonType, markdownType, plainTextType } from '../../src/http/media.ts';
 import { llmsFullUrl, llmsUrl, sectionLlmsUrl } from '../../src/site/urls.ts';
 import { renderLlmsTxt, renderSectionLlmsTxt } from './llms.ts';
+import { renderOpenApiDocument } from './openapi.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { renderTwin } from './twin.ts';
 import { notFoundMarkdown, pagesInReadingOrder } from './write.ts';
 
 // `astro dev` answers the surface URLs from the same generators the build uses, so authors
-// see twins, llms.txt and search JSON change as they edit.
+// see twins, llms.txt, search JSON and the OpenAPI document change as they edit.
 
 interface DevOptions {
+  /** The project root, under which the OpenAPI document's networks are read. */
+  root: string;
   load: () => Promise<Site>;
   siteUrl: () => string;
   inlineLimit: number;
@@ -45,6 +49,7 @@ type Answer = { status: number; type: string; body: string; headers?: Record<str
 async function answerSurfacePath(path: string, site: Site, options: DevOptions): Promise<Answer | undefined> {
   const siteUrl = options.siteUrl();
   const llmsOptions = { siteUrl, inlineLimit: options.inlineLimit };
+  if ((openApiDocumentPaths as readonly string[]).includes(path)) return { status: 200, type: jsonType, body: await renderOpenApiDocument(options.root, siteUrl) };
   const search = /^\/api\/search\/([^/]+)$/.exec(path);
   if (search) {
     const locale = search[1]!;

@@ -4,12 +4,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import type { BuildEnvironment } from '../../src/config/build-environment.ts';
+import type { SurfaceManifest } from '../../src/http/surface-manifest.ts';
 import { checkContentLinks } from '../../src/site/content-links.ts';
 import { loadSite } from '../../src/site/load.ts';
 import { ContentError } from '../../src/site/records.ts';
 import { createSite, type Site } from '../../src/site/site.ts';
 import { canonicalPathOf, sitemapIntegrations } from './sitemap.ts';
 import { surfaceDevMiddleware } from './dev.ts';
+import { writeStaticHostFiles } from './static-host.ts';
 import { startTwinJob, type TwinJob, type TwinJobResult } from './twin-job.ts';
 import { writeSurfaceIndexes } from './write.ts';
 
@@ -21,8 +23,9 @@ export interface SurfaceOptions {
 }
 
 /**
- * The machine-readable twin of the site: `.md` twins, llms.txt family, search JSON,
- * sitemap with hreflang alternates, and the rules manifest the server applies.
+ * The machine-readable twin of the site: `.md` twins, llms.txt family, search JSON, the OpenAPI
+ * document, sitemap with hreflang alternates, and the rules manifest the server applies (also
+ * written as `_headers` and `_redirects` for static hosts).
  * All of it is generated from the same page records as the HTML pages.
  */
 export default function crucibleSurface(options: SurfaceOptions): AstroIntegration {
@@ -32,7 +35,9 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
   let siteUrl = 'http://localhost:4321';
   // Build only: the site read once at config:setup, and the twins rendering in the background.
   let built: { site: Site; twins: TwinJob } | undefined;
-  const timing = { contentCheckMs: 0, outputsMs: 0, outputsDoneAt: 0, twins: undefined as TwinJobResult | undefined };
+  // The manifest written at astro:build:done; the host files follow once the sitemap is in dist/ too.
+  let written: { outDir: string; manifest: SurfaceManifest } | undefined;
+  const timing = { contentCheckMs: 0, outputsMs: 0, outputsDoneAt: 0, hostFilesMs: 0, twins: undefined as TwinJobResult | undefined };
   let buildLogger: AstroIntegrationLogger | undefined;
 
   const load = async (): Promise<Site> => {
@@ -45,15 +50,25 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
     }
   };
 
-  /** After the sitemap is written: the surface's share of the build, for bench/build.ts and anyone profiling. */
+  /** After the sitemap is written: `_headers` and `_redirects`, which cover every file of dist/. */
+  const afterSitemap = async () => {
+    if (!written) return;
+    const started = performance.now();
+    await writeStaticHostFiles(written.outDir, written.manifest);
+    timing.hostFilesMs = performance.now() - started;
+    logTiming();
+  };
+
+  /** The surface's share of the build, for bench/build.ts and anyone profiling; the host files count as outputs. */
   const logTiming = () => {
     if (!buildLogger) return;
-    const sitemapMs = performance.now() - timing.outputsDoneAt;
-    const critical = timing.contentCheckMs + timing.outputsMs + sitemapMs;
+    const outputsMs = timing.outputsMs + timing.hostFilesMs;
+    const sitemapMs = performance.now() - timing.outputsDoneAt - timing.hostFilesMs;
+    const critical = timing.contentCheckMs + outputsMs + sitemapMs;
     const ms = (n: number) => `${Math.round(n)} ms`;
     const twins = timing.twins;
     buildLogger.info(
-      `surface timing: content check ${ms(timing.contentCheckMs)}, outputs ${ms(timing.outputsMs)}, sitemap ${ms(sitemapMs)}, critical path ${ms(critical)}; ` +
+      `surface timing: content check ${ms(timing.contentCheckMs)}, outputs ${ms(outputsMs)}, sitemap ${ms(sitemapMs)}, critical path ${ms(critical)}; ` +
         `twins rendered in the background in ${ms(twins?.workMs ?? 0)} (${twins?.workers ?? 0} worker threads, peak worker heap ${Math.round((twins?.peakWorkerHeapBytes ?? 0) / 2 ** 20)} MiB)`,
     );
   };
@@ -73,10 +88,10 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
           built = { site, twins: startTwinJob({ root, site, siteUrl, stagingDir, workers: availableParallelism() - 1 }) };
           timing.contentCheckMs = performance.now() - started;
         }
-        updateConfig({ integrations: sitemapIntegrations(builtPaths, () => siteUrl, logTiming) });
+        updateConfig({ integrations: sitemapIntegrations(builtPaths, () => siteUrl, afterSitemap) });
       },
       'astro:server:setup': ({ server }) => {
-        server.middlewares.use(surfaceDevMiddleware({ load, siteUrl: () => siteUrl, inlineLimit, watcher: server.watcher }));
+        server.middlewares.use(surfaceDevMiddleware({ root, load, siteUrl: () => siteUrl, inlineLimit, watcher: server.watcher }));
       },
       'astro:build:done': async ({ dir, pages, logger }) => {
         const started = performance.now();
@@ -89,13 +104,17 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
         if (!built) throw new Error('crucible-surface: astro:build:done ran without astro:config:setup for a build');
         const { site, twins } = built;
         twins.boost(availableParallelism()); // Astro is done with the CPU
-        const [twinResult] = await Promise.all([twins.finish(outDir), writeSurfaceIndexes(site, outDir, { siteUrl, inlineLimit }, options.environment)]);
+        const [twinResult, manifest] = await Promise.all([
+          twins.finish(outDir),
+          writeSurfaceIndexes(site, outDir, { siteUrl, inlineLimit, root, environment: options.environment }),
+        ]);
+        written = { outDir, manifest };
         await checkContentLinks({ pages: site.pages, root, outDir }); // against everything written, twins included
         timing.outputsMs = performance.now() - started;
         timing.outputsDoneAt = performance.now();
         timing.twins = twinResult;
         buildLogger = logger;
-        logger.info(`wrote ${twinResult.twins} twins, llms.txt files, search JSON and manifest in ${Math.round(timing.outputsMs)} ms`);
+        logger.info(`wrote ${twinResult.twins} twins, llms.txt files, search JSON, OpenAPI document and manifest in ${Math.round(timing.outputsMs)} ms`);
       },
     },
   };

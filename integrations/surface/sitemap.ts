@@ -47,7 +47,7 @@ export function alternatesFor(path: string, builtPaths: Set<string>, siteUrl: st
  * The sitemap integrations. `builtPaths` is filled by the surface integration's
  * astro:build:done, which runs before these (they are added after it).
  */
-export function sitemapIntegrations(builtPaths: Set<string>, siteUrl: () => string, written: () => void): AstroIntegration[] {
+export function sitemapIntegrations(builtPaths: Set<string>, siteUrl: () => string, written: () => Promise<void>): AstroIntegration[] {
   const canonicalOf = (url: string) => {
     const path = new URL(url).pathname.replace(/\.html$/, '');
     // Astro reports directory pages (homes, section indexes) without their trailing slash.
@@ -67,7 +67,7 @@ export function sitemapIntegrations(builtPaths: Set<string>, siteUrl: () => stri
       hooks: {
         'astro:build:done': async ({ dir }) => {
           await copyFile(fileURLToPath(new URL('sitemap-index.xml', dir)), fileURLToPath(new URL('sitemap.xml', dir)));
-          written();
+          await written();
         },
       },
     },

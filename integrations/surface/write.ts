@@ -2,6 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { once } from 'node:events';
+import { openApiDocumentPaths } from '../../src/api/operations/openapi.ts';
 import type { BuildEnvironment } from '../../src/config/build-environment.ts';
 import { jsonType, markdownType, plainTextType, xmlType } from '../../src/http/media.ts';
 import { surfaceManifestFile, type SurfaceManifest } from '../../src/http/surface-manifest.ts';
@@ -10,13 +11,16 @@ import type { PageRecord } from '../../src/site/records.ts';
 import { sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
 import { llmsFullUrl, llmsUrl, sectionLlmsUrl, searchIndexUrl } from '../../src/site/urls.ts';
+import { headerRules, notFoundHeaders, redirectRules } from './header-policy.ts';
 import { renderLlmsTxt, renderSectionLlmsTxt, type LlmsOptions } from './llms.ts';
+import { renderOpenApiDocument } from './openapi.ts';
+import { pageHeadersOf } from './page-headers.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { renderTwin } from './twin.ts';
 
 // Writes the machine-readable surface into dist/: twins and llms-full.txt per locale
-// (writeLocaleTwins, run in worker threads by twin-job.ts), then llms.txt, search JSON,
-// robots.txt, the 404 markdown body and the rules manifest (writeSurfaceIndexes).
+// (writeLocaleTwins, run in worker threads by twin-job.ts), then llms.txt, search JSON, the
+// OpenAPI document, robots.txt, the 404 markdown body and the rules manifest (writeSurfaceIndexes).
 
 export interface TwinStats {
   twins: number;
@@ -46,10 +50,15 @@ export async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<Page
   return stats;
 }
 
-/** Everything but the twins: llms.txt family, search JSON per locale, robots.txt, 404.md, manifest. Returns search JSON bytes per locale. */
-export async function writeSurfaceIndexes(site: Site, outDir: string, options: LlmsOptions, environment: BuildEnvironment): Promise<Record<string, number>> {
+interface SurfaceIndexOptions extends LlmsOptions {
+  /** The project root: the faucet networks of the OpenAPI document are read under it. */
+  root: string;
+  environment: BuildEnvironment;
+}
+
+/** Everything but the twins: llms.txt family, search JSON per locale, OpenAPI document, robots.txt, 404.md, manifest (returned). Astro's HTML pages must be in `outDir`. */
+export async function writeSurfaceIndexes(site: Site, outDir: string, options: SurfaceIndexOptions): Promise<SurfaceManifest> {
   const files = new LimitedWriter();
-  const searchBytes: Record<string, number> = {};
   for (const locale of locales) {
     if (pagesInReadingOrder(site, locale).length > 0) {
       await files.write(join(outDir, llmsUrl(locale)), renderLlmsTxt(site, locale, options));
@@ -59,14 +68,17 @@ export async function writeSurfaceIndexes(site: Site, outDir: string, options: L
       }
     }
     const json = JSON.stringify(buildSearchIndex(site, locale, options.siteUrl));
-    searchBytes[locale] = Buffer.byteLength(json);
     await files.write(join(outDir, searchIndexUrl(locale)), json);
   }
+  const openApi = await renderOpenApiDocument(options.root, options.siteUrl);
+  for (const path of openApiDocumentPaths) await files.write(join(outDir, path), openApi);
   await files.write(join(outDir, notFoundMarkdownPath), notFoundMarkdown(options.siteUrl));
   await files.write(join(outDir, 'robots.txt'), `User-agent: *\nAllow: /\n\nSitemap: ${new URL('/sitemap.xml', options.siteUrl).href}\n`);
-  await files.write(join(outDir, surfaceManifestFile), JSON.stringify(surfaceManifest(site, options.siteUrl, environment)));
+  const pageHeaders = pageHeadersOf(outDir, new URL(options.siteUrl).origin);
+  const manifest = surfaceManifest({ site: options.siteUrl, twins: twinsOf(site), pageHeaders, environment: options.environment });
+  await files.write(join(outDir, surfaceManifestFile), JSON.stringify(manifest));
   await files.done();
-  return searchBytes;
+  return manifest;
 }
 
 /** Homepage first, then sections in menu order, each in display order. */
@@ -96,19 +108,25 @@ export function notFoundMarkdown(siteUrl: string): string {
   ].join('\n');
 }
 
-export function surfaceManifest(site: Site, siteUrl: string, environment: BuildEnvironment): SurfaceManifest {
+const twinsOf = (site: Site) => Object.fromEntries(site.pages.map((page) => [page.twinUrl, page.url]));
+
+/** The rules manifest of a dist/ with these twins and pages: the rest is the site's header policy (header-policy.ts). */
+export function surfaceManifest(input: Pick<SurfaceManifest, 'twins' | 'pageHeaders' | 'environment'> & { site: string }): SurfaceManifest {
   return {
-    version: 1,
-    site: new URL(siteUrl).origin,
-    twins: Object.fromEntries(site.pages.map((page) => [page.twinUrl, page.url])),
+    version: 2,
+    site: new URL(input.site).origin,
+    twins: input.twins,
     types: [
       { pattern: '/api/search/*', contentType: jsonType },
       { pattern: '/**/*.md', contentType: markdownType },
       { pattern: '/**/*.txt', contentType: plainTextType },
       { pattern: '/**/*.xml', contentType: xmlType },
     ],
-    notFound: { html: '404.html', markdown: notFoundMarkdownPath.slice(1) },
-    environment,
+    headers: headerRules,
+    pageHeaders: input.pageHeaders,
+    notFound: { html: '404.html', markdown: notFoundMarkdownPath.slice(1), headers: notFoundHeaders },
+    redirects: redirectRules,
+    ...(input.environment ? { environment: input.environment } : {}),
   };
 }
 

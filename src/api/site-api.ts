@@ -5,7 +5,7 @@ import { buildOpenApiDocument } from './openapi.ts';
 import type { ApiOperation, DescribedOperation } from './operation.ts';
 import { faucetOperations, type FaucetHandlers } from './operations/faucet.ts';
 import { ipOperation } from './operations/ip.ts';
-import { openApiOperations, serveDocument, type ServedDocument } from './operations/openapi.ts';
+import { openApiOperations } from './operations/openapi.ts';
 import { searchOperation } from './operations/search.ts';
 import { surfaceOperations } from './operations/surface.ts';
 import { createRouter, type Router } from './router.ts';
@@ -13,7 +13,7 @@ import { componentSchemas, faucetIdSchema } from './schemas.ts';
 
 // The whole website API in one place: the operation registry, its router and its OpenAPI
 // document. The production server (src/server/) and `astro dev` (integrations/api-dev.ts)
-// both mount what loadSiteApi() returns.
+// both mount what loadSiteApi() returns; the build prerenders siteOpenApiDocument().
 
 export interface SiteApiOptions {
   /** Absolute site origin: `servers[0].url` and every `documentation_url`. */
@@ -27,9 +27,6 @@ export interface SiteApiOptions {
 
 export interface SiteApi {
   router: Router;
-  /** Every described operation: router-served first, then the prerendered surface. */
-  operations: DescribedOperation[];
-  document: Record<string, unknown>;
   /** Releases what the services hold (chains, stores). */
   close(): Promise<void>;
 }
@@ -56,20 +53,34 @@ export function isApiPath(path: string): boolean {
 }
 
 export function createSiteApi(options: SiteApiOptions): SiteApi {
-  const faucetIds = options.networks.map((network) => network.id);
-  const faucetId = faucetIdSchema(faucetIds);
-  let served: ServedDocument | undefined;
-  const routed: ApiOperation[] = [
-    ...faucetOperations(faucetIds, faucetId, options.faucet),
-    searchOperation(options.origin),
-    ipOperation,
-    ...openApiOperations(() => served!),
-  ];
-  const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
-  const document = buildOpenApiDocument({ origin: options.origin, components: componentSchemas(faucetId), operations, tags, description });
-  served = serveDocument(document);
-  return { router: createRouter(routed, { origin: options.origin }), operations, document, close: options.close ?? (async () => {}) };
+  const { routed } = siteOperations(options.origin, options.networks, options.faucet);
+  return { router: createRouter(routed, { origin: options.origin }), close: options.close ?? (async () => {}) };
 }
+
+/** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
+export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
+  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly);
+  const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
+  return buildOpenApiDocument({ origin: options.origin, components: componentSchemas(faucetId), operations, tags, description });
+}
+
+/** The router's operations; the faucet id schema is shared with the document's components, so it is one `$ref`. */
+function siteOperations(origin: string, networks: ReadonlyArray<{ id: string }>, faucet: FaucetHandlers) {
+  const faucetIds = networks.map((network) => network.id);
+  const faucetId = faucetIdSchema(faucetIds);
+  const routed: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...openApiOperations()];
+  return { routed, faucetId };
+}
+
+/** The document describes the faucet operations; only a running server answers them. */
+const describedOnly: FaucetHandlers = {
+  send: () => {
+    throw new Error('the faucet is described, not served, here');
+  },
+  status: () => {
+    throw new Error('the faucet is described, not served, here');
+  },
+};
 
 /**
  * The API with its services, configured from the project's content and environment: the faucet

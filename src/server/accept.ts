@@ -1,3 +1,6 @@
+import { LRUCache } from 'lru-cache';
+import { parseWeightedValues } from '../http/accept.ts';
+
 // Content negotiation for markdown twins (spec 4.7), by RFC 9110 12.5.1: each offered type takes
 // the q of the most specific matching media range; ties go to the more specific match, then
 // to the range listed first, then to HTML, the default representation. So `*/*` alone gets
@@ -17,21 +20,12 @@ interface Preference {
   index: number;
 }
 
+/** The media ranges of an Accept header; entries that are not `type/subtype` are skipped. */
 export function parseAccept(header: string): MediaRange[] {
-  const ranges: MediaRange[] = [];
-  header.split(',').forEach((part, index) => {
-    const [range = '', ...params] = part.split(';');
-    const [type, subtype] = range.trim().toLowerCase().split('/');
-    if (!type || !subtype) return;
-    let q = 1;
-    for (const param of params) {
-      const [name, value] = param.split('=').map((s) => s.trim());
-      if (name?.toLowerCase() !== 'q') continue;
-      q = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value ?? '') ? Number(value) : 0;
-    }
-    ranges.push({ type, subtype, q, index });
+  return parseWeightedValues(header).flatMap(({ value, q, index }) => {
+    const [type, subtype] = value.split('/');
+    return type && subtype ? [{ type, subtype, q, index }] : [];
   });
-  return ranges;
 }
 
 function preferenceFor(ranges: MediaRange[], type: string, subtype: string): Preference {
@@ -58,15 +52,6 @@ export function prefersMarkdown(accept: string | undefined): boolean {
 
 /** Clients repeat a handful of Accept strings; remember the answer for each (bounded). */
 export function cachedPrefersMarkdown(limit = 256): (accept: string | undefined) => boolean {
-  const cache = new Map<string, boolean>();
-  return (accept) => {
-    if (!accept) return false;
-    let answer = cache.get(accept);
-    if (answer === undefined) {
-      answer = prefersMarkdown(accept);
-      if (cache.size >= limit) cache.clear();
-      cache.set(accept, answer);
-    }
-    return answer;
-  };
+  const answers = new LRUCache<string, boolean>({ max: limit, memoMethod: (accept) => prefersMarkdown(accept) });
+  return (accept) => !!accept && answers.memo(accept);
 }

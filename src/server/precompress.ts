@@ -3,8 +3,9 @@ import { join, relative, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import pLimit from 'p-limit';
+import { unservedFiles } from '../http/surface-manifest.ts';
+import type { SurfaceRules } from '../http/surface-rules.ts';
 import { contentTypeByExtension, isCompressible } from './content-types.ts';
-import type { SurfaceRules } from './surface-rules.ts';
 
 // Writes `.br` and `.gz` siblings next to every compressible file of dist/, once, after the
 // build; the server (and a CDN) then pick one per Accept-Encoding without compressing per request.
@@ -32,7 +33,7 @@ export async function precompressDir(distDir: string, rules: Pick<SurfaceRules, 
   for (const dirent of await readdir(distDir, { recursive: true, withFileTypes: true })) {
     if (!dirent.isFile() || /\.(br|gz)$/.test(dirent.name)) continue;
     const relativePath = relative(distDir, join(dirent.parentPath, dirent.name)).split(sep).join('/');
-    if (relativePath === '_surface.json') continue;
+    if (unservedFiles.has(relativePath)) continue;
     const type = rules.typeOf(`/${relativePath}`) ?? contentTypeByExtension(relativePath);
     if (isCompressible(type)) candidates.push(relativePath);
   }

@@ -17,8 +17,8 @@ import { SKIP, visit } from 'unist-util-visit';
 // Content may not run script. Every page body is rendered by src/site/markdown.ts, and this check
 // runs in that render, on the tree the HTML is made from: links and images, raw HTML as a
 // browser's parser reads it (entities decoded), and MDX elements, including those written in
-// `{…}` and exports, as written. The server allows a page's inline scripts by hash
-// (src/server/header-policy.ts), so a script in content would run; none gets through here.
+// `{…}` and exports, as written. A page's CSP allows its inline scripts by hash
+// (integrations/surface/header-policy.ts), so a script in content would run; none gets through here.
 
 type MdxCode = MdxFlowExpressionHast | MdxTextExpressionHast | MdxjsEsmHast;
 

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { htmlToHast } from 'satteri';
 import { visit } from 'unist-util-visit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStaticSite, sitePathOf, type StaticSite } from '../../src/server/static-site.ts';
+import { sitePathOf } from '../../src/http/site-paths.ts';
+import { openStaticSite, type StaticSite } from '../../src/server/static-site.ts';
 import { loadSurfaceRules } from '../../src/server/surface-rules.ts';
 import { buildFixtureWith } from '../support/build.ts';
 

@@ -1,14 +1,23 @@
 import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { SurfaceManifest } from '../../src/http/surface-manifest.ts';
+import { fileURLToPath } from 'node:url';
+import { renderOpenApiDocument } from '../../integrations/surface/openapi.ts';
+import { pageHeadersOf } from '../../integrations/surface/page-headers.ts';
+import { writeStaticHostFiles } from '../../integrations/surface/static-host.ts';
+import { surfaceManifest } from '../../integrations/surface/write.ts';
+import { openApiDocumentPaths } from '../../src/api/operations/openapi.ts';
+import { surfaceManifestFile } from '../../src/http/surface-manifest.ts';
+import { compileSurfaceRules } from '../../src/http/surface-rules.ts';
 import { locales } from '../../src/site/locales.ts';
 import { precompressDir } from '../../src/server/precompress.ts';
-import { compileSurfaceRules } from '../../src/server/surface-rules.ts';
 
 // A small dist/ in the shape `npm run build` produces (build.format 'preserve' + the surface
-// integration + precompress), for server tests and the benchmark. Next to it, outside dist/,
-// a secret file that path-traversal tests try to reach.
+// integration + precompress), for server tests and the benchmark: hand-written pages and
+// twins, and the manifest, OpenAPI document, `_headers` and `_redirects` from the build's own
+// writers. Next to it, outside dist/, a secret file that path-traversal tests try to reach.
+
+const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
 export const fixtureSite = 'https://crucible.test';
 export const secretText = 'TOP-SECRET-OUTSIDE-DIST';
@@ -70,24 +79,20 @@ export async function writeFixtureDist(): Promise<FixtureDist> {
     ];
     files[`api/search/${locale}`] = JSON.stringify(items);
   }
-  const manifest: SurfaceManifest = {
-    version: 1,
-    site: fixtureSite,
-    twins: { '/index.md': '/', '/ja/index.md': '/ja/', '/blog/hello-world.md': '/blog/hello-world', '/ja/blog/hello-world.md': '/ja/blog/hello-world' },
-    types: [
-      { pattern: '/api/search/*', contentType: 'application/json; charset=utf-8' },
-      { pattern: '/**/*.md', contentType: 'text/markdown; charset=utf-8' },
-      { pattern: '/**/*.txt', contentType: 'text/plain; charset=utf-8' },
-      { pattern: '/**/*.xml', contentType: 'application/xml; charset=utf-8' },
-    ],
-    notFound: { html: '404.html', markdown: '404.md' },
-  };
-  files['_surface.json'] = JSON.stringify(manifest);
 
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(distDir, path)), { recursive: true });
     await writeFile(join(distDir, path), content);
   }
+  const openApi = await renderOpenApiDocument(projectRoot, fixtureSite);
+  for (const path of openApiDocumentPaths) await writeFile(join(distDir, path), openApi);
+  const manifest = surfaceManifest({
+    site: fixtureSite,
+    twins: { '/index.md': '/', '/ja/index.md': '/ja/', '/blog/hello-world.md': '/blog/hello-world', '/ja/blog/hello-world.md': '/ja/blog/hello-world' },
+    pageHeaders: pageHeadersOf(distDir, fixtureSite),
+  });
+  await writeFile(join(distDir, surfaceManifestFile), JSON.stringify(manifest));
+  await writeStaticHostFiles(distDir, manifest);
   await writeFile(join(root, 'secret.txt'), secretText);
   await symlink(join(root, 'secret.txt'), join(distDir, 'linked-secret.txt'));
   await precompressDir(distDir, compileSurfaceRules(manifest));

@@ -1,24 +1,16 @@
 import { z } from 'zod';
-import { jsonType } from '../../http/media.ts';
-import { BufferedResponse } from '../buffered-response.ts';
-import { matchesEtag, strongEtag } from '../etag.ts';
 import { defineOperation, type ApiOperation } from '../operation.ts';
 import { errorResponseSpec } from '../responses.ts';
 
-// GET /openapi.json and /api/openapi.json (spec 4.5): the document, generated once.
+// GET /openapi.json and /api/openapi.json (spec 4.5). Everything the document says is known at
+// build, so the build writes it into dist/ (integrations/surface/openapi.ts) and the server
+// answers with that file; the router keeps the operations for their other methods (405).
 
-export interface ServedDocument {
-  body: string;
-  etag: string;
-}
+/** Where the document is served. */
+export const openApiDocumentPaths = ['/openapi.json', '/api/openapi.json'] as const;
 
-export function serveDocument(document: unknown): ServedDocument {
-  const body = JSON.stringify(document);
-  return { body, etag: strongEtag(body) };
-}
-
-export function openApiOperations(document: () => ServedDocument): ApiOperation[] {
-  const describe = (operationId: string, path: string) =>
+export function openApiOperations(): ApiOperation[] {
+  const describe = (operationId: string, path: (typeof openApiDocumentPaths)[number]) =>
     defineOperation({
       operationId,
       method: 'GET',
@@ -35,11 +27,9 @@ export function openApiOperations(document: () => ServedDocument): ApiOperation[
         304: { description: 'Not modified (If-None-Match matched the ETag).' },
         500: errorResponseSpec('internal_error', 'the server failed unexpectedly.'),
       },
-      handler: ({ request }) => {
-        const { body, etag } = document();
-        const headers = { etag, 'cache-control': 'public, max-age=300', 'content-type': jsonType };
-        if (matchesEtag(request.headers.get('if-none-match'), etag)) return new BufferedResponse(null, { status: 304, headers });
-        return new BufferedResponse(body, { headers });
+      // The server answers GET and HEAD from dist/ before routing; reaching here means the build wrote no document.
+      handler: () => {
+        throw new Error(`dist/ holds no ${path}: rebuild the site (npm run build)`);
       },
     });
   return [describe('getOpenApiDocument', '/openapi.json'), describe('getOpenApiDocumentUnderApi', '/api/openapi.json')];

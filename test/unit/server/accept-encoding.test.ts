@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseEncoding } from '../../../src/server/accept-encoding.ts';
+import { cachedChooseEncoding, chooseEncoding } from '../../../src/server/accept-encoding.ts';
 
 const both = { br: true, gzip: true };
 
@@ -20,4 +20,13 @@ describe('chooseEncoding', () => {
     ['gzip;q=0.5, identity;q=1', both, 'identity'],
     ['deflate', both, 'identity'],
   ] as const)('%s with %o -> %s', (header, available, expected) => expect(chooseEncoding(header, available)).toBe(expected));
+});
+
+describe('cachedChooseEncoding', () => {
+  it('answers as chooseEncoding for each set of available variants, past its bound too', () => {
+    const cached = cachedChooseEncoding(2);
+    for (const available of [both, { br: false, gzip: true }, { br: false, gzip: false }]) {
+      for (const header of ['gzip, br', 'br;q=0, *', undefined, 'identity']) expect(cached(header, available), `${header} ${JSON.stringify(available)}`).toBe(chooseEncoding(header, available));
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseAccept, prefersMarkdown } from '../../../src/server/accept.ts';
+import { cachedPrefersMarkdown, parseAccept, prefersMarkdown } from '../../../src/server/accept.ts';
 
 describe('prefersMarkdown (spec 4.7 negotiation)', () => {
   it.each([
@@ -39,5 +39,14 @@ describe('parseAccept', () => {
       { type: 'text', subtype: 'html', q: 0.5, index: 0 },
       { type: '*', subtype: '*', q: 1, index: 2 },
     ]);
+  });
+});
+
+describe('cachedPrefersMarkdown', () => {
+  it('answers as prefersMarkdown, past its bound too', () => {
+    const cached = cachedPrefersMarkdown(2);
+    for (const accept of ['text/markdown', '*/*', 'text/html, text/markdown;q=0.9', 'text/markdown', '', undefined]) {
+      expect(cached(accept), String(accept)).toBe(prefersMarkdown(accept));
+    }
   });
 });

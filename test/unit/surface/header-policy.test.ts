@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { cacheControlOf, contentSecurityPolicy, isFaucetPage } from '../../../src/server/header-policy.ts';
+import { contentSecurityPolicy, isFaucetPage, pageHeaders } from '../../../integrations/surface/header-policy.ts';
 
 const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
 
@@ -10,7 +10,7 @@ describe('contentSecurityPolicy', () => {
   const hash = `'sha256-${createHash('sha256').update(inline).digest('base64')}'`;
 
   it('allows exactly the inline scripts of the page by hash, never unsafe-inline scripts', () => {
-    const csp = contentSecurityPolicy(html, { turnstile: false });
+    const csp = contentSecurityPolicy(Buffer.from(html), { turnstile: false });
     expect(directive(csp, 'script-src')).toBe(`script-src 'self' ${hash}`);
     expect(csp).not.toContain('challenges.cloudflare.com');
     expect(directive(csp, 'frame-src')).toBe("frame-src 'none'");
@@ -19,15 +19,30 @@ describe('contentSecurityPolicy', () => {
     expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'none'");
   });
 
+  it('hashes a script by its UTF-8 bytes, as a browser does', () => {
+    const script = "console.log('こんにちは')";
+    const csp = contentSecurityPolicy(Buffer.from(`<script>${script}</script>`), { turnstile: false });
+    expect(directive(csp, 'script-src')).toBe(`script-src 'self' 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+  });
+
   it('adds the Turnstile script and frame host on faucet pages', () => {
-    const csp = contentSecurityPolicy(html, { turnstile: true });
+    const csp = contentSecurityPolicy(Buffer.from(html), { turnstile: true });
     expect(directive(csp, 'script-src')).toBe(`script-src 'self' ${hash} https://challenges.cloudflare.com`);
     expect(directive(csp, 'frame-src')).toBe('frame-src https://challenges.cloudflare.com');
   });
 
   it('allows images from the canonical site origin, where the search index puts app icons', () => {
-    const csp = contentSecurityPolicy('<p>no images</p>', { turnstile: false, siteOrigin: 'https://crucible.dev' });
+    const csp = contentSecurityPolicy(Buffer.from('<p>no images</p>'), { turnstile: false, siteOrigin: 'https://crucible.dev' });
     expect(directive(csp, 'img-src')).toBe("img-src 'self' data: https://crucible.dev");
+  });
+});
+
+describe('pageHeaders', () => {
+  it('gives a page its CSP, with Turnstile by its path, and the referrer policy', () => {
+    const faucet = pageHeaders(Buffer.from('<p>faucet</p>'), '/ja/faucets/base-sepolia', 'https://crucible.dev');
+    expect(directive(faucet['content-security-policy']!, 'frame-src')).toBe('frame-src https://challenges.cloudflare.com');
+    expect(faucet['referrer-policy']).toBe('strict-origin-when-cross-origin');
+    expect(pageHeaders(Buffer.from('<p>post</p>'), '/blog/x', 'https://crucible.dev')['content-security-policy']).not.toContain('challenges.cloudflare.com');
   });
 });
 
@@ -42,11 +57,4 @@ describe('isFaucetPage', () => {
     ['/faucetsx', false],
     ['/', false],
   ])('%s -> %s', (path, expected) => expect(isFaucetPage(path)).toBe(expected));
-});
-
-describe('cacheControlOf', () => {
-  it('makes hashed assets immutable and the rest revalidate', () => {
-    expect(cacheControlOf('/_astro/page.C3dE4f.js')).toContain('immutable');
-    expect(cacheControlOf('/blog/x')).toMatch(/max-age=\d+, stale-while-revalidate=\d+/);
-  });
 });

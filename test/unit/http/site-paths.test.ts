@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageRedirectTarget, sitePathOf } from '../../../src/server/static-site.ts';
+import { encodePath, otherSpellingsOf, pageRedirectTarget, sitePathOf } from '../../../src/http/site-paths.ts';
 
 describe('sitePathOf (build.format preserve)', () => {
   it.each([
@@ -25,4 +25,18 @@ describe('pageRedirectTarget', () => {
     ['/nope', undefined],
     ['/nope/', undefined],
   ])('%s -> %s', (path, expected) => expect(pageRedirectTarget(path, isPage)).toBe(expected));
+
+  it('is undone by otherSpellingsOf: each spelling of a page redirects to it', () => {
+    for (const page of pages) {
+      const spellings = otherSpellingsOf(page);
+      expect(spellings.length, page).toBeGreaterThan(0);
+      for (const spelling of spellings) expect(pageRedirectTarget(spelling, isPage), spelling).toBe(page);
+    }
+  });
+});
+
+describe('encodePath', () => {
+  it('percent-encodes each segment and keeps the slashes', () => {
+    expect(encodePath('/press kit/ä')).toBe('/press%20kit/%C3%A4');
+  });
 });

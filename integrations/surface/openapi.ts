@@ -1,0 +1,11 @@
+import { siteOpenApiDocument } from '../../src/api/site-api.ts';
+import { loadFaucetNetworks } from '../../src/chain/networks.ts';
+
+// /openapi.json and /api/openapi.json (spec 4.5), prerendered: the document depends only on the
+// site origin and the networks of content/, both known at build.
+
+/** The document as served, its faucet networks read as the server's faucet reads them. */
+export async function renderOpenApiDocument(root: string, siteUrl: string): Promise<string> {
+  const networks = await loadFaucetNetworks(root);
+  return JSON.stringify(siteOpenApiDocument({ origin: new URL(siteUrl).origin, networks }));
+}
