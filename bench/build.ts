@@ -88,9 +88,16 @@ export interface BuildOptions {
 /** A build whose process tree passes this is stopped: other work shares the machine's memory. */
 const rssCapBytes = 14 * 2 ** 30;
 
-const nodeOptions = (options: BuildOptions) => [process.env.NODE_OPTIONS, options.heapMiB ? `--max-old-space-size=${options.heapMiB}` : ''].filter(Boolean).join(' ');
+const nodeOptions = (options: BuildOptions) =>
+  [process.env.NODE_OPTIONS, options.heapMiB ? `--max-old-space-size=${options.heapMiB}` : ''].filter(Boolean).join(' ');
 
-export async function buildCrucible(pages: number, contentDir: string, runDir: string, locales: Locale[], options: BuildOptions): Promise<BuildRun<CrucibleTiming, CrucibleSizes>> {
+export async function buildCrucible(
+  pages: number,
+  contentDir: string,
+  runDir: string,
+  locales: Locale[],
+  options: BuildOptions,
+): Promise<BuildRun<CrucibleTiming, CrucibleSizes>> {
   const distDir = join(runDir, 'crucible-dist');
   const cacheDir = join(runDir, 'crucible-cache');
   await rm(distDir, { recursive: true, force: true });
@@ -99,7 +106,14 @@ export async function buildCrucible(pages: number, contentDir: string, runDir: s
   log(`crucible: building ${pages} pages (load ${loadAtStart.toFixed(2)})`);
   const result = await measure(process.execPath, [join(projectRoot, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', distDir], {
     cwd: projectRoot,
-    env: { ...process.env, CRUCIBLE_CONTENT_DIR: contentDir, CRUCIBLE_CACHE_DIR: cacheDir, SITE_URL: siteUrl, ASTRO_TELEMETRY_DISABLED: '1', NODE_OPTIONS: nodeOptions(options) },
+    env: {
+      ...process.env,
+      CRUCIBLE_CONTENT_DIR: contentDir,
+      CRUCIBLE_CACHE_DIR: cacheDir,
+      SITE_URL: siteUrl,
+      ASTRO_TELEMETRY_DISABLED: '1',
+      NODE_OPTIONS: nodeOptions(options),
+    },
     logFile: join(runDir, 'crucible-build.log'),
     timeoutMs: options.timeoutMin * 60_000,
     rssCapBytes,
@@ -134,7 +148,12 @@ export async function buildStarlight(pages: number, contentDir: string, runDir: 
   return { ...(await finish(result, loadAtStart, parseStarlightLog(output), () => starlightSizes(distDir, locales))), versions, heapMiB: options.heapMiB };
 }
 
-async function finish<T extends { pagesBuilt: number | null }, S>(result: Measured, loadAtStart: number, timing: T, sizes: () => Promise<S>): Promise<BuildRun<T, S>> {
+async function finish<T extends { pagesBuilt: number | null }, S>(
+  result: Measured,
+  loadAtStart: number,
+  timing: T,
+  sizes: () => Promise<S>,
+): Promise<BuildRun<T, S>> {
   const completed = result.code === 0;
   const reason = result.timedOut
     ? `not completed: stopped after ${Math.round(result.wallMs / 60_000)} min`
@@ -177,6 +196,7 @@ function medianRun<R extends { wallMs: number; wallSamplesMs?: number[] }>(runs:
 
 /** The error a failed build reports (V8's heap limit, Astro's error line), for the results table. */
 function failureOf(output: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ … m)
   const text = output.replace(/\x1b\[[0-9;]*m/g, '');
   if (text.includes('JavaScript heap out of memory')) return 'JavaScript heap out of memory';
   const caused = /Caused by:\s*\n\s*(.+)/.exec(text)?.[1];
@@ -211,7 +231,8 @@ if (import.meta.main) {
     },
   });
   const sizes = (values.pages ?? ['1000']).map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 100)) throw new Error('usage: npm run bench:build -- --pages N [--pages M …] [--repeat K] [--only crucible|starlight] [--timeout-min 45] [--heap-mib M]');
+  if (sizes.some((n) => !Number.isInteger(n) || n < 100))
+    throw new Error('usage: npm run bench:build -- --pages N [--pages M …] [--repeat K] [--only crucible|starlight] [--timeout-min 45] [--heap-mib M]');
   const buildOptions: BuildOptions = { timeoutMin: Number(values['timeout-min']), heapMiB: values['heap-mib'] ? Number(values['heap-mib']) : undefined };
   for (const pages of sizes) {
     const runDir = join(projectRoot, `bench/out/corpus-${pages}`);

@@ -54,7 +54,10 @@ function slugify(text: string): string {
 
 /** Generates the corpus into `contentDir` (emptied first). */
 export async function generateCorpus(shape: CorpusShape, contentDir: string): Promise<CorpusSummary> {
-  const networkFiles = (await readdir(join(projectRoot, 'content/networks'))).filter((f) => f.endsWith('.yaml')).sort().slice(0, shape.networks);
+  const networkFiles = (await readdir(join(projectRoot, 'content/networks')))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
+    .slice(0, shape.networks);
   const networks = await Promise.all(
     networkFiles.map(async (file) => {
       const source = await readFile(join(projectRoot, 'content/networks', file), 'utf8');
@@ -78,7 +81,12 @@ export async function generateCorpus(shape: CorpusShape, contentDir: string): Pr
     if (section !== 'blog' && section !== 'case-studies') frontmatter.order = k + 1;
     if (section === 'case-studies') frontmatter.company = topic.company;
     frontmatter.tags = [...new Set(Array.from({ length: random.int(1, 3) }, () => slugify(random.pick(nouns).en)))];
-    facts = { topic, slug: `${slugify(`${topic.verb.en} ${topic.adjective.en} ${topic.object.en}`)}-${k + 1}`, format: random.chance(mdxShare[section]) ? 'mdx' : 'md', frontmatter };
+    facts = {
+      topic,
+      slug: `${slugify(`${topic.verb.en} ${topic.adjective.en} ${topic.object.en}`)}-${k + 1}`,
+      format: random.chance(mdxShare[section]) ? 'mdx' : 'md',
+      frontmatter,
+    };
     topics.set(key, facts);
     return facts;
   };
@@ -96,7 +104,15 @@ export async function generateCorpus(shape: CorpusShape, contentDir: string): Pr
   };
   const page = (frontmatter: Record<string, unknown>, body: string) => `---\n${stringifyYaml(frontmatter, { lineWidth: 0 })}---\n${body}`;
 
-  const summary: CorpusSummary = { generatorVersion, shape, pages: 0, pagesByLocale: {}, searchEntries: {}, sourceBytes: 0, networks: networks.map((n) => n.id) };
+  const summary: CorpusSummary = {
+    generatorVersion,
+    shape,
+    pages: 0,
+    pagesByLocale: {},
+    searchEntries: {},
+    sourceBytes: 0,
+    networks: networks.map((n) => n.id),
+  };
   for (const locale of plan.locales) {
     const linkable = proseSections.filter((s) => countOf(locale, s) > 0);
     const randomLink = (random: BodyContext['random']) => () => {
@@ -109,7 +125,11 @@ export async function generateCorpus(shape: CorpusShape, contentDir: string): Pr
     const homeBody = [paragraph(homeRandom, locale, homeTopic, 3)];
     for (const section of linkable) {
       homeBody.push(`## ${ui[locale].sections[section]}`);
-      homeBody.push(Array.from({ length: Math.min(5, countOf(locale, section)) }, (_, k) => linkTo(locale, section, k)).map((l) => `- [${l.title}](${l.url})`).join('\n'));
+      homeBody.push(
+        Array.from({ length: Math.min(5, countOf(locale, section)) }, (_, k) => linkTo(locale, section, k))
+          .map((l) => `- [${l.title}](${l.url})`)
+          .join('\n'),
+      );
     }
     await write(`${locale}/index.md`, page({ title: phrases[locale].home, description: phrases[locale].homeIntro }, `${homeBody.join('\n\n')}\n`));
     let pages = 1;
@@ -143,7 +163,13 @@ export async function generateCorpus(shape: CorpusShape, contentDir: string): Pr
     const name = `${random.pick(companyParts.first)}${random.pick(companyParts.second).toLowerCase()}`;
     const slug = `${slugify(name)}-${i + 1}`;
     const topic = drawTopic(random, name);
-    const app = { name, description: sentence(random, 'en', topic), url: `https://${slug}.example`, icon: '/favicon.svg', category: random.pick(appCategories) };
+    const app = {
+      name,
+      description: sentence(random, 'en', topic),
+      url: `https://${slug}.example`,
+      icon: '/favicon.svg',
+      category: random.pick(appCategories),
+    };
     await write(`apps/${slug}.yaml`, stringifyYaml(app, { lineWidth: 0 }));
   }
   await writer.done();
@@ -180,5 +206,7 @@ if (import.meta.main) {
   const out = resolve(values.out ?? join(projectRoot, `bench/out/corpus-${pages}/content`));
   const started = performance.now();
   const summary = await generateCorpus(siteShape(pages, values.seed), out);
-  console.log(`${summary.pages} pages (${JSON.stringify(summary.pagesByLocale)}), ${(summary.sourceBytes / 1e6).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms -> ${out}`);
+  console.log(
+    `${summary.pages} pages (${JSON.stringify(summary.pagesByLocale)}), ${(summary.sourceBytes / 1e6).toFixed(1)} MB in ${Math.round(performance.now() - started)} ms -> ${out}`,
+  );
 }

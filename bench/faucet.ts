@@ -2,7 +2,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { fileURLToPath } from 'node:url';
 import { parseEther, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { createTurnstileVerifier, DEV_TURNSTILE_TOKEN } from '../src/faucet/captcha.ts';
@@ -24,7 +23,6 @@ import { loadAverage } from './build/measure.ts';
 // cost when its single use was claimed before siteverify (one fsync'd insert).
 // Writes the figures to the `## Faucet` section of BENCHMARKS.md.
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
   return at === -1 ? fallback : process.argv[at + 1]!;
@@ -207,7 +205,13 @@ async function measureBogusTokens(count: number) {
     },
     claimCaptchaToken: store.claimCaptchaToken,
   };
-  const verifier = createTurnstileVerifier({ secretKey: secret, siteverifyUrl: siteverify.url, expectedHostname: null, expectedAction: null, tokens: timedStore });
+  const verifier = createTurnstileVerifier({
+    secretKey: secret,
+    siteverifyUrl: siteverify.url,
+    expectedHostname: null,
+    expectedAction: null,
+    tokens: timedStore,
+  });
   const versionBefore = dataVersion();
   const started = performance.now();
   for (let i = 0; i < count; i++) await verifier.verify({ token: `bogus-${i}-${'x'.repeat(200)}`, remoteIp: '203.0.113.9' });
@@ -218,7 +222,9 @@ async function measureBogusTokens(count: number) {
   await siteverify.close();
 
   const old = new DatabaseSync(join(scratch, 'claim-first.sqlite'));
-  old.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE captcha_tokens (token_hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;');
+  old.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; CREATE TABLE captcha_tokens (token_hash TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;',
+  );
   const insert = old.prepare('INSERT INTO captcha_tokens (token_hash, expires_at) VALUES (?, ?)');
   const claimStarted = performance.now();
   for (let i = 0; i < count; i++) insert.run(`bogus-token-hash-${i}`, Date.now() + 300_000);

@@ -95,18 +95,26 @@ export function lineChart(chart: Chart): string {
     for (const [x, y] of points) {
       out.push(`<circle cx="${px(x).toFixed(1)}" cy="${py(y).toFixed(1)}" r="4" fill="${series.color}"/>`);
       // Alternate series label above and below their points so close values stay readable.
-      out.push(`<text x="${(px(x) + 6).toFixed(1)}" y="${(py(y) + (i % 2 ? -6 : 14)).toFixed(1)}" font-size="11" fill="${series.color}">${formatTick(Number(y.toPrecision(3)))}</text>`);
+      out.push(
+        `<text x="${(px(x) + 6).toFixed(1)}" y="${(py(y) + (i % 2 ? -6 : 14)).toFixed(1)}" font-size="11" fill="${series.color}">${formatTick(Number(y.toPrecision(3)))}</text>`,
+      );
     }
     for (const [x, y] of series.stopped ?? []) {
       const [cx, cy] = [px(x), py(y)];
       out.push(`<path d="M${cx - 5} ${cy - 5}L${cx + 5} ${cy + 5}M${cx - 5} ${cy + 5}L${cx + 5} ${cy - 5}" stroke="${series.color}" stroke-width="2.5"/>`);
-      out.push(`<text x="${(cx - 8).toFixed(1)}" y="${(cy + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="${series.color}">stopped at ${formatTick(Number(y.toPrecision(3)))}</text>`);
+      out.push(
+        `<text x="${(cx - 8).toFixed(1)}" y="${(cy + 4).toFixed(1)}" text-anchor="end" font-size="11" fill="${series.color}">stopped at ${formatTick(Number(y.toPrecision(3)))}</text>`,
+      );
     }
     const ly = plot.top + 10 + i * 22;
-    out.push(`<line x1="${width - plot.right + 16}" x2="${width - plot.right + 40}" y1="${ly}" y2="${ly}" stroke="${series.color}" stroke-width="2.5"${series.dashed ? ' stroke-dasharray="6 4"' : ''}/>`);
+    out.push(
+      `<line x1="${width - plot.right + 16}" x2="${width - plot.right + 40}" y1="${ly}" y2="${ly}" stroke="${series.color}" stroke-width="2.5"${series.dashed ? ' stroke-dasharray="6 4"' : ''}/>`,
+    );
     out.push(`<text x="${width - plot.right + 46}" y="${ly + 4}">${escapeXml(series.name)}</text>`);
   });
-  wrap(chart.notes ?? [], 100).forEach((note, i) => out.push(`<text x="${plot.left - 60}" y="${plot.bottom + 66 + i * 18}" font-size="12" fill="#6b7280">${escapeXml(note)}</text>`));
+  for (const [i, note] of wrap(chart.notes ?? [], 100).entries()) {
+    out.push(`<text x="${plot.left - 60}" y="${plot.bottom + 66 + i * 18}" font-size="12" fill="#6b7280">${escapeXml(note)}</text>`);
+  }
   out.push('</svg>');
   return `${out.join('\n')}\n`;
 }
@@ -120,10 +128,20 @@ async function readJson<T>(file: string): Promise<T | null> {
 }
 
 interface BuildJson {
-  runs: Record<string, { pages: number; crucible?: { completed: boolean; wallMs: number; reason?: string }; starlight?: { completed: boolean; wallMs: number; reason?: string } }>;
+  runs: Record<
+    string,
+    { pages: number; crucible?: { completed: boolean; wallMs: number; reason?: string }; starlight?: { completed: boolean; wallMs: number; reason?: string } }
+  >;
 }
 interface SearchJson {
-  runs: Record<string, { entries: number; crucible: Record<string, { bytesBeforeFirstResult: number } | undefined>; pagefind: Record<string, { bytesBeforeFirstResult: number } | undefined> }>;
+  runs: Record<
+    string,
+    {
+      entries: number;
+      crucible: Record<string, { bytesBeforeFirstResult: number } | undefined>;
+      pagefind: Record<string, { bytesBeforeFirstResult: number } | undefined>;
+    }
+  >;
 }
 
 export async function renderPlots(): Promise<void> {

@@ -35,7 +35,9 @@ function stoppedNotes(run: BuildResult): string[] {
 function samples(run: BuildResult): string[] {
   return (['crucible', 'starlight'] as const).flatMap((system) => {
     const r = run[system];
-    return r?.wallSamplesMs && r.wallSamplesMs.length > 1 ? [`- ${system === 'crucible' ? 'Crucible' : 'Starlight'} at ${run.pages} pages, every run: ${r.wallSamplesMs.map((ms) => sec(ms)).join(', ')}.`] : [];
+    return r?.wallSamplesMs && r.wallSamplesMs.length > 1
+      ? [`- ${system === 'crucible' ? 'Crucible' : 'Starlight'} at ${run.pages} pages, every run: ${r.wallSamplesMs.map((ms) => sec(ms)).join(', ')}.`]
+      : [];
   });
 }
 
@@ -54,7 +56,8 @@ function searchJsonRows(run: BuildResult): string[] {
   const s = run.starlight?.completed ? run.starlight.sizes : undefined;
   if (!c) return [];
   return Object.entries(c.search).map(
-    ([locale, size]) => `| ${run.pages} | ${locale} | ${kib(size!.raw)} | ${kib(size!.brotli)} | ${kib(s?.pagefind[locale as keyof typeof s.pagefind])} | ${ratio(size!.brotli, s?.pagefind[locale as keyof typeof s.pagefind])} |`,
+    ([locale, size]) =>
+      `| ${run.pages} | ${locale} | ${kib(size!.raw)} | ${kib(size!.brotli)} | ${kib(s?.pagefind[locale as keyof typeof s.pagefind])} | ${ratio(size!.brotli, s?.pagefind[locale as keyof typeof s.pagefind])} |`,
   );
 }
 
@@ -72,11 +75,15 @@ const build = await read<BuildResults>('build.json');
 if (build) {
   const runs = Object.values(build.runs).sort((a, b) => a.pages - b.pages);
   console.log(`Machine: ${build.machine.nproc} CPUs, ${build.machine.cpu}, ${build.machine.memoryGiB} GiB, Node ${build.machine.node}\n`);
-  console.log('| N pages | whole build, Crucible / Starlight (ratio) | surface on the critical path (share) | content check + outputs + sitemap | twins rendered in the background | peak RSS (largest process), Crucible / Starlight | pages built | load at start |');
+  console.log(
+    '| N pages | whole build, Crucible / Starlight (ratio) | surface on the critical path (share) | content check + outputs + sitemap | twins rendered in the background | peak RSS (largest process), Crucible / Starlight | pages built | load at start |',
+  );
   console.log('|---:|---|---|---|---:|---|---|---|');
   for (const run of runs) console.log(buildRows(run).join('\n'));
   console.log(['', ...runs.flatMap(samples), ...runs.flatMap(stoppedNotes)].join('\n'));
-  console.log('\n| N pages | all twins | `llms-full.txt` (en), Crucible / Starlight (ratio) | `llms-full.txt`, all 7 locales | twin worker peak heap | whole dist |');
+  console.log(
+    '\n| N pages | all twins | `llms-full.txt` (en), Crucible / Starlight (ratio) | `llms-full.txt`, all 7 locales | twin worker peak heap | whole dist |',
+  );
   console.log('|---:|---|---|---|---:|---|');
   for (const run of runs) console.log(outputRows(run).join('\n'));
   console.log('\n| N pages | locale | search JSON raw | brotli | Pagefind files for the language | ratio (brotli / Pagefind) |');
@@ -85,7 +92,9 @@ if (build) {
 }
 const search = await read<{ runs: Record<string, SearchRun> }>('search.json');
 if (search) {
-  console.log('\n| entries per locale | locale | open → first result, Crucible / Pagefind (ratio) | index arrived → first result, Crucible / Pagefind | bytes before the first result, Crucible / Pagefind (ratio) | Crucible keystroke 1 word p50 / p95 | Crucible 2 words p50 / p95 | Pagefind keystroke → results 1 word p50 / p95 | Pagefind 2 words p50 / p95 | load |');
+  console.log(
+    '\n| entries per locale | locale | open → first result, Crucible / Pagefind (ratio) | index arrived → first result, Crucible / Pagefind | bytes before the first result, Crucible / Pagefind (ratio) | Crucible keystroke 1 word p50 / p95 | Crucible 2 words p50 / p95 | Pagefind keystroke → results 1 word p50 / p95 | Pagefind 2 words p50 / p95 | load |',
+  );
   console.log('|---:|---|---|---|---|---|---|---|---|---:|');
   for (const run of Object.values(search.runs).sort((a, b) => a.entries - b.entries)) console.log(searchRows(run).join('\n'));
 }

@@ -44,7 +44,11 @@ export function searchShape(entries: number): CorpusShape {
 /** The query for first-result timing, and the typed queries (vocabulary of bench/corpus/words.ts). */
 const queries: Record<SearchLocale, { first: string; oneWord: string[]; twoWords: string[] }> = {
   en: { first: 'token', oneWord: ['transaction', 'validator', 'webhook', 'sequencer'], twoWords: ['token balance', 'gas price', 'smart wallet', 'api key'] },
-  ja: { first: 'トークン', oneWord: ['トランザクション', 'バリデーター', 'ウォレット', 'シーケンサー'], twoWords: ['トークン 残高', 'ガス 価格', 'スマート ウォレット', 'API キー'] },
+  ja: {
+    first: 'トークン',
+    oneWord: ['トランザクション', 'バリデーター', 'ウォレット', 'シーケンサー'],
+    twoWords: ['トークン 残高', 'ガス 価格', 'スマート ウォレット', 'API キー'],
+  },
 };
 
 interface SearchUi {
@@ -222,7 +226,9 @@ async function measureSystem(browser: Browser, ui: SearchUi, distDir: string, ru
         keystrokes: await keystrokeSession(browser, site, ui, locale),
         indexBytes: await indexBytes(ui, distDir, locale),
       };
-      log(`${ui.system} ${locale}: first result ${out[locale]!.openToFirstResultMs} ms after opening, ${out[locale]!.indexToFirstResultMs} ms after the index; ${middle.bytes} bytes`);
+      log(
+        `${ui.system} ${locale}: first result ${out[locale]!.openToFirstResultMs} ms after opening, ${out[locale]!.indexToFirstResultMs} ms after the index; ${middle.bytes} bytes`,
+      );
     }
   } finally {
     await site.stop();
@@ -248,7 +254,8 @@ if (import.meta.main) {
     },
   });
   const sizes = (values.entries ?? ['2000', '10000']).map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n <= apps)) throw new Error(`usage: npm run bench:search [-- --entries N (> ${apps}) …] [--runs 5] [--rebuild]`);
+  if (sizes.some((n) => !Number.isInteger(n) || n <= apps))
+    throw new Error(`usage: npm run bench:search [-- --entries N (> ${apps}) …] [--runs 5] [--rebuild]`);
   for (const entries of sizes) {
     const runDir = join(projectRoot, `bench/out/search-${entries}`);
     const contentDir = join(runDir, 'content');
@@ -259,8 +266,10 @@ if (import.meta.main) {
     const builds: SearchRun['builds'] = { crucible: previous?.builds.crucible, starlight: previous?.builds.starlight };
     // These builds only produce the sites to search; both get a heap large enough for ~20k pages.
     const buildOptions = { timeoutMin: Number(values['timeout-min']), heapMiB: searchBuildHeapMiB };
-    if (fresh || !existsSync(join(runDir, 'crucible-dist/index.html'))) builds.crucible = await buildCrucible(corpus.pages, contentDir, runDir, [...searchLocales], buildOptions);
-    if (fresh || !existsSync(join(runDir, 'starlight-dist/index.html'))) builds.starlight = await buildStarlight(corpus.pages, contentDir, runDir, [...searchLocales], buildOptions);
+    if (fresh || !existsSync(join(runDir, 'crucible-dist/index.html')))
+      builds.crucible = await buildCrucible(corpus.pages, contentDir, runDir, [...searchLocales], buildOptions);
+    if (fresh || !existsSync(join(runDir, 'starlight-dist/index.html')))
+      builds.starlight = await buildStarlight(corpus.pages, contentDir, runDir, [...searchLocales], buildOptions);
 
     const starlightDist = join(runDir, 'starlight-dist');
     let pagefindStandalone: SearchRun['pagefindStandalone'];
@@ -269,7 +278,12 @@ if (import.meta.main) {
       const load = await waitForQuietMachine(log);
       const indexed = await runPagefind(starlightDist, join(runDir, 'pagefind-standalone.log'));
       if (indexed.code !== 0) throw new Error(`pagefind failed; see ${indexed.log}`);
-      pagefindStandalone = { wallMs: Math.round(indexed.wallMs), maxRssBytes: indexed.maxRssBytes, treePeakRssBytes: indexed.treePeakRssBytes, loadAtStart: load };
+      pagefindStandalone = {
+        wallMs: Math.round(indexed.wallMs),
+        maxRssBytes: indexed.maxRssBytes,
+        treePeakRssBytes: indexed.treePeakRssBytes,
+        loadAtStart: load,
+      };
     }
 
     const loadAtStart = await waitForQuietMachine(log);

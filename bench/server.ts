@@ -79,7 +79,14 @@ async function startBare(specFile: string): Promise<{ origin: string; stop: () =
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
   });
   child.stdout.resume();
-  return { origin, stop: () => new Promise((resolve) => (child.once('exit', () => resolve()), child.kill('SIGTERM'))) };
+  return {
+    origin,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
 }
 
 interface Measure {
@@ -155,16 +162,13 @@ const cpu = await cpuModel();
 const table = [
   '| request | Crucible req/s | Crucible p99 (ms) | bare node:http req/s | bare p99 (ms) | ratio (req/s) |',
   '|---|---:|---:|---:|---:|---:|',
-  ...rows.map(
-    ({ c, ours: o, bare: b }) =>
-      `| ${c.name} | ${o.rps.toFixed(0)} | ${o.p99} | ${b.rps.toFixed(0)} | ${b.p99} | ${(o.rps / b.rps).toFixed(2)} |`,
-  ),
+  ...rows.map(({ c, ours: o, bare: b }) => `| ${c.name} | ${o.rps.toFixed(0)} | ${o.p99} | ${b.rps.toFixed(0)} | ${b.p99} | ${(o.rps / b.rps).toFixed(2)} |`),
 ].join('\n');
 const errors = rows.filter((r) => r.ours.errors || r.bare.errors).map((r) => `${r.c.name}: ${r.ours.errors} unexpected on Crucible, ${r.bare.errors} on bare`);
 const section = [
   '## Server',
   '',
-  'Crucible\'s production server (`src/server/`) against a bare `node:http` server answering the same recorded bytes (same status, headers and body), measured side by side in one run.',
+  "Crucible's production server (`src/server/`) against a bare `node:http` server answering the same recorded bytes (same status, headers and body), measured side by side in one run.",
   '',
   `- Command: \`npm run bench:server\` (autocannon, ${connections} connections; per request type ${duration} s per side in ${rounds} alternating rounds after a 2 s warm-up; request logging off). Figures are the mean req/s and the median round's p99.`,
   `- Site: ${source}; twin \`${page.twin}\`, page \`${page.html}\``,
@@ -173,9 +177,9 @@ const section = [
   '',
   table,
   '',
-  'Notes: bodies go out unencoded (autocannon sends no Accept-Encoding). The machine is shared with other work, so runs differ by ±20%; the alternating rounds keep both sides under the same load. The `/api` path hands handlers an `ApiRequest` and writes a `BufferedResponse` without undici\'s Request object or body stream (src/api/buffered-response.ts): with a web `Request` built per request and the `Response` body read back through its stream, `/api/ip` measured 0.20–0.47 of bare here.',
+  "Notes: bodies go out unencoded (autocannon sends no Accept-Encoding). The machine is shared with other work, so runs differ by ±20%; the alternating rounds keep both sides under the same load. The `/api` path hands handlers an `ApiRequest` and writes a `BufferedResponse` without undici's Request object or body stream (src/api/buffered-response.ts): with a web `Request` built per request and the `Response` body read back through its stream, `/api/ip` measured 0.20–0.47 of bare here.",
   '',
-  ...(errors.length ? ['Unexpected responses: ' + errors.join('; '), ''] : []),
+  ...(errors.length ? [`Unexpected responses: ${errors.join('; ')}`, ''] : []),
 ].join('\n');
 
 await writeBenchmarksSection('Server', section);

@@ -22,6 +22,7 @@ export interface StarlightTiming {
 }
 
 // Astro colours its log lines; the figures are read from plain text.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC [ … m)
 const plain = (output: string) => output.replace(/\x1b\[[0-9;]*m/g, '');
 const number = (pattern: RegExp, text: string) => {
   const match = pattern.exec(text)?.[1];
@@ -55,5 +56,9 @@ export function parseCrucibleLog(output: string): CrucibleTiming {
 export function parseStarlightLog(output: string): StarlightTiming {
   const text = plain(output);
   const pagefindS = number(/Finished building search index in ([\d.]+)s/, text);
-  return { pagesBuilt: number(/(\d+) page\(s\) built in/, text), pagefindMs: pagefindS === null ? null : Math.round(pagefindS * 1000), astroPhases: astroPhases(text) };
+  return {
+    pagesBuilt: number(/(\d+) page\(s\) built in/, text),
+    pagefindMs: pagefindS === null ? null : Math.round(pagefindS * 1000),
+    astroPhases: astroPhases(text),
+  };
 }

@@ -11,7 +11,7 @@ import { starlightDir } from '../starlight/convert.ts';
 // Output sizes of a built dist: Crucible's twins, llms-full.txt and per-locale search JSON;
 // Starlight's llms-full.txt and Pagefind bundle per language.
 
-export interface Compressed {
+interface Compressed {
   raw: number;
   brotli: number;
 }

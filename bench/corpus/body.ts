@@ -88,7 +88,11 @@ function snippet(random: Random): Snippet {
         ].join('\n'),
       };
     case 2:
-      return { lang: 'json', title: 'response.json', code: ['{', '  "jsonrpc": "2.0",', `  "id": ${id},`, `  "result": "0x${hex(random, random.int(4, 64))}"`, '}'].join('\n') };
+      return {
+        lang: 'json',
+        title: 'response.json',
+        code: ['{', '  "jsonrpc": "2.0",', `  "id": ${id},`, `  "result": "0x${hex(random, random.int(4, 64))}"`, '}'].join('\n'),
+      };
     case 3:
       return {
         lang: 'solidity',
@@ -120,7 +124,11 @@ function snippet(random: Random): Snippet {
         ].join('\n'),
       };
     default:
-      return { lang: 'yaml', title: 'crucible.yaml', code: [`method: ${method}`, `retries: ${random.int(1, 5)}`, `timeoutMs: ${random.int(1, 30) * 1000}`, 'network: base-sepolia'].join('\n') };
+      return {
+        lang: 'yaml',
+        title: 'crucible.yaml',
+        code: [`method: ${method}`, `retries: ${random.int(1, 5)}`, `timeoutMs: ${random.int(1, 30) * 1000}`, 'network: base-sepolia'].join('\n'),
+      };
   }
 }
 
@@ -201,10 +209,13 @@ export function pageBody(ctx: BodyContext): string {
     blocks.push(featureBlock(ctx));
     if (random.chance(0.3)) blocks.push(`### ${topicalHeading(random, locale, topic)}`, richParagraph(ctx));
   }
-  blocks.push(`## ${p.nextSteps}`, Array.from({ length: random.int(2, 4) }, () => {
-    const target = ctx.link();
-    return `- [${target.title}](${target.url})`;
-  }).join('\n'));
+  blocks.push(
+    `## ${p.nextSteps}`,
+    Array.from({ length: random.int(2, 4) }, () => {
+      const target = ctx.link();
+      return `- [${target.title}](${target.url})`;
+    }).join('\n'),
+  );
   return `${blocks.join('\n\n')}\n`;
 }
 

@@ -228,15 +228,135 @@ export function description(random: Random, locale: Locale, topic: Topic): strin
 /** Section headings that recur across documentation, by locale. */
 export const phrases: Record<
   Locale,
-  { beforeYouBegin: string; limits: string; troubleshooting: string; nextSteps: string; example: string; related: string; parameter: string; type: string; notes: string; method: string; limit: string; home: string; homeIntro: string; seeAlso: string }
+  {
+    beforeYouBegin: string;
+    limits: string;
+    troubleshooting: string;
+    nextSteps: string;
+    example: string;
+    related: string;
+    parameter: string;
+    type: string;
+    notes: string;
+    method: string;
+    limit: string;
+    home: string;
+    homeIntro: string;
+    seeAlso: string;
+  }
 > = {
-  en: { beforeYouBegin: 'Before you begin', limits: 'Limits', troubleshooting: 'Troubleshooting', nextSteps: 'Next steps', example: 'Example', related: 'Related pages', parameter: 'Parameter', type: 'Type', notes: 'Notes', method: 'Method', limit: 'Limit', home: 'Crucible developer platform', homeIntro: 'Guides, posts and references for building on Crucible.', seeAlso: 'See also' },
-  es: { beforeYouBegin: 'Antes de empezar', limits: 'Límites', troubleshooting: 'Solución de problemas', nextSteps: 'Próximos pasos', example: 'Ejemplo', related: 'Páginas relacionadas', parameter: 'Parámetro', type: 'Tipo', notes: 'Notas', method: 'Método', limit: 'Límite', home: 'Plataforma para desarrolladores Crucible', homeIntro: 'Guías, artículos y referencias para construir con Crucible.', seeAlso: 'Consulte también' },
-  'pt-BR': { beforeYouBegin: 'Antes de começar', limits: 'Limites', troubleshooting: 'Solução de problemas', nextSteps: 'Próximos passos', example: 'Exemplo', related: 'Páginas relacionadas', parameter: 'Parâmetro', type: 'Tipo', notes: 'Observações', method: 'Método', limit: 'Limite', home: 'Plataforma de desenvolvedores Crucible', homeIntro: 'Guias, artigos e referências para construir com a Crucible.', seeAlso: 'Veja também' },
-  ja: { beforeYouBegin: '始める前に', limits: '制限', troubleshooting: 'トラブルシューティング', nextSteps: '次のステップ', example: '例', related: '関連ページ', parameter: 'パラメーター', type: '型', notes: '備考', method: 'メソッド', limit: '上限', home: 'Crucible 開発者プラットフォーム', homeIntro: 'Crucible で開発するためのガイド、記事、リファレンス。', seeAlso: '関連項目' },
-  ko: { beforeYouBegin: '시작하기 전에', limits: '제한', troubleshooting: '문제 해결', nextSteps: '다음 단계', example: '예시', related: '관련 페이지', parameter: '매개변수', type: '유형', notes: '참고', method: '메서드', limit: '한도', home: 'Crucible 개발자 플랫폼', homeIntro: 'Crucible로 개발하기 위한 가이드, 글, 참고 자료입니다.', seeAlso: '함께 보기' },
-  'zh-Hans': { beforeYouBegin: '开始之前', limits: '限制', troubleshooting: '故障排除', nextSteps: '后续步骤', example: '示例', related: '相关页面', parameter: '参数', type: '类型', notes: '说明', method: '方法', limit: '限额', home: 'Crucible 开发者平台', homeIntro: '在 Crucible 上构建所需的指南、文章和参考资料。', seeAlso: '另请参阅' },
-  'zh-Hant': { beforeYouBegin: '開始之前', limits: '限制', troubleshooting: '疑難排解', nextSteps: '後續步驟', example: '範例', related: '相關頁面', parameter: '參數', type: '類型', notes: '說明', method: '方法', limit: '限額', home: 'Crucible 開發者平台', homeIntro: '在 Crucible 上建置所需的指南、文章與參考資料。', seeAlso: '另請參閱' },
+  en: {
+    beforeYouBegin: 'Before you begin',
+    limits: 'Limits',
+    troubleshooting: 'Troubleshooting',
+    nextSteps: 'Next steps',
+    example: 'Example',
+    related: 'Related pages',
+    parameter: 'Parameter',
+    type: 'Type',
+    notes: 'Notes',
+    method: 'Method',
+    limit: 'Limit',
+    home: 'Crucible developer platform',
+    homeIntro: 'Guides, posts and references for building on Crucible.',
+    seeAlso: 'See also',
+  },
+  es: {
+    beforeYouBegin: 'Antes de empezar',
+    limits: 'Límites',
+    troubleshooting: 'Solución de problemas',
+    nextSteps: 'Próximos pasos',
+    example: 'Ejemplo',
+    related: 'Páginas relacionadas',
+    parameter: 'Parámetro',
+    type: 'Tipo',
+    notes: 'Notas',
+    method: 'Método',
+    limit: 'Límite',
+    home: 'Plataforma para desarrolladores Crucible',
+    homeIntro: 'Guías, artículos y referencias para construir con Crucible.',
+    seeAlso: 'Consulte también',
+  },
+  'pt-BR': {
+    beforeYouBegin: 'Antes de começar',
+    limits: 'Limites',
+    troubleshooting: 'Solução de problemas',
+    nextSteps: 'Próximos passos',
+    example: 'Exemplo',
+    related: 'Páginas relacionadas',
+    parameter: 'Parâmetro',
+    type: 'Tipo',
+    notes: 'Observações',
+    method: 'Método',
+    limit: 'Limite',
+    home: 'Plataforma de desenvolvedores Crucible',
+    homeIntro: 'Guias, artigos e referências para construir com a Crucible.',
+    seeAlso: 'Veja também',
+  },
+  ja: {
+    beforeYouBegin: '始める前に',
+    limits: '制限',
+    troubleshooting: 'トラブルシューティング',
+    nextSteps: '次のステップ',
+    example: '例',
+    related: '関連ページ',
+    parameter: 'パラメーター',
+    type: '型',
+    notes: '備考',
+    method: 'メソッド',
+    limit: '上限',
+    home: 'Crucible 開発者プラットフォーム',
+    homeIntro: 'Crucible で開発するためのガイド、記事、リファレンス。',
+    seeAlso: '関連項目',
+  },
+  ko: {
+    beforeYouBegin: '시작하기 전에',
+    limits: '제한',
+    troubleshooting: '문제 해결',
+    nextSteps: '다음 단계',
+    example: '예시',
+    related: '관련 페이지',
+    parameter: '매개변수',
+    type: '유형',
+    notes: '참고',
+    method: '메서드',
+    limit: '한도',
+    home: 'Crucible 개발자 플랫폼',
+    homeIntro: 'Crucible로 개발하기 위한 가이드, 글, 참고 자료입니다.',
+    seeAlso: '함께 보기',
+  },
+  'zh-Hans': {
+    beforeYouBegin: '开始之前',
+    limits: '限制',
+    troubleshooting: '故障排除',
+    nextSteps: '后续步骤',
+    example: '示例',
+    related: '相关页面',
+    parameter: '参数',
+    type: '类型',
+    notes: '说明',
+    method: '方法',
+    limit: '限额',
+    home: 'Crucible 开发者平台',
+    homeIntro: '在 Crucible 上构建所需的指南、文章和参考资料。',
+    seeAlso: '另请参阅',
+  },
+  'zh-Hant': {
+    beforeYouBegin: '開始之前',
+    limits: '限制',
+    troubleshooting: '疑難排解',
+    nextSteps: '後續步驟',
+    example: '範例',
+    related: '相關頁面',
+    parameter: '參數',
+    type: '類型',
+    notes: '說明',
+    method: '方法',
+    limit: '限額',
+    home: 'Crucible 開發者平台',
+    homeIntro: '在 Crucible 上建置所需的指南、文章與參考資料。',
+    seeAlso: '另請參閱',
+  },
 };
 
 /** A topical heading: "Fetch the token", 「トークンを取得する」. */

@@ -21,8 +21,8 @@ export interface CorpusShape {
   apps: number;
 }
 
-export const defaultLocaleWeights: Record<Locale, number> = { en: 1, ja: 1, es: 1, ko: 1, 'zh-Hans': 1, 'zh-Hant': 1, 'pt-BR': 1 };
-export const defaultSectionWeights: Record<ProseSection, number> = { blog: 0.35, overviews: 0.32, 'case-studies': 0.08, support: 0.2, 'terms-conditions': 0.05 };
+const defaultLocaleWeights: Record<Locale, number> = { en: 1, ja: 1, es: 1, ko: 1, 'zh-Hans': 1, 'zh-Hant': 1, 'pt-BR': 1 };
+const defaultSectionWeights: Record<ProseSection, number> = { blog: 0.35, overviews: 0.32, 'case-studies': 0.08, support: 0.2, 'terms-conditions': 0.05 };
 
 /** The default shape for N pages: all seven locales and six sections. */
 export function siteShape(pages: number, seed = 'crucible'): CorpusShape {
@@ -47,7 +47,9 @@ export function planCorpus(shape: CorpusShape, networkCount: number): CorpusPlan
   const sections = (Object.keys(shape.sectionWeights) as ProseSection[]).filter((s) => (shape.sectionWeights[s] ?? 0) > 0);
   const prose = shape.pages - locales.length - networkCount * locales.length;
   if (prose < 0) throw new Error(`--pages ${shape.pages} is too small for ${locales.length} homepages and ${networkCount * locales.length} RPC pages`);
-  const cells = locales.flatMap((locale) => sections.map((section) => ({ key: `${locale}/${section}`, weight: shape.localeWeights[locale]! * shape.sectionWeights[section]! })));
+  const cells = locales.flatMap((locale) =>
+    sections.map((section) => ({ key: `${locale}/${section}`, weight: shape.localeWeights[locale]! * shape.sectionWeights[section]! })),
+  );
   return { locales, counts: apportion(prose, cells) };
 }
 

@@ -11,7 +11,7 @@ export interface Random {
 }
 
 /** cyrb53-style string hash folded to 32 bits. */
-export function hashKey(key: string): number {
+function hashKey(key: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;
   for (let i = 0; i < key.length; i++) {

@@ -2,7 +2,7 @@
 // and its translations share their title's concepts. Spanish and Portuguese nouns carry their
 // gender (article and adjective agreement); Japanese and Korean verbs are suru/hada stems.
 
-export type Gender = 'm' | 'f';
+type Gender = 'm' | 'f';
 export interface Noun {
   en: string;
   es: { word: string; gender: Gender };
@@ -116,7 +116,15 @@ export const nouns: readonly Noun[] = [
   noun('smart wallet', 'billetera inteligente:f', 'carteira inteligente:f', 'スマートウォレット', '스마트 지갑', '智能钱包', '智慧錢包'),
 ];
 
-const verb = (en: string, es: [string, string], pt: [string, string], ja: string, ko: string, zhHans: string, zhHant: string): Verb => ({ en, es, pt, ja, ko, zhHans, zhHant });
+const verb = (en: string, es: [string, string], pt: [string, string], ja: string, ko: string, zhHans: string, zhHant: string): Verb => ({
+  en,
+  es,
+  pt,
+  ja,
+  ko,
+  zhHans,
+  zhHant,
+});
 
 export const verbs: readonly Verb[] = [
   verb('fetch', ['obtener', 'obtiene'], ['obter', 'obtém'], '取得', '조회', '获取', '獲取'),
@@ -177,11 +185,39 @@ export const adjectives: readonly Adjective[] = [
 ];
 
 export const companyParts = {
-  first: ['Nova', 'Lumen', 'Harbor', 'Atlas', 'Quartz', 'Ember', 'Kite', 'Orbit', 'Cinder', 'Vale', 'Pioneer', 'Tidal', 'Summit', 'Beacon', 'Cobalt', 'Meridian'],
+  first: [
+    'Nova',
+    'Lumen',
+    'Harbor',
+    'Atlas',
+    'Quartz',
+    'Ember',
+    'Kite',
+    'Orbit',
+    'Cinder',
+    'Vale',
+    'Pioneer',
+    'Tidal',
+    'Summit',
+    'Beacon',
+    'Cobalt',
+    'Meridian',
+  ],
   second: ['Pay', 'Labs', 'Markets', 'Games', 'Finance', 'Studio', 'Protocol', 'Exchange', 'Wallet', 'Systems'],
 };
 
-export const authors = ['Ana Souza', 'Kenji Watanabe', 'Min-jun Park', 'Lucía Fernández', 'Wei Chen', 'Ava Thompson', 'João Martins', 'Yuki Tanaka', 'Ji-woo Kim', 'Mei Lin'];
+export const authors = [
+  'Ana Souza',
+  'Kenji Watanabe',
+  'Min-jun Park',
+  'Lucía Fernández',
+  'Wei Chen',
+  'Ava Thompson',
+  'João Martins',
+  'Yuki Tanaka',
+  'Ji-woo Kim',
+  'Mei Lin',
+];
 
 /** RPC method names used in tables, inline code and snippets. */
 export const rpcMethods = [

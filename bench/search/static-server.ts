@@ -57,7 +57,13 @@ function typeOf(pathname: string, file: string): string {
 
 /** Status line and headers as written on the wire (Node adds Date, Connection and Keep-Alive). */
 function headerBytes(status: number, headers: Record<string, string>): number {
-  const lines = [`HTTP/1.1 ${status} OK`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`), 'Date: Thu, 01 Jan 2026 00:00:00 GMT', 'Connection: keep-alive', 'Keep-Alive: timeout=5'];
+  const lines = [
+    `HTTP/1.1 ${status} OK`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+    'Date: Thu, 01 Jan 2026 00:00:00 GMT',
+    'Connection: keep-alive',
+    'Keep-Alive: timeout=5',
+  ];
   return Buffer.byteLength(`${lines.join('\r\n')}\r\n\r\n`);
 }
 

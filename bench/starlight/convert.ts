@@ -27,7 +27,7 @@ function starlightPath(locale: Locale, rest: string): string {
 }
 
 /** `/ja/blog/x` -> `/ja/blog/x/`, `/pt-BR/…` -> `/pt-br/…`; files such as /favicon.svg stay. */
-export function starlightUrl(url: string): string {
+function starlightUrl(url: string): string {
   const [path, hash = ''] = url.split('#') as [string, string?];
   const segments = path.split('/');
   if (segments[1] && isLocale(segments[1])) segments[1] = segments[1].toLowerCase();
@@ -39,7 +39,7 @@ export function starlightUrl(url: string): string {
 const calloutType: Record<string, string> = { note: 'note', tip: 'tip', warning: 'caution', danger: 'danger' };
 const componentImport = "import { Aside, Tabs, TabItem } from '@astrojs/starlight/components';";
 
-export function starlightBody(page: PageRecord): string {
+function starlightBody(page: PageRecord): string {
   let body = page.body.replace(/\]\((\/[^)\s]*)\)/g, (_, url: string) => `](${starlightUrl(url)})`);
   if (page.format === 'mdx') {
     body = body
@@ -57,7 +57,9 @@ function rpcFacts(page: PageRecord, site: Site): string {
   const network = page.network ? site.network(page.network) : undefined;
   if (!network) return '';
   const labels = ui[page.locale].networkFacts;
-  const rows = networkFacts(network, faucetsUrl(page.locale, network.id)).map(({ key, value }) => `| ${labels[key]} | ${value === null ? labels.none : `\`${value}\``} |`);
+  const rows = networkFacts(network, faucetsUrl(page.locale, network.id)).map(
+    ({ key, value }) => `| ${labels[key]} | ${value === null ? labels.none : `\`${value}\``} |`,
+  );
   return `## ${labels.heading}\n\n| | |\n| - | - |\n${rows.join('\n')}\n\n`;
 }
 

@@ -15,7 +15,7 @@ import { starlightDir } from './convert.ts';
 
 const projectRoot = resolve(import.meta.dirname, '../..');
 export const starlightProjectDir = join(projectRoot, 'bench/.scratch/starlight');
-export const starlightPackages = { '@astrojs/starlight': '0.42.4', 'starlight-llms-txt': '0.12.0' } as const;
+const starlightPackages = { '@astrojs/starlight': '0.42.4', 'starlight-llms-txt': '0.12.0' } as const;
 
 /** Same Astro as the project, so the comparison is between the sites, not Astro versions. */
 async function projectAstroVersion(): Promise<string> {
@@ -23,7 +23,7 @@ async function projectAstroVersion(): Promise<string> {
   return pkg.dependencies.astro!;
 }
 
-export async function installedVersions(): Promise<Record<string, string>> {
+async function installedVersions(): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const name of ['astro', '@astrojs/starlight', 'starlight-llms-txt', 'pagefind']) {
     const file = join(starlightProjectDir, 'node_modules', name, 'package.json');
@@ -41,7 +41,11 @@ export async function ensureStarlightProject(log: (line: string) => void): Promi
   await mkdir(starlightProjectDir, { recursive: true });
   const pkg = { name: 'crucible-bench-starlight', private: true, type: 'module', dependencies: wanted, allowScripts: { esbuild: true } };
   await writeFile(join(starlightProjectDir, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
-  log(`installing ${Object.entries(wanted).map(([n, v]) => `${n}@${v}`).join(', ')} into ${starlightProjectDir}`);
+  log(
+    `installing ${Object.entries(wanted)
+      .map(([n, v]) => `${n}@${v}`)
+      .join(', ')} into ${starlightProjectDir}`,
+  );
   await new Promise<void>((done, fail) => {
     const child = spawn('npm', ['install', '--no-audit', '--no-fund'], { cwd: starlightProjectDir, stdio: 'inherit' });
     child.on('error', fail);

@@ -49,7 +49,8 @@ type Answer = { status: number; type: string; body: string; headers?: Record<str
 async function answerSurfacePath(path: string, site: Site, options: DevOptions): Promise<Answer | undefined> {
   const siteUrl = options.siteUrl();
   const llmsOptions = { siteUrl, inlineLimit: options.inlineLimit };
-  if ((openApiDocumentPaths as readonly string[]).includes(path)) return { status: 200, type: jsonType, body: await renderOpenApiDocument(options.root, siteUrl) };
+  if ((openApiDocumentPaths as readonly string[]).includes(path))
+    return { status: 200, type: jsonType, body: await renderOpenApiDocument(options.root, siteUrl) };
   const search = /^\/api\/search\/([^/]+)$/.exec(path);
   if (search) {
     const locale = search[1]!;
@@ -59,7 +60,13 @@ async function answerSurfacePath(path: string, site: Site, options: DevOptions):
   for (const locale of locales) {
     if (path === llmsUrl(locale)) return { status: 200, type: plainTextType, body: renderLlmsTxt(site, locale, llmsOptions) };
     if (path === llmsFullUrl(locale)) {
-      return { status: 200, type: plainTextType, body: pagesInReadingOrder(site, locale).map((p) => renderTwin(p, site, siteUrl)).join('\n') };
+      return {
+        status: 200,
+        type: plainTextType,
+        body: pagesInReadingOrder(site, locale)
+          .map((p) => renderTwin(p, site, siteUrl))
+          .join('\n'),
+      };
     }
     for (const section of sections) {
       if (path === sectionLlmsUrl(locale, section)) return { status: 200, type: plainTextType, body: renderSectionLlmsTxt(site, locale, section, llmsOptions) };

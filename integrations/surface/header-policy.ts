@@ -73,10 +73,15 @@ export function contentSecurityPolicy(page: Buffer, options: { turnstile: boolea
     if (/\bsrc\s*=/i.test(attributes)) continue;
     const type = /\btype\s*=\s*["']?([^"'\s>]+)/i.exec(attributes)?.[1]?.toLowerCase();
     if (type && type !== 'module' && !type.includes('javascript')) continue; // data blocks never execute
-    scriptHashes.add(`'sha256-${createHash('sha256').update(match[2] ?? '', 'latin1').digest('base64')}'`);
+    scriptHashes.add(
+      `'sha256-${createHash('sha256')
+        .update(match[2] ?? '', 'latin1')
+        .digest('base64')}'`,
+    );
   }
   const imageOrigins = new Set<string>(options.siteOrigin ? [options.siteOrigin] : []);
-  for (const match of html.matchAll(/<img\b[^>]*?\bsrc\s*=\s*["']?(https:\/\/[^/"'\s>]+)/gi)) imageOrigins.add(Buffer.from(match[1]!, 'latin1').toString('utf8'));
+  for (const match of html.matchAll(/<img\b[^>]*?\bsrc\s*=\s*["']?(https:\/\/[^/"'\s>]+)/gi))
+    imageOrigins.add(Buffer.from(match[1]!, 'latin1').toString('utf8'));
 
   const turnstile = options.turnstile ? [turnstileOrigin] : [];
   const directives: Array<[string, string[]]> = [

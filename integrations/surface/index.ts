@@ -97,7 +97,15 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
         const started = performance.now();
         const outDir = fileURLToPath(dir);
         for (const { pathname } of pages) {
-          if (/^(\d{3})$/.test(pathname.replace(/^\/|\/$/g, '').split('/').pop() ?? '')) continue; // 404, 500
+          if (
+            /^(\d{3})$/.test(
+              pathname
+                .replace(/^\/|\/$/g, '')
+                .split('/')
+                .pop() ?? '',
+            )
+          )
+            continue; // 404, 500
           const isIndex = pathname.replace(/\/$/, '') === '' || existsSync(`${outDir}/${pathname.replace(/\/$/, '')}/index.html`);
           builtPaths.add(canonicalPathOf(pathname, isIndex));
         }

@@ -14,7 +14,7 @@ export interface LlmsOptions {
   inlineLimit: number;
 }
 
-export function llmsLine(page: PageRecord, siteUrl: string): string {
+function llmsLine(page: PageRecord, siteUrl: string): string {
   return `- [${escapeLinkText(page.title)}](${absoluteUrl(siteUrl, page.twinUrl)}): ${page.description}`;
 }
 
@@ -34,7 +34,9 @@ export function renderLlmsTxt(site: Site, locale: Locale, options: LlmsOptions):
     if (pages.length === 0) continue;
     out.push(`## ${strings.sections[section]}`, '');
     if (pages.length > options.inlineLimit) {
-      out.push(`- [${strings.sections[section]}: ${pages.length} pages](${absoluteUrl(options.siteUrl, sectionLlmsUrl(locale, section))}): ${strings.allInSection}`);
+      out.push(
+        `- [${strings.sections[section]}: ${pages.length} pages](${absoluteUrl(options.siteUrl, sectionLlmsUrl(locale, section))}): ${strings.allInSection}`,
+      );
     } else {
       for (const page of pages) out.push(llmsLine(page, options.siteUrl));
     }
@@ -53,7 +55,16 @@ export function renderLlmsTxt(site: Site, locale: Locale, options: LlmsOptions):
 export function renderSectionLlmsTxt(site: Site, locale: Locale, section: Section, options: LlmsOptions): string {
   const strings = ui[locale];
   const pages = site.pagesIn(locale, section);
-  return [`# Crucible: ${strings.sections[section]}`, '', `> ${strings.siteTagline}`, '', `## ${strings.sections[section]}`, '', ...pages.map((p) => llmsLine(p, options.siteUrl)), ''].join('\n');
+  return [
+    `# Crucible: ${strings.sections[section]}`,
+    '',
+    `> ${strings.siteTagline}`,
+    '',
+    `## ${strings.sections[section]}`,
+    '',
+    ...pages.map((p) => llmsLine(p, options.siteUrl)),
+    '',
+  ].join('\n');
 }
 
 function escapeLinkText(text: string): string {

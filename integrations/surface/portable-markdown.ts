@@ -44,7 +44,7 @@ export function toPortableMarkdown(body: string, options: PortableOptions): stri
   const tree = parseBody(body, options.format);
   // Children are rewritten bottom-up so nested components (a callout inside a tab) come out right.
   rewriteChildren(tree, options.baseUrl, 1);
-  return String(stringifierFor(options.format).stringify(tree)).trimEnd() + '\n';
+  return `${String(stringifierFor(options.format).stringify(tree)).trimEnd()}\n`;
 }
 
 const calloutLabels: Record<string, string> = { note: 'Note', tip: 'Tip', warning: 'Warning', danger: 'Danger', caution: 'Warning', info: 'Note' };

@@ -18,7 +18,7 @@ export function localeOfPath(path: string): { locale: Locale; rest: string } {
   return { locale: defaultLocale, rest: path };
 }
 
-export function pathForLocale(locale: Locale, rest: string): string {
+function pathForLocale(locale: Locale, rest: string): string {
   return locale === defaultLocale ? rest : `/${locale}${rest}`;
 }
 

@@ -41,11 +41,20 @@ const hostPath = (path: string) => encodePath(path).replaceAll('*', '%2A');
  * segments, so it stands for the pattern only where the files it matches all want its value.
  */
 function hostPattern(pattern: string): string | undefined {
-  const splat = pattern.replaceAll('/**/', '/*').replace(/\/\*\*$/, '/*').replace(/\*+/g, '*');
+  const splat = pattern
+    .replaceAll('/**/', '/*')
+    .replace(/\/\*\*$/, '/*')
+    .replace(/\*+/g, '*');
   return splat.split('*').length <= 2 ? splat : undefined; // Cloudflare takes one splat per rule
 }
 
-const hostRegExp = (pattern: string) => new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+const hostRegExp = (pattern: string) =>
+  new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
 
 /** What the server sends for a path that a host rule can carry: the manifest's headers, and the content type it assigns. */
 function headersOf(manifest: SurfaceManifest): (path: string) => HeaderMap {
@@ -110,7 +119,12 @@ function renderRedirectsFile(manifest: SurfaceManifest, paths: readonly string[]
   const { status } = manifest.redirects.spellings;
   const lines = Object.keys(manifest.pageHeaders.pages)
     .filter((page) => served.has(page))
-    .flatMap((page) => otherSpellingsOf(page).filter((spelling) => !served.has(spelling)).map((spelling) => `${hostPath(spelling)} ${hostPath(page)} ${status}`));
-  const negotiation = '# The markdown twin redirect (redirects.markdownTwin: 307 when Accept prefers text/markdown) matches on Accept, which this format cannot.';
+    .flatMap((page) =>
+      otherSpellingsOf(page)
+        .filter((spelling) => !served.has(spelling))
+        .map((spelling) => `${hostPath(spelling)} ${hostPath(page)} ${status}`),
+    );
+  const negotiation =
+    '# The markdown twin redirect (redirects.markdownTwin: 307 when Accept prefers text/markdown) matches on Accept, which this format cannot.';
   return `${generated}\n${negotiation}\n${lines.join('\n')}\n`;
 }

@@ -26,7 +26,9 @@ export interface TwinWorkerData {
   networks: NetworkRecord[];
 }
 
-export type TwinWorkerMessage = { type: 'done'; locale: Locale; stats: TwinStats; ms: number; peakHeapBytes: number } | { type: 'failed'; locale: Locale; message: string };
+export type TwinWorkerMessage =
+  | { type: 'done'; locale: Locale; stats: TwinStats; ms: number; peakHeapBytes: number }
+  | { type: 'failed'; locale: Locale; message: string };
 
 export interface TwinJobResult extends TwinStats {
   /** Time the workers spent rendering, summed over workers. */

@@ -35,7 +35,10 @@ export async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<Page
   const fullPath = join(outDir, llmsFullUrl(locale));
   await files.dirs.ensure(dirname(fullPath));
   const full = createWriteStream(fullPath);
-  await writeChunk(full, `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`);
+  await writeChunk(
+    full,
+    `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`,
+  );
   for await (const page of pages) {
     const twin = renderTwin(page, site, siteUrl);
     await files.write(join(outDir, page.twinUrl), twin);

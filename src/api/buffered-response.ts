@@ -61,7 +61,9 @@ export class BufferedResponse extends Response {
   }
   override clone(): Response {
     const headers: Record<string, string> = {};
-    this.headers.forEach((value, name) => (headers[name] = value));
+    this.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
     return new BufferedResponse(this.buffered, { status: this.status, statusText: this.statusText, headers });
   }
 }

@@ -19,7 +19,10 @@ export function clientIp(source: ClientAddressSource, trust: TrustProxy): string
     case 'hops': {
       // Each trusted proxy appends the address it received from, so with N proxies the client
       // is the N-th entry from the right; anything left of it was written by the client.
-      const entries = (source.header('x-forwarded-for') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+      const entries = (source.header('x-forwarded-for') ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       return entries.length >= trust.hops ? normalizeIp(entries[entries.length - trust.hops]) : null;
     }
   }

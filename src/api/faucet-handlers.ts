@@ -23,7 +23,12 @@ export function faucetHandlers(faucet: Faucet): FaucetHandlers {
         context,
       ),
     status: async ({ params, query, context }) =>
-      answer('status', params.faucetId, await faucet.status({ faucetId: params.faucetId, transactionHash: query.transactionHash, ip: context.clientIp }), context),
+      answer(
+        'status',
+        params.faucetId,
+        await faucet.status({ faucetId: params.faucetId, transactionHash: query.transactionHash, ip: context.clientIp }),
+        context,
+      ),
   };
 }
 

@@ -84,10 +84,7 @@ export function buildOpenApiDocument(input: OpenApiInput): JsonSchema {
 }
 
 function describeOperation(operation: DescribedOperation, ref: (schema: z.ZodType) => JsonSchema): JsonSchema {
-  const parameters = [
-    ...parametersOf(operation.params, 'path', ref),
-    ...parametersOf(operation.query, 'query', ref),
-  ];
+  const parameters = [...parametersOf(operation.params, 'path', ref), ...parametersOf(operation.query, 'query', ref)];
   return {
     operationId: operation.operationId,
     summary: operation.summary,
@@ -133,9 +130,7 @@ function describeResponse(spec: ResponseSpec, ref: (schema: z.ZodType) => JsonSc
       : {}),
     ...(spec.content
       ? {
-          content: Object.fromEntries(
-            Object.entries(spec.content).map(([mediaType, schema]) => [mediaType, schema ? { schema: ref(schema) } : {}]),
-          ),
+          content: Object.fromEntries(Object.entries(spec.content).map(([mediaType, schema]) => [mediaType, schema ? { schema: ref(schema) } : {}])),
         }
       : {}),
   };

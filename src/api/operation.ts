@@ -4,7 +4,7 @@ import type { z } from 'zod';
 // its inputs and responses. The router (src/api/router.ts) serves the ones that have a
 // handler; src/api/openapi.ts describes all of them, including the prerendered files.
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
  * The parts of a web Request the router and handlers use. A real Request fits (tests, any
@@ -81,7 +81,10 @@ export interface ApiOperation<P extends z.ZodObject = z.ZodObject, Q extends z.Z
 }
 
 /** Keeps the handler's input types tied to the schemas at the definition site. */
-export function defineOperation<P extends z.ZodObject = z.ZodObject<{}>, Q extends z.ZodObject = z.ZodObject<{}>, B extends z.ZodType = z.ZodUndefined>(
+/** An operation with no path parameters or no query: an object schema with no keys. */
+type NoFields = z.ZodObject<Record<never, never>>;
+
+export function defineOperation<P extends z.ZodObject = NoFields, Q extends z.ZodObject = NoFields, B extends z.ZodType = z.ZodUndefined>(
   operation: ApiOperation<P, Q, B>,
 ): ApiOperation<P, Q, B> {
   return operation;

@@ -114,7 +114,9 @@ type Parsed = { ok: true; value: unknown } | { ok: false; reason: InputFailure['
 function decodeParams(names: string[], values: string[]): Parsed {
   const params: Record<string, string> = {};
   try {
-    names.forEach((name, index) => (params[name] = decodeURIComponent(values[index]!)));
+    names.forEach((name, index) => {
+      params[name] = decodeURIComponent(values[index]!);
+    });
   } catch {
     return { ok: false, reason: 'unparseable' };
   }

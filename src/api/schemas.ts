@@ -9,10 +9,16 @@ import { apiErrorCodes } from './errors.ts';
 // (src/faucet/bodies.ts); they are named here with the others.
 
 /** 20-byte address (spec 8.4). */
-export const Address = z.string().regex(/^0x[a-fA-F0-9]{40}$/).describe('0x followed by 40 hexadecimal digits (20 bytes).');
+export const Address = z
+  .string()
+  .regex(/^0x[a-fA-F0-9]{40}$/)
+  .describe('0x followed by 40 hexadecimal digits (20 bytes).');
 
 /** 32-byte transaction hash (spec 8.4). */
-export const TransactionHash = z.string().regex(/^0x[a-fA-F0-9]{64}$/).describe('0x followed by 64 hexadecimal digits (32 bytes).');
+export const TransactionHash = z
+  .string()
+  .regex(/^0x[a-fA-F0-9]{64}$/)
+  .describe('0x followed by 64 hexadecimal digits (32 bytes).');
 
 export const Locale = z.enum(locales).describe('Site locale; English is the default.');
 

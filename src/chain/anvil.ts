@@ -38,8 +38,10 @@ export function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
   const args = [
     ...prefixArgs,
     // Port 0: the OS picks a free port and anvil prints it, so concurrent starts never collide.
-    '--port', '0',
-    '--chain-id', String(options.chainId),
+    '--port',
+    '0',
+    '--chain-id',
+    String(options.chainId),
     ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds)] : []),
     ...(options.extraArgs ?? []),
   ];

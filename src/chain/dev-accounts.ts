@@ -4,7 +4,7 @@ import { mnemonicToAccount, privateKeyToAddress } from 'viem/accounts';
 // Anvil's (and Hardhat's) default dev wallet. Its keys are printed by every anvil start and
 // published everywhere, so they fund local devnets and must never guard real funds.
 
-export const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+const DEV_MNEMONIC = 'test test test test test test test test test test test junk';
 
 /** Account 0 of DEV_MNEMONIC: the faucet wallet of local devnets (anvil funds it at genesis). */
 export const DEV_FAUCET_PRIVATE_KEY: Hex = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80';

@@ -13,7 +13,7 @@ import { createSender, type CrossProcessLock, type SendOutcome, type SignedTrans
 // What depends on the recipient (its balance, whether it has code) is read per drip, in one
 // batch; the gas of a transfer to code is estimated for that recipient.
 
-export type TransferQuote = FeeParams & {
+type TransferQuote = FeeParams & {
   gas: bigint;
   /** The most the transfer can cost in fees (gas × max price): what the node checks the balance against. */
   maxFee: bigint;

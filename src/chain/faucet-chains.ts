@@ -18,7 +18,7 @@ export interface FaucetChains {
 }
 
 /** What the chains take from the faucet's configuration (src/config/faucet.ts reads it). */
-export interface FaucetChainsConfig {
+interface FaucetChainsConfig {
   mode: 'local' | 'production';
   /** Keyed by faucet id: the configured RPC URL (null: none) and the wallet's key (null: no chain). */
   chains: Record<string, { rpcUrl: string | null; privateKey: Hex | null }>;

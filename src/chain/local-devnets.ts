@@ -45,7 +45,14 @@ export function createLocalDevnets(options: { blockTimeSeconds: number }): Local
       stopped = true;
       const all = [...devnets.values()];
       devnets.clear();
-      await Promise.all(all.map((devnet) => devnet.then((anvil) => anvil.stop(), () => undefined)));
+      await Promise.all(
+        all.map((devnet) =>
+          devnet.then(
+            (anvil) => anvil.stop(),
+            () => undefined,
+          ),
+        ),
+      );
     },
   };
 }

@@ -66,7 +66,13 @@ export async function loadFaucetNetworks(rootDir = '.'): Promise<FaucetNetwork[]
   if (records.length === 0) throw new ContentError([{ file: `${contentLocation(rootDir).shown}/networks`, field: '', message: 'no network files found' }]);
   const suggested = records.filter((record) => record.suggestForDeprecated);
   if (suggested.length > 1) {
-    throw new ContentError(suggested.map((record) => ({ file: record.sourcePath, field: 'suggestForDeprecated', message: 'only one network may be suggested instead of deprecated ones' })));
+    throw new ContentError(
+      suggested.map((record) => ({
+        file: record.sourcePath,
+        field: 'suggestForDeprecated',
+        message: 'only one network may be suggested instead of deprecated ones',
+      })),
+    );
   }
   return records.map(toFaucetNetwork).sort((a, b) => a.id.localeCompare(b.id));
 }

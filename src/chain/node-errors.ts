@@ -1,4 +1,13 @@
-import { BaseError, ExecutionRevertedError, HttpRequestError, InsufficientFundsError, NonceTooHighError, NonceTooLowError, SocketClosedError, TimeoutError } from 'viem';
+import {
+  BaseError,
+  ExecutionRevertedError,
+  HttpRequestError,
+  InsufficientFundsError,
+  NonceTooHighError,
+  NonceTooLowError,
+  SocketClosedError,
+  TimeoutError,
+} from 'viem';
 import { getNodeError } from 'viem/utils';
 
 // Why a node refused a transaction (`eth_sendRawTransaction`, or `eth_estimateGas` for it), as

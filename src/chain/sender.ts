@@ -34,7 +34,7 @@ export interface SignedTransfer {
   nonce: number;
 }
 
-export interface TransferRequest {
+interface TransferRequest {
   to: Address;
   value: bigint;
   gas: bigint;
@@ -165,7 +165,10 @@ export function createSender(options: SenderOptions): Sender {
       }
       const base = nextNonce;
       nextNonce += batch.length;
-      const raws = sign(batch.map((item) => item.request), base);
+      const raws = sign(
+        batch.map((item) => item.request),
+        base,
+      );
       const signed: Signed[] = batch.map((item, i) => ({ ...item, raw: raws[i]!, hash: keccak256(raws[i]!), nonce: base + i }));
       // Write-ahead: nothing is broadcast that its caller has not recorded.
       const recorded = await Promise.allSettled(signed.map((tx) => tx.request.beforeBroadcast?.({ hash: tx.hash, nonce: tx.nonce })));

@@ -8,11 +8,9 @@ import { privateKeyToAddress } from 'viem/accounts';
 // and hashes, and the signature is RFC 6979's, so the result equals account.signTransaction's.
 
 /** The fee fields of a transfer: EIP-1559 where the network has a base fee, legacy elsewhere. */
-export type FeeParams =
-  | { type: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }
-  | { type: 'legacy'; gasPrice: bigint };
+export type FeeParams = { type: 'eip1559'; maxFeePerGas: bigint; maxPriorityFeePerGas: bigint } | { type: 'legacy'; gasPrice: bigint };
 
-export interface UnsignedTransfer {
+interface UnsignedTransfer {
   chainId: number;
   to: Address;
   value: bigint;

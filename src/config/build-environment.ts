@@ -38,5 +38,7 @@ function siteOrigin(env: Env): string {
 function siteUrlOrigin(value: string): string {
   const url = URL.parse(value);
   if (url && /^https?:$/.test(url.protocol)) return url.origin;
-  throw new ConfigError(`Invalid build configuration:\n  SITE_URL: must be an absolute http(s) URL such as https://crucible.dev (got ${JSON.stringify(value)})\nSee .env.example.`);
+  throw new ConfigError(
+    `Invalid build configuration:\n  SITE_URL: must be an absolute http(s) URL such as https://crucible.dev (got ${JSON.stringify(value)})\nSee .env.example.`,
+  );
 }

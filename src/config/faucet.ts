@@ -7,16 +7,16 @@ import { envValue, type Env } from './env.ts';
 // variable. Every variable is listed, commented, in .env.example. The server takes it through
 // readFaucetConfig, the build (the pages' Turnstile widget) through pageTurnstile.
 
-export type FaucetMode = 'local' | 'production';
+type FaucetMode = 'local' | 'production';
 
-export interface NetworkChainConfig {
+interface NetworkChainConfig {
   /** Configured JSON-RPC endpoint. null: a local anvil in local mode, no chain in production. */
   rpcUrl: string | null;
   /** Faucet signing key. null only where no chain will be used (production without an RPC URL). */
   privateKey: Hex | null;
 }
 
-export type CaptchaConfig =
+type CaptchaConfig =
   | { kind: 'development' }
   | {
       kind: 'turnstile';
@@ -28,7 +28,7 @@ export type CaptchaConfig =
       expectedAction: string | null;
     };
 
-export interface AntiSybilConfig {
+interface AntiSybilConfig {
   mainnetRpcUrl: string;
   minBalanceWei: bigint;
   minTxCount: number;
@@ -68,7 +68,13 @@ export class FaucetConfigError extends Error {
 export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
 /** Cloudflare's documented testing keys: they accept the dummy token, so production refuses them. */
 const TURNSTILE_TEST_SECRET_KEYS = ['1x0000000000000000000000000000000AA', '2x0000000000000000000000000000000AA', '3x0000000000000000000000000000000AA'];
-const TURNSTILE_TEST_SITE_KEYS = ['1x00000000000000000000AA', '2x00000000000000000000AB', '1x00000000000000000000BB', '2x00000000000000000000BB', '3x00000000000000000000FF'];
+const TURNSTILE_TEST_SITE_KEYS = [
+  '1x00000000000000000000AA',
+  '2x00000000000000000000AB',
+  '1x00000000000000000000BB',
+  '2x00000000000000000000BB',
+  '3x00000000000000000000FF',
+];
 
 /** Production defaults of the anti-sybil check. */
 const DEFAULT_MIN_MAINNET_BALANCE_ETH = '0.001';
@@ -84,7 +90,10 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
 /** Production sends secrets only over TLS, or to this machine (where no network carries them). */
 const httpsUrl = httpUrl.refine((url) => url.startsWith('https:') || isLocalUrl(url), 'must be an https URL in production mode');
 const redisUrl = z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' });
-const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hexadecimal digits').transform((k) => k as Hex);
+const privateKey = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hexadecimal digits')
+  .transform((k) => k as Hex);
 const wholeNumber = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number);
 const positiveNumber = z
   .string()
@@ -192,14 +201,19 @@ function readSiteKey(read: Read, production: boolean): string | null {
   const siteKey = read('TURNSTILE_SITE_KEY', z.string().min(1)) ?? null;
   if (production) {
     if (!siteKey) throw new FaucetConfigError('TURNSTILE_SITE_KEY', 'is required in production mode (the faucet pages render the widget with it)');
-    if (TURNSTILE_TEST_SITE_KEYS.includes(siteKey)) throw new FaucetConfigError('TURNSTILE_SITE_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
+    if (TURNSTILE_TEST_SITE_KEYS.includes(siteKey))
+      throw new FaucetConfigError('TURNSTILE_SITE_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
   }
   return siteKey;
 }
 
 function readAction(read: Read, production: boolean): string | null {
   const action = read('TURNSTILE_ACTION', z.string().regex(/^[\w-]{1,32}$/, 'must be 1–32 letters, digits, - or _')) ?? null;
-  if (production && !action) throw new FaucetConfigError('TURNSTILE_ACTION', 'is required in production mode (the faucet pages\' widget and the server check the same action, e.g. faucet-send)');
+  if (production && !action)
+    throw new FaucetConfigError(
+      'TURNSTILE_ACTION',
+      "is required in production mode (the faucet pages' widget and the server check the same action, e.g. faucet-send)",
+    );
   return action;
 }
 
@@ -207,7 +221,8 @@ function readCaptcha(read: Read, raw: Raw, production: boolean): CaptchaConfig {
   const secretKey = read('TURNSTILE_SECRET_KEY', z.string().min(1));
   if (production) {
     if (!secretKey) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', 'is required in production mode: the development CAPTCHA is refused');
-    if (TURNSTILE_TEST_SECRET_KEYS.includes(secretKey)) throw new FaucetConfigError('TURNSTILE_SECRET_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
+    if (TURNSTILE_TEST_SECRET_KEYS.includes(secretKey))
+      throw new FaucetConfigError('TURNSTILE_SECRET_KEY', "is one of Cloudflare's testing keys; production mode refuses it");
   }
   const siteKey = readSiteKey(read, production);
   if (!secretKey) {
@@ -244,7 +259,10 @@ function readAntiSybil(read: Read, raw: Raw, production: boolean): AntiSybilConf
   const txCount = minTxCount ?? DEFAULT_MIN_MAINNET_TX_COUNT;
   if (minBalanceWei === 0n && txCount === 0) return null;
   if (!mainnetRpcUrl) {
-    throw new FaucetConfigError('MAINNET_RPC_URL', 'is required in production mode for the anti-sybil check (or set ANTI_SYBIL_MIN_BALANCE_ETH=0 and ANTI_SYBIL_MIN_TX_COUNT=0 to turn it off)');
+    throw new FaucetConfigError(
+      'MAINNET_RPC_URL',
+      'is required in production mode for the anti-sybil check (or set ANTI_SYBIL_MIN_BALANCE_ETH=0 and ANTI_SYBIL_MIN_TX_COUNT=0 to turn it off)',
+    );
   }
   return { mainnetRpcUrl, minBalanceWei, minTxCount: txCount };
 }
@@ -256,7 +274,10 @@ function readAntiSybil(read: Read, raw: Raw, production: boolean): AntiSybilConf
  */
 function refuseProductionOnlyChain(urlVariable: string, rpcUrl: string | null, keyVariable: string, key: Hex | null): void {
   if (rpcUrl !== null && !isLocalUrl(rpcUrl)) {
-    throw new FaucetConfigError(urlVariable, `is not on this machine; local mode serves only local chains. Set FAUCET_MODE=production to use a remote RPC endpoint`);
+    throw new FaucetConfigError(
+      urlVariable,
+      `is not on this machine; local mode serves only local chains. Set FAUCET_MODE=production to use a remote RPC endpoint`,
+    );
   }
   if (key !== null && !isWellKnownDevKey(key)) {
     throw new FaucetConfigError(keyVariable, `is not one of anvil's development keys; local mode refuses real keys. Set FAUCET_MODE=production to use it`);

@@ -6,7 +6,7 @@ import { DEV_TURNSTILE_TOKEN } from './development-token.ts';
 // Step 4 of the send: the CAPTCHA. `details` carries Cloudflare's `error-codes`
 // (spec 2.3), or one of our own codes in the same style for checks made here.
 
-export type CaptchaResult = { ok: true } | { ok: false; details: string };
+type CaptchaResult = { ok: true } | { ok: false; details: string };
 
 export interface CaptchaVerifier {
   readonly kind: 'turnstile' | 'development';
@@ -16,7 +16,7 @@ export interface CaptchaVerifier {
 /** The token Cloudflare's testing site keys hand the browser; the only one local mode accepts. */
 export { DEV_TURNSTILE_TOKEN };
 /** Cloudflare: a Turnstile token is at most 2048 characters. */
-export const MAX_TURNSTILE_TOKEN_LENGTH = 2048;
+const MAX_TURNSTILE_TOKEN_LENGTH = 2048;
 /** Cloudflare: a token can be redeemed for 300 seconds after it is issued. */
 const TOKEN_LIFETIME_MS = 300_000;
 

@@ -140,7 +140,8 @@ export type FaucetStatusCode = Exclude<AnsweredBy<'status'>, RequestOnlyCode>;
 
 const rows: Record<FaucetErrorCode, FaucetErrorRow> = faucetErrors;
 /** The codes an operation answers with, in the table's order (its OpenAPI responses). */
-export const faucetErrorCodesOf = (operation: FaucetOperation): FaucetErrorCode[] => faucetErrorCodes.filter((code) => rows[code].operations.includes(operation));
+export const faucetErrorCodesOf = (operation: FaucetOperation): FaucetErrorCode[] =>
+  faucetErrorCodes.filter((code) => rows[code].operations.includes(operation));
 
 /** Which limit a `rate_limit_exceeded` is: the address's drip, the client network's drips, or its status polls. */
 export type RateLimitKind = 'address' | 'network' | 'polls';

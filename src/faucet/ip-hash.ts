@@ -6,6 +6,9 @@ import { createHmac } from 'node:crypto';
  * the secret. `::ffff:1.2.3.4` and `1.2.3.4` are one client.
  */
 export function hashIp(ip: string, salt: string): string {
-  const normalized = ip.trim().toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
+  const normalized = ip
+    .trim()
+    .toLowerCase()
+    .replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');
   return createHmac('sha256', salt).update(normalized).digest('hex');
 }

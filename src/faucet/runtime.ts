@@ -59,7 +59,8 @@ export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Pr
   }
   const sharedRedis = redis;
 
-  const logError = (message: string, error: unknown) => console.error(JSON.stringify({ level: 'error', component: 'faucet', message, cause: describeCause(error) }));
+  const logError = (message: string, error: unknown) =>
+    console.error(JSON.stringify({ level: 'error', component: 'faucet', message, cause: describeCause(error) }));
   const chains = createFaucetChains({
     config,
     crossProcessLock: sharedRedis
@@ -68,7 +69,8 @@ export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Pr
     chainOptions: {
       ...options.chainOptions,
       logError,
-      onReplaced: (original, replacement) => void store.replaceDrip(original, replacement).catch((error: unknown) => logError(`recording the replacement of ${original} failed`, error)),
+      onReplaced: (original, replacement) =>
+        void store.replaceDrip(original, replacement).catch((error: unknown) => logError(`recording the replacement of ${original} failed`, error)),
     },
   });
   const captcha = config.captcha.kind === 'development' ? createDevelopmentVerifier() : createTurnstileVerifier({ ...config.captcha, tokens: store });

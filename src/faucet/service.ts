@@ -49,7 +49,7 @@ export interface FaucetSendInput {
   ip: string | null;
 }
 
-export interface FaucetStatusInput {
+interface FaucetStatusInput {
   faucetId: string;
   transactionHash: string;
   /** The client IP as the edge reports it, for the poll limit; null when unknown. */
@@ -128,7 +128,16 @@ export function createFaucet(deps: FaucetDeps): Faucet {
     const outcome = await chain.transfer(recipient, network.dripWei, facts.quote, async ({ hash }) => {
       if (signedHash) await deps.store.settleDrip(signedHash, { outcome: 'failed', statusCode: 'nonce_conflict' });
       signedHash = hash;
-      const record = { networkId: network.id, address: recipient, amountWei: network.dripWei, txHash: hash, ipHash, createdAt: clock(), outcome: 'pending', statusCode: null } as const;
+      const record = {
+        networkId: network.id,
+        address: recipient,
+        amountWei: network.dripWei,
+        txHash: hash,
+        ipHash,
+        createdAt: clock(),
+        outcome: 'pending',
+        statusCode: null,
+      } as const;
       await Promise.all([deps.store.recordBroadcast(reservation, hash), deps.store.recordDrip(record)]);
     });
     return { ok: true, chain, outcome, signedHash };
@@ -197,7 +206,17 @@ export function createFaucet(deps: FaucetDeps): Faucet {
       const code = outcomeCode[failed.reason];
       try {
         if (attempt.signedHash) await deps.store.settleDrip(attempt.signedHash, { outcome: 'failed', statusCode: code });
-        else await deps.store.recordDrip({ networkId: network.id, address: recipient, amountWei: network.dripWei, txHash: null, ipHash: ip ? ipKey : null, createdAt: clock(), outcome: 'failed', statusCode: code });
+        else
+          await deps.store.recordDrip({
+            networkId: network.id,
+            address: recipient,
+            amountWei: network.dripWei,
+            txHash: null,
+            ipHash: ip ? ipKey : null,
+            createdAt: clock(),
+            outcome: 'failed',
+            statusCode: code,
+          });
       } catch (error) {
         logError(`recording a failed drip on ${network.id} failed`, error);
       }
@@ -206,8 +225,8 @@ export function createFaucet(deps: FaucetDeps): Faucet {
     const { hash } = attempt.outcome;
     // The drip is on its way and its write-ahead records are on disk: the answer need not wait
     // for the bookkeeping, and a fault in it is logged, never answered (reconcile() finishes it).
-    void Promise.all([deps.store.settleDrip(hash, { outcome: 'sent', statusCode: null }), deps.store.confirmAddress(reservation, clock())]).catch((error: unknown) =>
-      logError(`recording drip ${hash} on ${network.id} failed`, error),
+    void Promise.all([deps.store.settleDrip(hash, { outcome: 'sent', statusCode: null }), deps.store.confirmAddress(reservation, clock())]).catch(
+      (error: unknown) => logError(`recording drip ${hash} on ${network.id} failed`, error),
     );
     const explorerUrl = chain.explorerUrl(hash);
     return {
@@ -238,7 +257,12 @@ export function createFaucet(deps: FaucetDeps): Faucet {
       const facts = { transactionHash: answeredHash, chainId: chain.chainId, chainName: network.name };
       if (receipt === 'pending') return { ok: true, body: { status: 'pending', success: true, ...facts } };
       const explorerUrl = chain.explorerUrl(answeredHash);
-      const body: FaucetTransactionStatus = { status: receipt === 'success' ? 'success' : 'failed', mined: true, ...facts, ...(explorerUrl ? { explorerUrl } : {}) };
+      const body: FaucetTransactionStatus = {
+        status: receipt === 'success' ? 'success' : 'failed',
+        mined: true,
+        ...facts,
+        ...(explorerUrl ? { explorerUrl } : {}),
+      };
       finalStatuses.set(cacheKey, body);
       return { ok: true, body };
     } catch (error) {

@@ -18,7 +18,7 @@ function isTypingTarget(target: EventTarget | null): boolean {
 }
 
 export function initSearchDialog(root: HTMLElement): void {
-  const { indexUrl = '', locale = 'en', emptyText = '', loadingText = '', errorText = '', externalText = '' } = root.dataset;
+  const { indexUrl = '', emptyText = '', loadingText = '', errorText = '', externalText = '' } = root.dataset;
   const button = required<HTMLButtonElement>(root, '[data-search-open]');
   const dialog = required<HTMLDialogElement>(root, 'dialog');
   const input = required<HTMLInputElement>(dialog, '[role="combobox"]');

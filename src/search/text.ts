@@ -46,6 +46,7 @@ export interface QueryTerms {
 
 // Script_Extensions so that ー (prolonged sound mark) and 々 count with the kana and Han around them.
 const cjkChar = /^[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
 const ascii = /^[\x00-\x7f]*$/;
 const combiningMarks = /\p{M}+/gu;
 
@@ -91,6 +92,7 @@ const droppedMarks = /(?<=[^\p{M}\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{s
 // punctuation, kana (without the combining voicing marks), Han and Hangul syllables. Explicit
 // ranges: Unicode property classes cost several times more here, and anything outside them
 // just takes the full path.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ranges from U+0000, control characters included
 const noDiacritics = /^[\x00-\x7f\u2000-\u206f\u3000-\u3098\u309b-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]*$/;
 
 /**
@@ -115,7 +117,8 @@ export function toSourceRange(folded: FoldedText, [start, end]: Range): Range {
 // it ends a run). A word: letters, digits, marks and underscores, joined by an inner . or '
 // (node.js, don't), as Unicode's word boundaries (UAX #29) split the space-separated scripts
 // of the site's locales; a regular expression does it in a fraction of Intl.Segmenter's time.
-const tokenPattern = /((?:[[\p{L}\p{N}]&&[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]]\p{M}*)+)|[[\p{L}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]][[\p{L}\p{M}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]]*(?:['.’][[\p{L}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]][[\p{L}\p{M}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]]*)*/gv;
+const tokenPattern =
+  /((?:[[\p{L}\p{N}]&&[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]]\p{M}*)+)|[[\p{L}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]][[\p{L}\p{M}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]]*(?:['.’][[\p{L}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]][[\p{L}\p{M}\p{N}_]--[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]]*)*/gv;
 
 // The same rule on ASCII text, where a plain pattern matches several times faster (its group 1
 // is always empty: ASCII has no CJK run).

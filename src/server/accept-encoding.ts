@@ -32,6 +32,10 @@ export function chooseEncoding(header: string | undefined, available: Available)
 /** Clients repeat a handful of Accept-Encoding strings; remember the answer for each (bounded). */
 export function cachedChooseEncoding(limit = 256): typeof chooseEncoding {
   type Asked = { header: string; available: Available };
-  const answers = new LRUCache<string, Encoding, Asked>({ max: limit, memoMethod: (_key, _stale, { context }) => chooseEncoding(context.header, context.available) });
-  return (header, available) => (header ? answers.memo(`${available.br ? 'b' : ''}${available.gzip ? 'g' : ''}|${header}`, { context: { header, available } }) : 'identity');
+  const answers = new LRUCache<string, Encoding, Asked>({
+    max: limit,
+    memoMethod: (_key, _stale, { context }) => chooseEncoding(context.header, context.available),
+  });
+  return (header, available) =>
+    header ? answers.memo(`${available.br ? 'b' : ''}${available.gzip ? 'g' : ''}|${header}`, { context: { header, available } }) : 'identity';
 }

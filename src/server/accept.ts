@@ -32,7 +32,13 @@ function preferenceFor(ranges: MediaRange[], type: string, subtype: string): Pre
   let best: Preference = { q: 0, specificity: 0, index: Infinity };
   for (const range of ranges) {
     const specificity =
-      range.type === type && range.subtype === subtype ? 3 : range.type === type && range.subtype === '*' ? 2 : range.type === '*' && range.subtype === '*' ? 1 : 0;
+      range.type === type && range.subtype === subtype
+        ? 3
+        : range.type === type && range.subtype === '*'
+          ? 2
+          : range.type === '*' && range.subtype === '*'
+            ? 1
+            : 0;
     if (specificity > best.specificity) best = { q: range.q, specificity, index: range.index };
   }
   return best;

@@ -6,7 +6,7 @@ import { redactUrls } from '../log/redact.ts';
 // messages and stacks the server did not write, so every string in it has its URLs cut to
 // their origin.
 
-export interface RequestLogLine {
+interface RequestLogLine {
   method: string;
   path: string;
   status: number;

@@ -45,9 +45,14 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
  */
 function refuseOtherFaucetWidget(built: Record<string, string | null> | null, now: BuildEnvironment): void {
   if (!built) return;
-  for (const [field, variable] of [['turnstileSiteKey', 'TURNSTILE_SITE_KEY'], ['turnstileAction', 'TURNSTILE_ACTION']] as const) {
+  for (const [field, variable] of [
+    ['turnstileSiteKey', 'TURNSTILE_SITE_KEY'],
+    ['turnstileAction', 'TURNSTILE_ACTION'],
+  ] as const) {
     if ((built[field] ?? null) !== now[field]) {
-      throw new ConfigError(`${variable} is ${JSON.stringify(now[field])}, but the faucet pages in the built site were built with ${JSON.stringify(built[field] ?? null)}: rebuild the site (npm run build) with the same value.`);
+      throw new ConfigError(
+        `${variable} is ${JSON.stringify(now[field])}, but the faucet pages in the built site were built with ${JSON.stringify(built[field] ?? null)}: rebuild the site (npm run build) with the same value.`,
+      );
     }
   }
 }

@@ -36,7 +36,7 @@ export interface ServerLimits {
 }
 
 /** How long the server waits on a client and how many it holds at once (README, "Server limits"). */
-export const serverLimits: ServerLimits = {
+const serverLimits: ServerLimits = {
   /** A client sending its headers a byte at a time (slowloris) is answered 408 and let go after this. */
   headersTimeoutMs: 10_000,
   /** The whole request, body included: the API's bodies are a few hundred bytes, so a trickled body is cut off too. */
@@ -49,7 +49,11 @@ export const serverLimits: ServerLimits = {
   maxConnections: 1_024,
 };
 
-const badRequest: StaticReply = { status: 400, headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': 12 }, body: Buffer.from('Bad Request\n') };
+const badRequest: StaticReply = {
+  status: 400,
+  headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': 12 },
+  body: Buffer.from('Bad Request\n'),
+};
 
 export function createSiteServer(options: SiteServerOptions): Server {
   const { site, router, origin, trustProxy, logger } = options;
@@ -104,7 +108,9 @@ export function createSiteServer(options: SiteServerOptions): Server {
     };
     if (logger.request) {
       const log = logger.request;
-      res.once('close', () => log({ method, path: rawPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId }));
+      res.once('close', () =>
+        log({ method, path: rawPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId }),
+      );
     }
     try {
       const pending = answer(req, res, requestId, method, target, rawPath);

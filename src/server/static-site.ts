@@ -14,9 +14,9 @@ import { contentTypeByExtension } from './content-types.ts';
 // the manifest gives each file, precompressed variants, strong ETags and 304s, 404 bodies.
 // Every servable path is indexed from dist/ at start-up; nothing else can ever be read.
 
-export type ReplyHeaders = Record<string, string | number>;
+type ReplyHeaders = Record<string, string | number>;
 
-export interface StaticRequest {
+interface StaticRequest {
   method: string;
   /** Decoded site path from resolveRequestPath(). */
   path: string;
@@ -174,7 +174,11 @@ export async function openStaticSite(distDir: string, rules: SurfaceRules, optio
 
     async reply(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
-        return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'content-length': 19 }, body: Buffer.from('Method Not Allowed\n') };
+        return {
+          status: 405,
+          headers: { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8', 'content-length': 19 },
+          body: Buffer.from('Method Not Allowed\n'),
+        };
       }
       const { path, query } = request;
       const entry = routes.get(path);

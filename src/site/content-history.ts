@@ -10,7 +10,7 @@ import { contentLocation } from './content-dir.ts';
 const run = promisify(execFile);
 
 export type ContentHistory =
-  | { available: true; /** A content file (its record's sourcePath) last committed, undefined if never. */ lastCommitOf(sourcePath: string): Date | undefined }
+  | { available: true /** A content file (its record's sourcePath) last committed, undefined if never. */; lastCommitOf(sourcePath: string): Date | undefined }
   | { available: false; reason: string };
 
 async function git(cwd: string, args: string[]): Promise<string> {

@@ -14,12 +14,12 @@ import { htmlFileOf } from './urls.ts';
 // (any scheme, or `//host`) are not followed.
 
 /** A link as written in a page's source. */
-export interface ContentLink {
+interface ContentLink {
   href: string;
   line: number | undefined;
 }
 
-export interface BrokenLink extends ContentLink {
+interface BrokenLink extends ContentLink {
   /** The page's source file, as messages name it. */
   file: string;
   reason: string;
@@ -108,7 +108,12 @@ function readOnce<T>(read: (key: string) => Promise<T>): (key: string) => Promis
 
 /** What `outDir` serves, read as links need it. */
 function builtSite(outDir: string) {
-  const isFile = readOnce((relative) => stat(join(outDir, relative)).then((entry) => entry.isFile(), () => false));
+  const isFile = readOnce((relative) =>
+    stat(join(outDir, relative)).then(
+      (entry) => entry.isFile(),
+      () => false,
+    ),
+  );
   const isPage = (path: string) => isFile(htmlFileOf(path));
   const exists = async (path: string) => (await isPage(path)) || (!path.endsWith('/') && (await isFile(path.slice(1))));
   const anchorsOf = readOnce((path) => readFile(join(outDir, htmlFileOf(path)), 'utf8').then(anchorsIn));

@@ -40,8 +40,12 @@ export function refuseScript(): HastPluginDefinition {
   const report = (node: { position?: { start: { line: number } } }, reasons: string[]) => {
     for (const reason of reasons) problems.push({ line: node.position?.start.line, reason });
   };
-  const checkJsx = { filter: [], visit: (node: MdxJsxFlowElementHast | MdxJsxTextElementHast) => report(node, elementProblems(node.name ?? '', node.attributes.map(mdxAttribute))) };
-  const checkCode = (node: MdxCode & { parseExpression(): EstreeProgram | null }) => report(node, jsxElementsIn(node.parseExpression()).flatMap(jsxElementProblems));
+  const checkJsx = {
+    filter: [],
+    visit: (node: MdxJsxFlowElementHast | MdxJsxTextElementHast) => report(node, elementProblems(node.name ?? '', node.attributes.map(mdxAttribute))),
+  };
+  const checkCode = (node: MdxCode & { parseExpression(): EstreeProgram | null }) =>
+    report(node, jsxElementsIn(node.parseExpression()).flatMap(jsxElementProblems));
   return {
     name: 'crucible:no-script',
     options: { position: true },
@@ -55,7 +59,9 @@ export function refuseScript(): HastPluginDefinition {
     mdxjsEsm: checkCode,
     after() {
       if (!problems.length) return;
-      const listed = problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0)).map(({ line, reason }) => (line === undefined ? reason : `line ${line}: ${reason}`));
+      const listed = problems
+        .sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
+        .map(({ line, reason }) => (line === undefined ? reason : `line ${line}: ${reason}`));
       throw new Error(`content may not run script: ${listed.join('; ')}`);
     },
   };
@@ -78,7 +84,8 @@ function attributeProblem(attribute: WrittenAttribute, intrinsic: boolean): stri
   const name = attribute.name.toLowerCase();
   if (intrinsic && name.startsWith('on')) return `event handler attribute "${attribute.name}"`;
   if (intrinsic && name === 'srcdoc') return `"${attribute.name}" attribute (a document of its own, which can hold script)`;
-  if (attribute.kind === 'expression' && !attribute.readable) return `"${attribute.name}" computed by an expression other than a name or a literal, which cannot be checked`;
+  if (attribute.kind === 'expression' && !attribute.readable)
+    return `"${attribute.name}" computed by an expression other than a name or a literal, which cannot be checked`;
   if (!intrinsic || !urlAttributes.has(name)) return undefined;
   if (attribute.kind === 'expression') return `"${attribute.name}" computed by an expression, which cannot be checked for javascript: URLs`;
   return isJavaScriptUrl(attribute.value) ? `javascript: URL in "${attribute.name}"` : undefined;
@@ -86,6 +93,7 @@ function attributeProblem(attribute: WrittenAttribute, intrinsic: boolean): stri
 
 /** As a browser reads a URL's scheme: tabs and newlines anywhere dropped, leading spaces and controls trimmed, any case. */
 function isJavaScriptUrl(url: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: browsers strip leading C0 controls and spaces from URLs
   return /^javascript:/i.test(url.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, ''));
 }
 
@@ -107,7 +115,8 @@ function rawHtmlProblems(html: string): string[] {
     // Foreign content reads what follows by other rules (a <style> there holds markup).
     else if (element.tagName === 'svg' || element.tagName === 'math') return SKIP;
   });
-  if (!closed) problems.push('raw HTML left open at its end (a tag, comment, raw-text element, <svg> or <math>), which would change how the HTML after it is read');
+  if (!closed)
+    problems.push('raw HTML left open at its end (a tag, comment, raw-text element, <svg> or <math>), which would change how the HTML after it is read');
   return problems;
 }
 
@@ -115,7 +124,11 @@ type HastElement = Extract<HastNode, { type: 'element' }>;
 
 /** A hast element's properties as HTML attributes (hast writes `onclick` as `onClick`; the parser has decoded entities). */
 function propertyAttributes(properties: HastElement['properties']): WrittenAttribute[] {
-  return Object.entries(properties).map(([name, value]) => ({ kind: 'string', name: name.toLowerCase(), value: Array.isArray(value) ? value.join(' ') : String(value) }));
+  return Object.entries(properties).map(([name, value]) => ({
+    kind: 'string',
+    name: name.toLowerCase(),
+    value: Array.isArray(value) ? value.join(' ') : String(value),
+  }));
 }
 
 /** `{chain}`, `{frontmatter.title}`, `{"text"}`, `{42}`: a name (exports are checked where they are written) or a literal. */
@@ -124,7 +137,8 @@ const nameOrLiteral = /^\s*(?:[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*|"[^"\\]*"|
 // The renderer does not parse an MDX attribute's `{…}` for us, so only expressions that cannot hold markup pass.
 function mdxAttribute(attribute: MdxJsxAttributeUnion): WrittenAttribute {
   if (attribute.type === 'mdxJsxExpressionAttribute') return { kind: 'spread' };
-  if (attribute.value !== null && typeof attribute.value === 'object') return { kind: 'expression', name: attribute.name, readable: nameOrLiteral.test(attribute.value.value) };
+  if (attribute.value !== null && typeof attribute.value === 'object')
+    return { kind: 'expression', name: attribute.name, readable: nameOrLiteral.test(attribute.value.value) };
   return { kind: 'string', name: attribute.name, value: attribute.value ?? '' };
 }
 

@@ -8,5 +8,7 @@ export function localeParam(locale: Locale): string | undefined {
 
 /** Every faucet page: the index and one page per network, in each locale. */
 export function faucetPagePaths(networks: NetworkRecord[]) {
-  return locales.flatMap((locale) => networks.map((network) => ({ params: { locale: localeParam(locale), faucetId: network.id }, props: { locale, network } })));
+  return locales.flatMap((locale) =>
+    networks.map((network) => ({ params: { locale: localeParam(locale), faucetId: network.id }, props: { locale, network } })),
+  );
 }

@@ -71,7 +71,8 @@ async function renderMarkdown(body: string, absolute: string, frontmatter: Recor
 // Astro's image pipeline only runs on modules it bundles; say so rather than ship a broken <img>.
 function refuseRelativeImages(paths: Iterable<string>): void {
   const relative = [...paths];
-  if (relative.length) throw new Error(`relative image paths (${relative.join(', ')}) are not supported; put images under public/ and link them from the site root`);
+  if (relative.length)
+    throw new Error(`relative image paths (${relative.join(', ')}) are not supported; put images under public/ and link them from the site root`);
 }
 
 // The site's MDX components come without importing (src/components/mdx/); a page evaluated in
@@ -79,7 +80,10 @@ function refuseRelativeImages(paths: Iterable<string>): void {
 const refuseImports = {
   name: 'crucible:no-imports',
   mdxjsEsm(node: { value: string }) {
-    if (/^\s*import\b/m.test(node.value)) throw new Error(`imports are not supported in MDX pages (${node.value.trim().split('\n')[0]}); the site's components (Callout, Tabs, Tab, CodeGroup) need no import`);
+    if (/^\s*import\b/m.test(node.value))
+      throw new Error(
+        `imports are not supported in MDX pages (${node.value.trim().split('\n')[0]}); the site's components (Callout, Tabs, Tab, CodeGroup) need no import`,
+      );
   },
 };
 
@@ -89,7 +93,12 @@ async function renderMdx(body: string, absolute: string, frontmatter: Record<str
   const astro = { frontmatter, headings: [] as MarkdownHeading[], localImagePaths: new Set<string>(), remoteImagePaths: new Set<string>() };
   const compiled = await mdxToJs(body, {
     mdastPlugins: [satteriCollectImagesPlugin(), refuseImports],
-    hastPlugins: [refuseScript, collectContentLinks, ...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []), satteriHeadingIdsPlugin()],
+    hastPlugins: [
+      refuseScript,
+      collectContentLinks,
+      ...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []),
+      satteriHeadingIdsPlugin(),
+    ],
     features: processor.options.features,
     fileURL: pathToFileURL(absolute),
     elementAttributeNameCase: 'html',

@@ -3,15 +3,15 @@ import type { NetworkRecord } from './records.ts';
 // Facts about a network as pages show them (RPC pages in HTML and in their `.md` twins).
 
 /** The node endpoint pattern of a network (spec 4.9: `{node_url}/v2/<API_KEY>`). */
-export function nodeEndpoint(network: NetworkRecord): string {
+function nodeEndpoint(network: NetworkRecord): string {
   return `https://${network.id}.node.crucible.dev/v2/<API_KEY>`;
 }
 
-export function chainIdLabel(network: NetworkRecord): string {
+function chainIdLabel(network: NetworkRecord): string {
   return network.chainId === null ? (network.chainRef ?? '') : String(network.chainId);
 }
 
-export function mainnetLabel(network: NetworkRecord): string | null {
+function mainnetLabel(network: NetworkRecord): string | null {
   if (!network.mainnet) return null;
   const id = network.mainnet.chainId ?? network.mainnet.chainRef;
   return id === undefined ? network.mainnet.name : `${network.mainnet.name} (${id})`;

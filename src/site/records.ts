@@ -60,7 +60,7 @@ export class ContentError extends Error {
   }
 }
 
-export function formatContentIssue(issue: ContentIssue): string {
+function formatContentIssue(issue: ContentIssue): string {
   return `  ${issue.file}: ${issue.field ? `field "${issue.field}": ` : ''}${issue.message}`;
 }
 

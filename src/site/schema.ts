@@ -27,7 +27,10 @@ export const pageFrontmatter = z
     /** Sort key within a section (lower first); guides and support use it. */
     order: z.number().int().optional(),
     /** RPC pages: the network id (content/networks/<id>.yaml) whose facts the page shows. */
-    network: z.string().regex(/^[a-z0-9-]+$/).optional(),
+    network: z
+      .string()
+      .regex(/^[a-z0-9-]+$/)
+      .optional(),
     /** Case studies: the customer's name. */
     company: z.string().min(1).optional(),
     /** Drafts are built nowhere. */
@@ -65,7 +68,10 @@ export const networkData = z
     nativeCurrency: z.object({ symbol: z.string().min(1), decimals: z.number().int().min(0).max(36) }).strict(),
     /** Block explorer base URL; transaction links are `${explorer}/tx/${hash}`. Pages link it, so never `javascript:`. */
     explorer: z.url({ protocol: /^https$/, error: 'must be an https URL' }).nullable(),
-    mainnet: z.object({ name: z.string().min(1), chainId: z.number().int().positive().nullable(), chainRef: z.string().optional() }).strict().nullable(),
+    mainnet: z
+      .object({ name: z.string().min(1), chainId: z.number().int().positive().nullable(), chainRef: z.string().optional() })
+      .strict()
+      .nullable(),
     /** Amount sent per drip, in the native unit. */
     drip: decimalString,
     /** A recipient holding more than this (native unit) is refused (`max_balance_exceeded`). */

@@ -46,8 +46,7 @@ export function createSite(input: { pages: PageRecord[]; apps: AppRecord[]; netw
   }
   for (const list of bySection.values()) list.sort(comparePages);
 
-  const orderedTranslations = (group: Map<Locale, PageRecord>) =>
-    new Map(locales.filter((l) => group.has(l)).map((l) => [l, group.get(l)!] as const));
+  const orderedTranslations = (group: Map<Locale, PageRecord>) => new Map(locales.filter((l) => group.has(l)).map((l) => [l, group.get(l)!] as const));
 
   return {
     pages,

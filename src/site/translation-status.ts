@@ -13,7 +13,7 @@ export interface Count {
 }
 
 /** A translation whose English page was committed after it. */
-export interface OutdatedTranslation {
+interface OutdatedTranslation {
   translation: PageRecord;
   english: PageRecord;
   translationCommitted: Date;
@@ -52,7 +52,9 @@ export function translationStatus(pages: readonly PageRecord[], history: Content
         pages: { translated: translations.length, total: english.size },
         uiStrings: { translated: strings.size - sameAsEnglish.length, total: englishStrings.size },
         uiSameAsEnglish: sameAsEnglish,
-        outdated: history.available ? translations.flatMap((translation) => outdatedOrNot(translation, english.get(translation.translationKey)!, history.lastCommitOf)) : undefined,
+        outdated: history.available
+          ? translations.flatMap((translation) => outdatedOrNot(translation, english.get(translation.translationKey)!, history.lastCommitOf))
+          : undefined,
       };
     }),
   };

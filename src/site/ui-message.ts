@@ -1,4 +1,12 @@
-import { isLiteralElement, isPluralElement, isPoundElement, isSelectElement, isTagElement, parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import {
+  isLiteralElement,
+  isPluralElement,
+  isPoundElement,
+  isSelectElement,
+  isTagElement,
+  parse,
+  type MessageFormatElement,
+} from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
 import { z } from 'zod';
 import { localeLang, type Locale } from './locales.ts';
@@ -77,7 +85,11 @@ export function formatUi<Name extends string>(message: UiMessage<Name>, values: 
  * The message formatted but for one value, which the browser fills in later (a countdown): the
  * text before and after it. The browser gets plain strings and needs no message parser.
  */
-export function formatUiAround<Name extends string, Slot extends Name>(message: UiMessage<Name>, slot: Slot, values: UiValues<Exclude<Name, Slot>>): [before: string, after: string] {
+export function formatUiAround<Name extends string, Slot extends Name>(
+  message: UiMessage<Name>,
+  slot: Slot,
+  values: UiValues<Exclude<Name, Slot>>,
+): [before: string, after: string] {
   const marker = {};
   const parts = formatterOf(message).formatToParts<object>({ ...values, [slot]: marker });
   const at = parts.findIndex((part) => part.value === marker);

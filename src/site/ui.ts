@@ -106,7 +106,12 @@ function loadUiStrings(files: Record<Locale, unknown>): Record<Locale, UiStrings
   const loaded = Object.fromEntries(
     locales.map((locale) => {
       const parsed = uiStringsSchema(locale).safeParse(files[locale]);
-      if (!parsed.success) problems.push(...parsed.error.issues.flatMap((issue) => describeIssue(issue, files[locale]).map((problem) => `  ${uiFileOf(locale)} (locale ${locale}): ${problem}`)));
+      if (!parsed.success)
+        problems.push(
+          ...parsed.error.issues.flatMap((issue) =>
+            describeIssue(issue, files[locale]).map((problem) => `  ${uiFileOf(locale)} (locale ${locale}): ${problem}`),
+          ),
+        );
       return [locale, parsed.data];
     }),
   ) as Record<Locale, UiStrings>;

@@ -98,13 +98,21 @@ export function createRedisLimitStore(client: RedisClient, keyPrefix = 'crucible
       return { ok: false, resetAt: new Date(Number(current.split('|')[2])) };
     },
     async recordBroadcast(reservation, txHash) {
-      await client.eval(RECORD_BROADCAST, { keys: [addressKey(reservation.networkId, reservation.address)], arguments: [`${reservation.id}|reserved|`, txHash] });
+      await client.eval(RECORD_BROADCAST, {
+        keys: [addressKey(reservation.networkId, reservation.address)],
+        arguments: [`${reservation.id}|reserved|`, txHash],
+      });
     },
     async confirmAddress(reservation, now) {
       const expiresAt = now.getTime() + reservation.windowMs;
       await client.eval(CONFIRM, {
         keys: [addressKey(reservation.networkId, reservation.address), unsettledKey],
-        arguments: [`${reservation.id}|`, value(reservation.id, 'confirmed', expiresAt, now.getTime()), String(reservation.windowMs), member(reservation.networkId, reservation.address)],
+        arguments: [
+          `${reservation.id}|`,
+          value(reservation.id, 'confirmed', expiresAt, now.getTime()),
+          String(reservation.windowMs),
+          member(reservation.networkId, reservation.address),
+        ],
       });
     },
     async releaseAddress(reservation) {

@@ -250,12 +250,14 @@ export function openSqliteStore(path: string): FaucetStore {
     },
     async takeIpSlot({ networkId, ipHash, max, windowMs, now }) {
       const key = { network: networkId, ip: ipHash };
-      return afterQueuedWrites(() => immediate(() => {
-        const row = takeIp.get({ ...key, now: now.getTime(), window: windowMs, max }) as { window_start: number } | undefined;
-        if (row) return { ok: true as const, slot: { networkId, ipHash, windowStart: row.window_start } };
-        const existing = ipWindowOf.get(key) as { window_start: number };
-        return { ok: false as const, resetAt: new Date(existing.window_start + windowMs) };
-      }));
+      return afterQueuedWrites(() =>
+        immediate(() => {
+          const row = takeIp.get({ ...key, now: now.getTime(), window: windowMs, max }) as { window_start: number } | undefined;
+          if (row) return { ok: true as const, slot: { networkId, ipHash, windowStart: row.window_start } };
+          const existing = ipWindowOf.get(key) as { window_start: number };
+          return { ok: false as const, resetAt: new Date(existing.window_start + windowMs) };
+        }),
+      );
     },
     returnIpSlot: (slot) => lazily(() => returnIp.run({ network: slot.networkId, ip: slot.ipHash, start: slot.windowStart })),
     async isCaptchaTokenUsed(tokenHash, now) {
@@ -287,7 +289,9 @@ export function openSqliteStore(path: string): FaucetStore {
       return (afterQueuedWrites(() => selectPending.all({ before: createdBefore.getTime() })) as unknown as DripRow[]).map(toDripRecord);
     },
     async listDrips(filter = {}) {
-      const rows = afterQueuedWrites(() => selectDrips.all({ network: filter.networkId ?? null, address: filter.address?.toLowerCase() ?? null })) as unknown as DripRow[];
+      const rows = afterQueuedWrites(() =>
+        selectDrips.all({ network: filter.networkId ?? null, address: filter.address?.toLowerCase() ?? null }),
+      ) as unknown as DripRow[];
       return rows.map(toDripRecord);
     },
     async close() {

@@ -21,7 +21,7 @@ export interface UnsettledReservation {
   txHash: Hex | null;
 }
 
-export type ReserveResult = { ok: true; reservation: AddressReservation } | { ok: false; resetAt: Date };
+type ReserveResult = { ok: true; reservation: AddressReservation } | { ok: false; resetAt: Date };
 
 /** One counted request of an IP within a window; handed back when no drip followed. */
 export interface IpSlot {
@@ -30,7 +30,7 @@ export interface IpSlot {
   windowStart: number;
 }
 
-export type IpSlotResult = { ok: true; slot: IpSlot } | { ok: false; resetAt: Date };
+type IpSlotResult = { ok: true; slot: IpSlot } | { ok: false; resetAt: Date };
 
 export interface LimitStore {
   /**
@@ -64,7 +64,7 @@ export interface CaptchaTokenStore {
 }
 
 /** `pending`: signed and recorded, its broadcast under way or its outcome unknown. */
-export type DripOutcome = 'pending' | 'sent' | 'failed';
+type DripOutcome = 'pending' | 'sent' | 'failed';
 
 /** One row of the drip ledger: every drip the faucet attempted to broadcast. */
 export interface DripRecord {

@@ -42,8 +42,12 @@ describe('accessibility', () => {
           await page.goto(`${site.origin}${path}`);
           await page.addScriptTag({ path: axePath });
           const violations = await page.evaluate(async () => {
-            const result = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }).axe.run();
-            return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+            const result = await (
+              window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }
+            ).axe.run();
+            return result.violations
+              .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+              .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
           });
           expect(violations).toEqual([]);
         } finally {

@@ -196,13 +196,31 @@ describe('search dialog', () => {
     const xssTitle = 'Escaping <img src=x onerror=alert(1)> in titles';
     const iconUrl = new URL('/__search-test/fixture-swap.svg', site.origin).href;
     const fixture: SearchGroup[] = [
-      { label: 'Blog Posts', items: [{ title: xssTitle, url: '/blog/escaping-titles', description: 'A title that must render as text everywhere, never as markup.' }] },
-      { label: 'Apps', items: [{ title: 'Fixture Swap', url: 'https://swap.fixture.example/', description: 'A decentralized exchange for the fixture.', icon: iconUrl, external: true }] },
+      {
+        label: 'Blog Posts',
+        items: [{ title: xssTitle, url: '/blog/escaping-titles', description: 'A title that must render as text everywhere, never as markup.' }],
+      },
+      {
+        label: 'Apps',
+        items: [
+          {
+            title: 'Fixture Swap',
+            url: 'https://swap.fixture.example/',
+            description: 'A decentralized exchange for the fixture.',
+            icon: iconUrl,
+            external: true,
+          },
+        ],
+      },
     ];
     context = await browser.newContext();
     await context.route('**/api/search/en', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(fixture) }));
     await context.route(iconUrl, (route) =>
-      route.fulfill({ status: 200, contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="teal"/></svg>' }),
+      route.fulfill({
+        status: 200,
+        contentType: 'image/svg+xml',
+        body: '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 8 8"><rect width="8" height="8" fill="teal"/></svg>',
+      }),
     );
     const page = await context.newPage();
     const alerts: string[] = [];

@@ -18,7 +18,8 @@ import { buildSite, copyFixtureContent, projectRoot } from '../support/build.ts'
 const siteUrl = 'https://fixture.example';
 const newPage = {
   path: 'en/blog/author-added-page.md',
-  source: '---\ntitle: An author added this page\ndescription: One new markdown file, seen everywhere after one build.\ndate: 2026-06-01\n---\nNew **content**.\n\n## Try it\n\n```ts title="try.ts"\nconst answer = 42;\n```\n\n## Next\n\nMore.\n',
+  source:
+    '---\ntitle: An author added this page\ndescription: One new markdown file, seen everywhere after one build.\ndate: 2026-06-01\n---\nNew **content**.\n\n## Try it\n\n```ts title="try.ts"\nconst answer = 42;\n```\n\n## Next\n\nMore.\n',
   url: '/blog/author-added-page',
 };
 
@@ -158,10 +159,19 @@ describe('fixture site build', () => {
           else expect(item.url).toMatch(/^\//);
         }
       }
-      const pageUrls = groups.flatMap((g) => g.items).filter((i) => !i.external).map((i) => i.url);
+      const pageUrls = groups
+        .flatMap((g) => g.items)
+        .filter((i) => !i.external)
+        .map((i) => i.url);
       const expected = searchableSections.flatMap((s) => site.pagesIn(locale, s)).map((p) => p.url);
       expect(pageUrls.sort()).toEqual(expected.sort());
-      expect(groups.at(-1)!.items).toContainEqual({ title: 'Fixture Swap', url: 'https://swap.fixture.example', description: 'A decentralized exchange used by the test fixture.', icon: `${siteUrl}/favicon.svg`, external: true });
+      expect(groups.at(-1)!.items).toContainEqual({
+        title: 'Fixture Swap',
+        url: 'https://swap.fixture.example',
+        description: 'A decentralized exchange used by the test fixture.',
+        icon: `${siteUrl}/favicon.svg`,
+        external: true,
+      });
     }
     expect(existsSync(join(dist, 'api/search/fr'))).toBe(false);
   });
@@ -221,7 +231,10 @@ describe('a content error', () => {
   it('fails the build on a relative image in a Markdown page, naming the file', async () => {
     const fixture = await copyFixtureContent();
     try {
-      await writeFile(join(fixture.content, 'en/blog/relative-image.md'), '---\ntitle: Relative\ndescription: Links an image next to it.\ndate: 2026-06-01\n---\n![chart](./chart.png)\n');
+      await writeFile(
+        join(fixture.content, 'en/blog/relative-image.md'),
+        '---\ntitle: Relative\ndescription: Links an image next to it.\ndate: 2026-06-01\n---\n![chart](./chart.png)\n',
+      );
       const result = await buildSite({ contentDir: fixture.content, outDir: join(fixture.dir, 'dist'), cacheDir: join(fixture.dir, 'cache') });
       expect(result.code).not.toBe(0);
       expect(result.output).toMatch(/en\/blog\/relative-image\.md: relative image paths \(\.\/chart\.png\) are not supported/);

@@ -44,7 +44,10 @@ beforeAll(async () => {
         '',
       ].join('\n'),
     ),
-    'en/overviews/linking-in-mdx.mdx': guide('Linking in MDX', '<Callout type="tip">\n\n<a href="/blog/linking-well#further-down">A link in a component</a>\n\n</Callout>\n'),
+    'en/overviews/linking-in-mdx.mdx': guide(
+      'Linking in MDX',
+      '<Callout type="tip">\n\n<a href="/blog/linking-well#further-down">A link in a component</a>\n\n</Callout>\n',
+    ),
   });
 });
 

@@ -71,7 +71,10 @@ describe("a built page's CSP", () => {
       const csp = String((await site.reply({ method: 'GET', path, query: '' })).headers['content-security-policy']);
       const scriptSrc = csp.split('; ').find((directive) => directive.startsWith('script-src '))!;
       const scripts = inlineScriptsOf(await readFile(join(dist, file), 'utf8'));
-      expect(scriptSrc.split(' ').filter((source) => source.startsWith("'sha256-")), path).toEqual(scripts.map(sha256));
+      expect(
+        scriptSrc.split(' ').filter((source) => source.startsWith("'sha256-")),
+        path,
+      ).toEqual(scripts.map(sha256));
       // The faucet form mounts itself with an inline script; the search dialog, tabs and code
       // groups load theirs from /_astro/. Nothing else on any page is an inline script.
       const isFaucetNetworkPage = /\/faucets\/[^/]+$/.test(path);

@@ -35,7 +35,12 @@ async function fixtureCopy(): Promise<string> {
 /** The table's rows by locale: the cells of each `| … |` line. */
 function tableRows(printed: string): Map<string, string[]> {
   const lines = printed.split('\n').filter((line) => line.startsWith('|'));
-  const [header, rule, ...rows] = lines.map((line) => line.slice(1, -1).split('|').map((cell) => cell.trim()));
+  const [header, rule, ...rows] = lines.map((line) =>
+    line
+      .slice(1, -1)
+      .split('|')
+      .map((cell) => cell.trim()),
+  );
   expect(header).toEqual(['locale', 'pages', 'UI strings', 'outdated pages']);
   expect(rule!.every((cell) => /^-+$/.test(cell))).toBe(true);
   return new Map(rows.map((cells) => [cells[0]!, cells.slice(1)]));
@@ -54,7 +59,8 @@ beforeAll(async () => {
   await git(repo, ['commit', '-q', '-m', 'Fixture content'], '2026-01-01T00:00:00Z');
   // The English post changes after its Japanese translation; the support page changes with its own.
   await writeFile(join(repo, 'en/blog/hello-agents.md'), `${await readFile(join(repo, 'en/blog/hello-agents.md'), 'utf8')}\nA new paragraph.\n`);
-  for (const locale of ['en', 'ja']) await writeFile(join(repo, `${locale}/support/faucet-errors.md`), `${await readFile(join(repo, `${locale}/support/faucet-errors.md`), 'utf8')}\nMore.\n`);
+  for (const locale of ['en', 'ja'])
+    await writeFile(join(repo, `${locale}/support/faucet-errors.md`), `${await readFile(join(repo, `${locale}/support/faucet-errors.md`), 'utf8')}\nMore.\n`);
   await git(repo, ['commit', '-q', '-a', '-m', 'English post and both support pages'], '2026-02-01T00:00:00Z');
   output = await i18nStatus(repo);
 });

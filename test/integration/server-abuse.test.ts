@@ -48,7 +48,12 @@ interface Served {
 
 async function serve(options: { limits?: Partial<ServerLimits>; router?: Router; maxCachedFileBytes?: number } = {}): Promise<Served> {
   const errors: string[] = [];
-  const stderr = new Writable({ write: (chunk, _encoding, done) => (errors.push(String(chunk)), done()) });
+  const stderr = new Writable({
+    write: (chunk, _encoding, done) => {
+      errors.push(String(chunk));
+      done();
+    },
+  });
   const rules = await loadSurfaceRules(fixture.distDir);
   const server = createSiteServer({
     site: await openStaticSite(fixture.distDir, rules, { maxCachedFileBytes: options.maxCachedFileBytes }),
@@ -74,7 +79,8 @@ async function serve(options: { limits?: Partial<ServerLimits>; router?: Router;
 
 const openDescriptors = () => readdirSync('/proc/self/fd').length;
 
-const connectionsOf = (server: Server) => new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
+const connectionsOf = (server: Server) =>
+  new Promise<number>((resolve, reject) => server.getConnections((error, count) => (error ? reject(error) : resolve(count))));
 
 /** What a raw connection receives until the server closes it; rejects if it is still open after a generous bound. */
 function receivedUntilClosed(socket: Socket): Promise<string> {

@@ -69,7 +69,7 @@ describe('HTML pages', () => {
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
     expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-    expect(response.headers['etag']).toMatch(/^"[\w-]+"$/);
+    expect(response.headers.etag).toMatch(/^"[\w-]+"$/);
     expect(response.headers['cache-control']).toMatch(/^public, max-age=\d+, stale-while-revalidate=\d+$/);
     const csp = String(response.headers['content-security-policy']);
     expect(csp).toContain("default-src 'self'");
@@ -339,9 +339,12 @@ describe('/api (validated against the served /openapi.json)', () => {
   });
 
   it('routes the faucet operations to the faucet (a local devnet here) with FaucetError bodies', async () => {
-    const address = '0x' + '1'.repeat(40);
+    const address = `0x${'1'.repeat(40)}`;
     const json = { 'content-type': 'application/json' };
-    const ok = await api('POST', '/api/faucets/ethereum-sepolia/send', { headers: json, body: JSON.stringify({ address, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' }) });
+    const ok = await api('POST', '/api/faucets/ethereum-sepolia/send', {
+      headers: json,
+      body: JSON.stringify({ address, turnstileToken: 'XXXX.DUMMY.TOKEN.XXXX' }),
+    });
     expect(ok.status).toBe(200);
     expect(ok.json.statusCode).toBe('success');
     const bad = await api('POST', '/api/faucets/ethereum-sepolia/send', { headers: json, body: JSON.stringify({ address: '0x1', turnstileToken: 't' }) });

@@ -71,6 +71,8 @@ describe("npm start's rebuild decision over that build", () => {
   });
 
   it('rebuilds for another PORT, naming the origin built for and the one wanted', async () => {
-    expect(await environmentChange(marker(), buildEnvironment({ PORT: '8080' }))).toBe(`siteOrigin was ${siteOrigin()} at the last build, now http://localhost:8080`);
+    expect(await environmentChange(marker(), buildEnvironment({ PORT: '8080' }))).toBe(
+      `siteOrigin was ${siteOrigin()} at the last build, now http://localhost:8080`,
+    );
   });
 });

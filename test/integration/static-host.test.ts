@@ -28,7 +28,11 @@ function parseHeadersFile(text: string): HeaderRule[] {
       const colon = line.indexOf(':');
       rules.at(-1)!.headers.push([line.slice(0, colon).trim().toLowerCase(), line.slice(colon + 1).trim()]);
     } else {
-      const source = line.trim().split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      const source = line
+        .trim()
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*');
       rules.push({ pattern: new RegExp(`^${source}$`), headers: [] });
     }
   }

@@ -52,7 +52,12 @@ describe('openStaticSite', () => {
 describe('request log', () => {
   const serve = async (requests: boolean) => {
     const lines: string[] = [];
-    const stdout = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+    const stdout = new Writable({
+      write: (chunk, _encoding, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     const rules = await loadSurfaceRules(fixture.distDir);
     const api = createSiteApi({ origin: rules.site, networks: [{ id: 'ethereum-sepolia' }], faucet: unusedFaucet });
     const server = createSiteServer({

@@ -34,7 +34,7 @@ export function randomAddress(): Address {
   return getAddress(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`);
 }
 
-export interface RpcCall {
+interface RpcCall {
   method: string;
   params: unknown[];
 }

@@ -1,7 +1,7 @@
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's Chromium (`apt-get install chromium`), the browser every e2e test drives. */
-export const chromiumPath = '/usr/bin/chromium';
+const chromiumPath = '/usr/bin/chromium';
 
 /** Headless Chromium with the network chatter (updates, first-run, background fetches) turned off. */
 export function launchChromium(): Promise<Browser> {

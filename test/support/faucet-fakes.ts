@@ -14,7 +14,7 @@ import type { AddressReservation, DripLedger, DripRecord, IpSlot, LimitStore, Un
 // in which order. The real edges are tested against SQLite, Redis and anvil (test/integration/).
 
 /** Every call to a fake, as `<fake>.<method>`, in the order made. */
-export type Journal = string[];
+type Journal = string[];
 
 /** Wraps each method of `target` so that its calls are journaled as `name.method`. */
 function journaled<T extends object>(name: string, target: T, journal: Journal): T {
@@ -42,12 +42,12 @@ function fakeCaptcha(): CaptchaVerifier {
   };
 }
 
-export interface FakeClock {
+interface FakeClock {
   now(): Date;
   advance(ms: number): void;
 }
 
-export function fakeClock(start = Date.UTC(2026, 0, 1)): FakeClock {
+function fakeClock(start = Date.UTC(2026, 0, 1)): FakeClock {
   let now = start;
   return { now: () => new Date(now), advance: (ms) => void (now += ms) };
 }
@@ -61,10 +61,10 @@ interface ReservationRow {
   txHash: Hex | null;
 }
 
-export type FakeStore = LimitStore & DripLedger & { reservationOf(networkId: string, address: string): ReservationRow | undefined };
+type FakeStore = LimitStore & DripLedger & { reservationOf(networkId: string, address: string): ReservationRow | undefined };
 
 /** The limits and the ledger in maps: each method atomic, as src/store/types.ts asks. */
-export function fakeStore(): FakeStore {
+function fakeStore(): FakeStore {
   const reservations = new Map<string, ReservationRow>();
   const ipWindows = new Map<string, { windowStart: number; count: number }>();
   const drips: Array<DripRecord & { replaced?: Hex }> = [];
@@ -143,10 +143,10 @@ export function fakeStore(): FakeStore {
 }
 
 /** What the node answers a broadcast: it takes it, refuses it (after or before signing), or gives no answer. */
-export type BroadcastAnswer = 'taken' | 'unknown' | 'refused-before-signing' | Exclude<SendOutcome, { ok: true }>['reason'];
+type BroadcastAnswer = 'taken' | 'unknown' | 'refused-before-signing' | Exclude<SendOutcome, { ok: true }>['reason'];
 
 /** A faucet network's chain, as its node would answer; every field may be changed by a test. */
-export interface FakeChain extends FaucetChain {
+interface FakeChain extends FaucetChain {
   recipientBalance: bigint;
   walletBalance: bigint;
   /** The gas a transfer to the recipient needs. */
@@ -163,7 +163,7 @@ export interface FakeChain extends FaucetChain {
 }
 
 const GAS_PRICE = parseGwei('2');
-export const FAUCET_WALLET: Address = '0x00000000000000000000000000000000FA0CE7AA';
+const FAUCET_WALLET: Address = '0x00000000000000000000000000000000FA0CE7AA';
 
 function fakeChain(network: FaucetNetwork & { chainId: number }): FakeChain {
   let nonce = 0;
@@ -217,7 +217,7 @@ function fakeChain(network: FaucetNetwork & { chainId: number }): FakeChain {
   return chain;
 }
 
-export interface FakeMainnet extends MainnetReader {
+interface FakeMainnet extends MainnetReader {
   balance: bigint;
   transactionCount: number;
 }
@@ -235,7 +235,10 @@ function fakeMainnet(): FakeMainnet {
 export function testNetwork(id: string, overrides: Partial<Omit<FaucetNetwork, 'chainId'>> = {}): FaucetNetwork & { chainId: number } {
   return {
     id,
-    name: id.split('-').map((word) => word[0]!.toUpperCase() + word.slice(1)).join(' '),
+    name: id
+      .split('-')
+      .map((word) => word[0]!.toUpperCase() + word.slice(1))
+      .join(' '),
     chainId: 7_357_000 + id.length,
     vm: 'evm',
     symbol: 'ETH',
@@ -270,7 +273,9 @@ export function testFaucet(networks: FaucetNetwork[], deps: Partial<Pick<FaucetD
   const clock = fakeClock();
   const store = fakeStore();
   const mainnet = fakeMainnet();
-  const chains = Object.fromEntries(networks.map((network) => [network.id, journaled('chain', fakeChain({ ...network, chainId: network.chainId ?? 0 }), journal)]));
+  const chains = Object.fromEntries(
+    networks.map((network) => [network.id, journaled('chain', fakeChain({ ...network, chainId: network.chainId ?? 0 }), journal)]),
+  );
   const unserved = new Set<string>();
   const loggedErrors: string[] = [];
   const faucet = createFaucet({

@@ -28,8 +28,7 @@ export interface FixtureDist {
   distDir: string;
 }
 
-const filler = (topic: string) =>
-  Array.from({ length: 40 }, (_, i) => `<p>${topic}: paragraph ${i} about nodes, faucets and markdown twins.</p>`).join('\n');
+const filler = (topic: string) => Array.from({ length: 40 }, (_, i) => `<p>${topic}: paragraph ${i} about nodes, faucets and markdown twins.</p>`).join('\n');
 
 const page = (title: string, body: string, head = '') => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
@@ -74,7 +73,16 @@ export async function writeFixtureDist(): Promise<FixtureDist> {
   };
   for (const locale of locales) {
     const items = [
-      { label: 'Blog Posts', items: [{ title: locale === 'ja' ? 'こんにちは' : 'Hello world', url: locale === 'en' ? '/blog/hello-world' : `/${locale}/blog/hello-world`, description: 'A post.' }] },
+      {
+        label: 'Blog Posts',
+        items: [
+          {
+            title: locale === 'ja' ? 'こんにちは' : 'Hello world',
+            url: locale === 'en' ? '/blog/hello-world' : `/${locale}/blog/hello-world`,
+            description: 'A post.',
+          },
+        ],
+      },
       { label: 'Apps', items: [{ title: 'Uniswap', url: 'https://app.uniswap.org', icon: '/apps/uniswap.svg', external: true }] },
     ];
     files[`api/search/${locale}`] = JSON.stringify(items);

@@ -14,7 +14,7 @@ type Operation = {
 };
 type OpenApiDocument = { paths: Record<string, Record<string, Operation>> };
 
-export interface ResponseCheck {
+interface ResponseCheck {
   /** The operation's path template, or undefined when no operation matches. */
   template: string | undefined;
   errors: string[];

@@ -21,7 +21,15 @@ export async function startBuiltSite(opts: { distDir?: string; env?: Record<stri
   const scratch = await mkdtemp(join(tmpdir(), 'crucible-site-'));
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: projectRoot,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', REQUEST_LOG: 'off', SITE_DIR: opts.distDir ?? 'dist', DATABASE_PATH: join(scratch, 'faucet.sqlite'), ...opts.env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      REQUEST_LOG: 'off',
+      SITE_DIR: opts.distDir ?? 'dist',
+      DATABASE_PATH: join(scratch, 'faucet.sqlite'),
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

@@ -14,7 +14,7 @@ export interface IssuedToken {
   cdata: string;
 }
 
-export interface SiteverifyRequest {
+interface SiteverifyRequest {
   contentType: string;
   fields: Record<string, string>;
 }

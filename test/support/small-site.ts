@@ -16,7 +16,15 @@ export function smallSite(extraPages: Array<[string, Record<string, unknown>, st
   ];
   const pages = sources.map(([relativePath, data, body]) => pageRecordFromSource({ relativePath, data, body: body ?? '' })!);
   const apps: AppRecord[] = [
-    { slug: 'zeta', sourcePath: 'content/apps/zeta.yaml', name: 'Zeta', description: 'A wallet.', url: 'https://zeta.example', icon: '/apps/zeta.svg', category: 'wallet' },
+    {
+      slug: 'zeta',
+      sourcePath: 'content/apps/zeta.yaml',
+      name: 'Zeta',
+      description: 'A wallet.',
+      url: 'https://zeta.example',
+      icon: '/apps/zeta.svg',
+      category: 'wallet',
+    },
   ];
   const networks: NetworkRecord[] = [
     {

@@ -8,8 +8,8 @@ import { Address, FaucetSendRequest, TransactionHash } from '../schemas.ts';
 // The faucet operations (spec 4.1, 4.2): their inputs, responses and input-error mapping live
 // here; the service behind them is injected as FaucetHandlers (src/faucet/ provides it).
 
-export type FaucetSendOperationInput = OperationInput<{ faucetId: string }, Record<string, never>, FaucetSendRequest>;
-export type FaucetStatusOperationInput = OperationInput<{ faucetId: string }, { transactionHash: string }, undefined>;
+type FaucetSendOperationInput = OperationInput<{ faucetId: string }, Record<string, never>, FaucetSendRequest>;
+type FaucetStatusOperationInput = OperationInput<{ faucetId: string }, { transactionHash: string }, undefined>;
 
 /** What the faucet service plugs into the router; inputs arrive parsed and validated. */
 export interface FaucetHandlers {
@@ -18,7 +18,7 @@ export interface FaucetHandlers {
 }
 
 /** Largest send body accepted: an address and a Turnstile token (at most 2048 characters). */
-export const faucetSendMaxBytes = 8 * 1024;
+const faucetSendMaxBytes = 8 * 1024;
 
 export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodType<string>, handlers: FaucetHandlers): ApiOperation[] {
   const params = z.object({ faucetId });
@@ -64,7 +64,7 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
 }
 
 /** Spec 7.1 precedence: body unreadable, then faucet id, then address, then token. */
-export function faucetSendInvalid(failures: InputFailure[], unsupported: () => Response): Response {
+function faucetSendInvalid(failures: InputFailure[], unsupported: () => Response): Response {
   const body = failures.find((failure) => failure.part === 'body');
   const raw = body?.reason === 'invalid' ? body.input : undefined;
   if (body && (body.reason !== 'invalid' || !isObject(raw))) return faucetErrorResponse('invalid_request_body');

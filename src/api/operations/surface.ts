@@ -13,7 +13,10 @@ const text = z.string();
 
 const prefixedLocales = locales.filter((locale) => locale !== defaultLocale);
 const LocalePrefix = z.enum(prefixedLocales as [string, ...string[]]).describe('A non-default locale; English pages have no prefix.');
-const Slug = z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/).describe('Page slug, as listed in llms.txt.');
+const Slug = z
+  .string()
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/)
+  .describe('Page slug, as listed in llms.txt.');
 
 const notModified: ResponseSpec = { description: 'Not modified (If-None-Match matched the ETag).' };
 const etag = { description: 'Strong validator.', schema: z.string() };

@@ -7,7 +7,10 @@ const pollEveryMs = 2000;
 const pollForMs = 5 * 60_000;
 
 /** The form's texts in the page's locale (FaucetForm.astro): messages formatted at build, the countdown's around its value. */
-export type FaucetFormTexts = Record<'addressInvalid' | 'captchaRequired' | 'sending' | 'pending' | 'success' | 'failed' | 'transaction' | 'viewOnExplorer' | 'networkError', string> & {
+export type FaucetFormTexts = Record<
+  'addressInvalid' | 'captchaRequired' | 'sending' | 'pending' | 'success' | 'failed' | 'transaction' | 'viewOnExplorer' | 'networkError',
+  string
+> & {
   retryIn: [before: string, after: string];
 };
 
@@ -18,7 +21,7 @@ declare global {
 }
 
 /** "1:05:09" / "4:09" until `resetAt`. */
-export function formatCountdown(ms: number): string {
+function formatCountdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
@@ -103,14 +106,19 @@ export function mountFaucetForm(form: HTMLFormElement): void {
       await new Promise((r) => setTimeout(r, pollEveryMs));
       let body: FaucetTransactionStatus;
       try {
-        const response = await fetch(`/api/faucets/${encodeURIComponent(faucetId)}/status?transactionHash=${hash}`, { headers: { accept: 'application/json' } });
+        const response = await fetch(`/api/faucets/${encodeURIComponent(faucetId)}/status?transactionHash=${hash}`, {
+          headers: { accept: 'application/json' },
+        });
         if (!response.ok) return showError(await response.json());
         body = await response.json();
       } catch {
         continue; // a dropped poll is retried on the next tick
       }
       if (body.status === 'pending') continue;
-      result.replaceChildren(line(body.status === 'success' ? texts.success : texts.failed, body.status === 'success' ? 'ok' : 'error'), transactionLine(hash, body.explorerUrl ?? explorerUrl));
+      result.replaceChildren(
+        line(body.status === 'success' ? texts.success : texts.failed, body.status === 'success' ? 'ok' : 'error'),
+        transactionLine(hash, body.explorerUrl ?? explorerUrl),
+      );
       result.dataset.state = body.status;
       return;
     }

@@ -1,4 +1,4 @@
-import { type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomAddress } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, startHarness, type Harness } from './harness.ts';

@@ -13,7 +13,11 @@ import { readFaucetConfig } from '../../../src/config/faucet.ts';
 /** Anvil processes that are children of this test process. */
 function anvilChildren(): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(process.pid), 'anvil'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return execFileSync('pgrep', ['-P', String(process.pid), 'anvil'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return []; // pgrep exits 1 when nothing matches
   }
@@ -78,7 +82,14 @@ describe('local devnets', () => {
     const first = await client.getBlockNumber({ cacheTime: 0 });
     // No transaction is sent: only interval mining can move the chain forward.
     await new Promise<void>((resolve) => {
-      const unwatch = client.watchBlockNumber({ pollingInterval: 200, onBlockNumber: (n) => n > first && (unwatch(), resolve()) });
+      const unwatch = client.watchBlockNumber({
+        pollingInterval: 200,
+        onBlockNumber: (n) => {
+          if (n <= first) return;
+          unwatch();
+          resolve();
+        },
+      });
     });
   });
 
@@ -129,7 +140,16 @@ describe('faucet chains', () => {
 
   it('starts no devnet in production mode', async () => {
     const config = readFaucetConfig(
-      { FAUCET_MODE: 'production', TURNSTILE_SECRET_KEY: 's', TURNSTILE_SITE_KEY: 'k', TURNSTILE_EXPECTED_HOSTNAME: 'faucet.example.com', TURNSTILE_ACTION: 'faucet-send', IP_HASH_SALT: 'salt-salt-salt-salt', ANTI_SYBIL_MIN_BALANCE_ETH: '0', ANTI_SYBIL_MIN_TX_COUNT: '0' },
+      {
+        FAUCET_MODE: 'production',
+        TURNSTILE_SECRET_KEY: 's',
+        TURNSTILE_SITE_KEY: 'k',
+        TURNSTILE_EXPECTED_HOSTNAME: 'faucet.example.com',
+        TURNSTILE_ACTION: 'faucet-send',
+        IP_HASH_SALT: 'salt-salt-salt-salt',
+        ANTI_SYBIL_MIN_BALANCE_ETH: '0',
+        ANTI_SYBIL_MIN_TX_COUNT: '0',
+      },
       networks,
     );
     chains = createFaucetChains({ config });

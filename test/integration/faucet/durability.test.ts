@@ -41,8 +41,25 @@ async function eventually(check: () => Promise<boolean>): Promise<boolean> {
 }
 
 /** Whether the node has the transaction (pending or mined) / a receipt for it. */
-const known = (hash: Hex) => anvil().client.getTransaction({ hash }).then(() => true, () => false);
-const mined = (hash: Hex) => anvil().client.getTransactionReceipt({ hash }).then(() => true, () => false);
+const known = (hash: Hex) =>
+  anvil()
+    .client.getTransaction({ hash })
+    .then(
+      () => true,
+      () => false,
+    );
+const mined = (hash: Hex) =>
+  anvil()
+    .client.getTransactionReceipt({ hash })
+    .then(
+      () => true,
+      () => false,
+    );
+/** Reconciles once, then says whether the address's drip is settled as sent. */
+const reconciledAsSent = async (address: string) => {
+  await h.faucet.reconcile();
+  return (await h.store.listDrips({ address }))[0]?.outcome === 'sent';
+};
 const hashIn = (message: string | undefined) => /0x[0-9a-f]{64}/.exec(message ?? '')?.[0] as Hex | undefined;
 
 /** Makes the node unreachable for the faucet once it has taken (or been denied) the broadcast. */
@@ -76,7 +93,7 @@ describe('a broadcast whose outcome is unknown', () => {
     // The node had it all along: once mined, reconciling settles the drip as sent and keeps the window.
     h.intercept(BASE, undefined);
     expect(await eventually(() => mined(hash))).toBe(true);
-    expect(await eventually(async () => (await h.faucet.reconcile(), (await h.store.listDrips({ address }))[0]?.outcome === 'sent'))).toBe(true);
+    expect(await eventually(async () => await reconciledAsSent(address))).toBe(true);
     expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'rate_limit_exceeded' });
     expect(await anvil().client.getBalance({ address })).toBe(parseEther('0.1'));
   });
@@ -94,7 +111,7 @@ describe('a broadcast whose outcome is unknown', () => {
 
     h.intercept(BASE, undefined);
     expect(await eventually(() => mined(hash))).toBe(true);
-    expect(await eventually(async () => (await h.faucet.reconcile(), (await h.store.listDrips({ address }))[0]?.outcome === 'sent'))).toBe(true);
+    expect(await eventually(async () => await reconciledAsSent(address))).toBe(true);
     expect(await anvil().client.getBalance({ address })).toBe(parseEther('0.1'));
   });
 });
@@ -119,7 +136,12 @@ describe('what a crash left between reservation and broadcast', () => {
     // The process dies here; a new one starts over the same database and chain.
     await crashed.closeRuntime();
 
-    const restarted = await startHarness({ chains: { [BASE]: 84532 }, reuse: h, databasePath: crashed.databasePath, runtime: { settleAfterMs: 0, reconcileIntervalMs: HOUR } });
+    const restarted = await startHarness({
+      chains: { [BASE]: 84532 },
+      reuse: h,
+      databasePath: crashed.databasePath,
+      runtime: { settleAfterMs: 0, reconcileIntervalMs: HOUR },
+    });
     try {
       // Reconciled at start, with nothing from this process in flight.
       expect(await eventually(async () => (await restarted.store.unsettledReservations(new Date())).length === 0)).toBe(true);

@@ -36,7 +36,7 @@ export interface HarnessOptions {
 export type Harness = Awaited<ReturnType<typeof startHarness>>;
 
 /** What a harness starts besides the faucet runtime. */
-export interface HarnessParts {
+interface HarnessParts {
   siteverify: TestSiteverify;
   mainnet: TestAnvil | null;
   chains: Record<string, TestAnvil>;
@@ -81,7 +81,12 @@ export async function startHarness(options: HarnessOptions) {
     },
     /** A send with a freshly solved CAPTCHA. */
     send(faucetId: string, address: string, ip: string | null = '198.51.100.1') {
-      return runtime.faucet.send({ faucetId, address, turnstileToken: siteverify.issueToken({ hostname: HARNESS_TURNSTILE_HOSTNAME, action: HARNESS_TURNSTILE_ACTION }), ip });
+      return runtime.faucet.send({
+        faucetId,
+        address,
+        turnstileToken: siteverify.issueToken({ hostname: HARNESS_TURNSTILE_HOSTNAME, action: HARNESS_TURNSTILE_ACTION }),
+        ip,
+      });
     },
     /** Gives the address the mainnet history the anti-sybil check wants. */
     async season(address: Address, balance = parseEther('0.01'), txCount = 1) {

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { getAddress, parseEther, type Address, type Hex } from 'viem';
 import { privateKeyToAccount, privateKeyToAddress } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FAUCET_KEY, frontRunEveryBroadcast, randomAddress, startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
+import {
+  FAUCET_KEY,
+  frontRunEveryBroadcast,
+  randomAddress,
+  startRpcProxy,
+  startTestAnvil,
+  THIRD_PARTY_KEY,
+  type RpcInterceptor,
+  type TestAnvil,
+} from '../../support/anvil.ts';
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { createResponseValidator, type ResponseValidator } from '../../support/openapi-validator.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
@@ -118,7 +127,10 @@ async function api(method: 'GET' | 'POST', path: string, options: { body?: strin
   expect(response.headers.get('cache-control')).toBe('no-store');
   if (response.status !== 200) {
     // The FaucetError shape only: no stack, no cause, nothing internal (spec 2.3).
-    expect(Object.keys(json).filter((key) => !faucetErrorFields.includes(key)), text).toEqual([]);
+    expect(
+      Object.keys(json).filter((key) => !faucetErrorFields.includes(key)),
+      text,
+    ).toEqual([]);
     expect(text).not.toMatch(/\bat \S+ \(|node_modules|Error:/);
     const which = check.template!.endsWith('/send') ? seen.send : seen.status;
     which.set(String(json.statusCode), response.status);
@@ -317,15 +329,18 @@ describe('send: the faucet wallet (503)', () => {
     }
   });
 
-  it.each(['syndicate-risa', 'starknet-sepolia'])('insufficient_faucet_balance for deprecated %s, naming the deprecation and a funded network', async (faucetId) => {
-    // Answered before the CAPTCHA: even a forged token gets the deprecation, and no token is spent.
-    const before = siteverify.requests.length;
-    const answer = await send(faucetId, { address: randomAddress(), turnstileToken: 'forged-token' });
-    expectError(answer, 503, 'insufficient_faucet_balance');
-    expect(answer.json.message).toMatch(/deprecated and no longer funded/);
-    expect(answer.json.hint).toBe('Request from a funded network instead, such as Ethereum Sepolia (ethereum-sepolia).');
-    expect(siteverify.requests.length).toBe(before);
-  });
+  it.each(['syndicate-risa', 'starknet-sepolia'])(
+    'insufficient_faucet_balance for deprecated %s, naming the deprecation and a funded network',
+    async (faucetId) => {
+      // Answered before the CAPTCHA: even a forged token gets the deprecation, and no token is spent.
+      const before = siteverify.requests.length;
+      const answer = await send(faucetId, { address: randomAddress(), turnstileToken: 'forged-token' });
+      expectError(answer, 503, 'insufficient_faucet_balance');
+      expect(answer.json.message).toMatch(/deprecated and no longer funded/);
+      expect(answer.json.hint).toBe('Request from a funded network instead, such as Ethereum Sepolia (ethereum-sepolia).');
+      expect(siteverify.requests.length).toBe(before);
+    },
+  );
 
   it('insufficient_faucet_balance_tx when the node refuses the broadcast for funds', async () => {
     const balance = await chain.client.getBalance({ address: FAUCET_ADDRESS });
@@ -462,9 +477,21 @@ describe('local devnet (embedded default)', () => {
     const address = await seasoned();
     const sent = await drip(address, { faucetId: 'crucible-testnet' });
     expect(sent.status).toBe(200);
-    expect(sent.json).toEqual({ success: true, transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), amount: '0.1', recipient: address, statusCode: 'success' });
+    expect(sent.json).toEqual({
+      success: true,
+      transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      amount: '0.1',
+      recipient: address,
+      statusCode: 'success',
+    });
     const answers = await pollUntilMined('crucible-testnet', String(sent.json.transactionHash));
-    expect(answers.at(-1)!.json).toEqual({ status: 'success', mined: true, transactionHash: sent.json.transactionHash, chainId: 7357001, chainName: 'Crucible Testnet' });
+    expect(answers.at(-1)!.json).toEqual({
+      status: 'success',
+      mined: true,
+      transactionHash: sent.json.transactionHash,
+      chainId: 7357001,
+      chainName: 'Crucible Testnet',
+    });
   });
 });
 

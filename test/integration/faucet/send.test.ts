@@ -177,7 +177,9 @@ describe('send: refusals (spec 7.1)', () => {
       await h.chains[BASE]!.setBalance(FAUCET_ADDRESS, balance);
     }
     // The signed transaction the node refused is on record, settled as failed.
-    expect(await h.store.listDrips({ address })).toMatchObject([{ outcome: 'failed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), statusCode: 'insufficient_faucet_balance_tx' }]);
+    expect(await h.store.listDrips({ address })).toMatchObject([
+      { outcome: 'failed', txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/), statusCode: 'insufficient_faucet_balance_tx' },
+    ]);
   });
 
   it('nonce_conflict (409) when the same key takes every nonce the sender tries', async () => {
@@ -206,7 +208,11 @@ describe('send: refusals (spec 7.1)', () => {
 
 describe('send: per-IP limit', () => {
   it('refuses an IP past its drips per window on a network, and counts a refused drip back', async () => {
-    const limited = await startHarness({ chains: {}, reuse: h, env: { PER_IP_MAX_DRIPS: '2', PER_IP_WINDOW_HOURS: '1', [`RPC_URL_BASE_SEPOLIA`]: h.chains[BASE]!.rpcUrl } });
+    const limited = await startHarness({
+      chains: {},
+      reuse: h,
+      env: { PER_IP_MAX_DRIPS: '2', PER_IP_WINDOW_HOURS: '1', RPC_URL_BASE_SEPOLIA: h.chains[BASE]!.rpcUrl },
+    });
     try {
       const ip = '192.0.2.44';
       // A refusal after the IP was counted (no mainnet balance) gives the slot back.

@@ -1,4 +1,4 @@
-import { type Hex } from 'viem';
+import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
@@ -78,7 +78,10 @@ describe('status', () => {
 
   it('answers pending for a hash the node has never seen', async () => {
     const hash: Hex = `0x${'ab'.repeat(32)}`;
-    expect(await h.faucet.status({ faucetId: BASE, transactionHash: hash, ip: CLIENT_IP })).toMatchObject({ ok: true, body: { status: 'pending', success: true } });
+    expect(await h.faucet.status({ faucetId: BASE, transactionHash: hash, ip: CLIENT_IP })).toMatchObject({
+      ok: true,
+      body: { status: 'pending', success: true },
+    });
   });
 
   it('answers status_check_failed (500) when the node cannot be asked', async () => {
@@ -106,7 +109,10 @@ describe('status', () => {
       statusCode: 'unsupported_faucet',
       supportedChains: expect.arrayContaining([BASE]),
     });
-    expect(await h.faucet.status({ faucetId: BASE, transactionHash: '0xabc', ip: CLIENT_IP })).toMatchObject({ ok: false, statusCode: 'invalid_transaction_hash' });
+    expect(await h.faucet.status({ faucetId: BASE, transactionHash: '0xabc', ip: CLIENT_IP })).toMatchObject({
+      ok: false,
+      statusCode: 'invalid_transaction_hash',
+    });
   });
 });
 
@@ -117,7 +123,13 @@ describe('status of deprecated networks', () => {
       const old = await syndicate.client.sendTransaction({ account: thirdParty, chain: null, to: randomAddress(), value: 1n });
       expect(await runtime.faucet.status({ faucetId: SYNDICATE, transactionHash: old, ip: CLIENT_IP })).toMatchObject({
         ok: true,
-        body: { status: 'success', mined: true, chainId: 51014, chainName: 'Syndicate Risa Testnet', explorerUrl: `https://risa-testnet.explorer.alchemy.com/tx/${old}` },
+        body: {
+          status: 'success',
+          mined: true,
+          chainId: 51014,
+          chainName: 'Syndicate Risa Testnet',
+          explorerUrl: `https://risa-testnet.explorer.alchemy.com/tx/${old}`,
+        },
       });
       // Sending stays refused.
       expect(await runtime.faucet.send({ faucetId: SYNDICATE, address: randomAddress(), turnstileToken: DEV_TURNSTILE_TOKEN, ip: null })).toMatchObject({

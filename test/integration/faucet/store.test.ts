@@ -53,7 +53,10 @@ describe.each(Object.keys(backends))('limit store contract (%s)', (backend) => {
     const reserved = await store.reserveAddress({ networkId: 'n', address: ADDRESS, windowMs: 10 * HOUR, now: at(0) });
     if (!reserved.ok) throw new Error('not reserved');
     await store.confirmAddress(reserved.reservation, at(HOUR));
-    expect(await store.reserveAddress({ networkId: 'n', address: ADDRESS, windowMs: 10 * HOUR, now: at(10 * HOUR) })).toEqual({ ok: false, resetAt: at(11 * HOUR) });
+    expect(await store.reserveAddress({ networkId: 'n', address: ADDRESS, windowMs: 10 * HOUR, now: at(10 * HOUR) })).toEqual({
+      ok: false,
+      resetAt: at(11 * HOUR),
+    });
     // Releasing a confirmed drip does nothing: the drip happened.
     await store.releaseAddress(reserved.reservation);
     expect((await store.reserveAddress({ networkId: 'n', address: ADDRESS, windowMs: 10 * HOUR, now: at(10 * HOUR) })).ok).toBe(false);
@@ -75,9 +78,7 @@ describe.each(Object.keys(backends))('limit store contract (%s)', (backend) => {
 
   it('lets exactly one of many concurrent reservations for one address through', async () => {
     const store = await open();
-    const results = await Promise.all(
-      Array.from({ length: 25 }, () => store.reserveAddress({ networkId: 'n', address: ADDRESS, windowMs: HOUR, now: at(0) })),
-    );
+    const results = await Promise.all(Array.from({ length: 25 }, () => store.reserveAddress({ networkId: 'n', address: ADDRESS, windowMs: HOUR, now: at(0) })));
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
 

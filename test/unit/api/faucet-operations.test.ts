@@ -8,13 +8,19 @@ import { jsonResponse } from '../../../src/api/responses.ts';
 const ids = ['ethereum-sepolia', 'base-sepolia'];
 const seen: unknown[] = [];
 const handlers: FaucetHandlers = {
-  send: ({ params, body, context }) => (seen.push({ params, body, ip: context.clientIp }), jsonResponse({ ok: true })),
-  status: ({ params, query }) => (seen.push({ params, query }), jsonResponse({ ok: true })),
+  send: ({ params, body, context }) => {
+    seen.push({ params, body, ip: context.clientIp });
+    return jsonResponse({ ok: true });
+  },
+  status: ({ params, query }) => {
+    seen.push({ params, query });
+    return jsonResponse({ ok: true });
+  },
 };
 const router = createRouter(faucetOperations(ids, faucetIdSchema(ids), handlers), { origin: 'https://crucible.dev' });
 const context: RequestContext = { requestId: 'r', clientIp: '192.0.2.9', log: { info() {}, error() {} } };
-const address = '0x' + 'a'.repeat(40);
-const hash = '0x' + 'b'.repeat(64);
+const address = `0x${'a'.repeat(40)}`;
+const hash = `0x${'b'.repeat(64)}`;
 
 const send = (faucetId: string, body: string, type = 'application/json') =>
   router.handle(new Request(`https://crucible.dev/api/faucets/${faucetId}/send`, { method: 'POST', body, headers: { 'content-type': type } }), context);

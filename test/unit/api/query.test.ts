@@ -9,6 +9,7 @@ describe('parseQuery', () => {
 
   it('treats __proto__ as data', () => {
     const result = parseQuery('?__proto__=x');
+    // biome-ignore lint/suspicious/noProto: the test is that a query key named __proto__ stays a plain key
     expect(result.ok && result.value.__proto__).toBe('x');
     expect(({} as Record<string, unknown>).x).toBeUndefined();
   });

@@ -21,7 +21,10 @@ describe('createTransferSigner', () => {
 
   it('signs a legacy (EIP-155) transfer exactly as viem does', async () => {
     const fees = { type: 'legacy' as const, gasPrice: parseGwei('2') };
-    const signed = signer.sign([{ ...transfer, fees }, { ...transfer, nonce: 8, fees }]);
+    const signed = signer.sign([
+      { ...transfer, fees },
+      { ...transfer, nonce: 8, fees },
+    ]);
     expect(signed).toEqual([await account.signTransaction({ ...transfer, ...fees }), await account.signTransaction({ ...transfer, nonce: 8, ...fees })]);
   });
 

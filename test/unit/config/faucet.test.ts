@@ -70,7 +70,9 @@ describe('readFaucetConfig in local mode', () => {
     const shared = refusal({ FAUCET_PRIVATE_KEY: OWN_KEY });
     expect(shared.variable).toBe('FAUCET_PRIVATE_KEY');
     expect(shared.message).toMatch(/FAUCET_MODE=production/);
-    expect(refusal({ FAUCET_PRIVATE_KEY_BASE_SEPOLIA: OWN_KEY, RPC_URL_BASE_SEPOLIA: 'http://127.0.0.1:8545' }).variable).toBe('FAUCET_PRIVATE_KEY_BASE_SEPOLIA');
+    expect(refusal({ FAUCET_PRIVATE_KEY_BASE_SEPOLIA: OWN_KEY, RPC_URL_BASE_SEPOLIA: 'http://127.0.0.1:8545' }).variable).toBe(
+      'FAUCET_PRIVATE_KEY_BASE_SEPOLIA',
+    );
   });
 
   it('turns on anti-sybil only with a mainnet RPC, with the production defaults', () => {
@@ -79,8 +81,9 @@ describe('readFaucetConfig in local mode', () => {
       minBalanceWei: parseEther('0.001'),
       minTxCount: 1,
     });
-    expect(readFaucetConfig({ MAINNET_RPC_URL: 'http://127.0.0.1:8545', ANTI_SYBIL_MIN_BALANCE_ETH: '0.5', ANTI_SYBIL_MIN_TX_COUNT: '3' }, networks).antiSybil)
-      .toMatchObject({ minBalanceWei: parseEther('0.5'), minTxCount: 3 });
+    expect(
+      readFaucetConfig({ MAINNET_RPC_URL: 'http://127.0.0.1:8545', ANTI_SYBIL_MIN_BALANCE_ETH: '0.5', ANTI_SYBIL_MIN_TX_COUNT: '3' }, networks).antiSybil,
+    ).toMatchObject({ minBalanceWei: parseEther('0.5'), minTxCount: 3 });
     expect(refusal({ ANTI_SYBIL_MIN_TX_COUNT: '3' }).variable).toBe('MAINNET_RPC_URL');
   });
 
@@ -174,9 +177,15 @@ describe('readFaucetConfig in production mode', () => {
     expect(plain.variable).toBe('TURNSTILE_SITEVERIFY_URL');
     expect(plain.message).toMatch(/https/);
     const config = readFaucetConfig({ ...production, TURNSTILE_SITEVERIFY_URL: 'https://siteverify.example.com/verify' }, networks);
-    expect(config.captcha).toMatchObject({ siteverifyUrl: 'https://siteverify.example.com/verify', expectedHostname: 'faucet.example.com', expectedAction: 'faucet-send' });
+    expect(config.captcha).toMatchObject({
+      siteverifyUrl: 'https://siteverify.example.com/verify',
+      expectedHostname: 'faucet.example.com',
+      expectedAction: 'faucet-send',
+    });
     // A stand-in on this machine carries the secret over no network.
-    expect(readFaucetConfig({ ...production, TURNSTILE_SITEVERIFY_URL: 'http://127.0.0.1:9000/verify' }, networks).captcha).toMatchObject({ siteverifyUrl: 'http://127.0.0.1:9000/verify' });
+    expect(readFaucetConfig({ ...production, TURNSTILE_SITEVERIFY_URL: 'http://127.0.0.1:9000/verify' }, networks).captcha).toMatchObject({
+      siteverifyUrl: 'http://127.0.0.1:9000/verify',
+    });
   });
 
   it('needs an IP hash salt', () => {
@@ -240,7 +249,8 @@ describe('helpers', () => {
   });
 
   it('knows which RPC URLs stay on this machine', () => {
-    for (const url of ['http://localhost:8545', 'http://127.0.0.1:1', 'http://127.8.9.10', 'http://[::1]:8545', 'http://node.localhost']) expect(isLocalUrl(url)).toBe(true);
+    for (const url of ['http://localhost:8545', 'http://127.0.0.1:1', 'http://127.8.9.10', 'http://[::1]:8545', 'http://node.localhost'])
+      expect(isLocalUrl(url)).toBe(true);
     for (const url of ['https://sepolia.example.com', 'http://10.0.0.2:8545', 'http://localhost.example.com']) expect(isLocalUrl(url)).toBe(false);
   });
 });

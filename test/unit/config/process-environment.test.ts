@@ -14,7 +14,10 @@ const root = join(import.meta.dirname, '../../..');
 function touchesProcessEnvironment(code: string): boolean {
   const file = ts.createSourceFile('module.ts', code, ts.ScriptTarget.Latest, true);
   const touches = (node: ts.Node): boolean =>
-    (ts.isPropertyAccessExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'process' && ['env', 'loadEnvFile'].includes(node.name.text)) ||
+    (ts.isPropertyAccessExpression(node) &&
+      ts.isIdentifier(node.expression) &&
+      node.expression.text === 'process' &&
+      ['env', 'loadEnvFile'].includes(node.name.text)) ||
     ts.forEachChild(node, touches) === true;
   return touches(file);
 }
@@ -31,7 +34,7 @@ describe('the process environment', () => {
 
   it('is found however the code reaches it', () => {
     expect(touchesProcessEnvironment('const port = process.env.PORT;')).toBe(true);
-    expect(touchesProcessEnvironment("const env = { ...process.env };")).toBe(true);
+    expect(touchesProcessEnvironment('const env = { ...process.env };')).toBe(true);
     expect(touchesProcessEnvironment("process.loadEnvFile('.env');")).toBe(true);
     expect(touchesProcessEnvironment('// process.env.PORT\nconst text = "process.env";')).toBe(false);
   });

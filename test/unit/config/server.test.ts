@@ -29,6 +29,6 @@ describe('readDevApiConfig', () => {
   it('reads TRUST_PROXY as the server does', () => {
     expect(readDevApiConfig({})).toEqual({ trustProxy: { mode: 'none' } });
     expect(readDevApiConfig({ TRUST_PROXY: '1', PORT: 'not read' })).toEqual({ trustProxy: { mode: 'hops', hops: 1 } });
-    expect(() => readDevApiConfig({ TRUST_PROXY: 'yes' })).toThrow(/^Invalid server configuration:\n  TRUST_PROXY: /);
+    expect(() => readDevApiConfig({ TRUST_PROXY: 'yes' })).toThrow(/^Invalid server configuration:\n {2}TRUST_PROXY: /);
   });
 });

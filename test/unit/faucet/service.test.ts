@@ -17,7 +17,13 @@ const flagship = testNetwork('beta-sepolia', { suggestForDeprecated: true });
 const retired = testNetwork('gamma-retired', { deprecated: true });
 const networks = [funded, flagship, retired];
 
-const request = (overrides: Partial<FaucetSendInput> = {}): FaucetSendInput => ({ faucetId: funded.id, address: ADDRESS, turnstileToken: SOLVED_TOKEN, ip: IP, ...overrides });
+const request = (overrides: Partial<FaucetSendInput> = {}): FaucetSendInput => ({
+  faucetId: funded.id,
+  address: ADDRESS,
+  turnstileToken: SOLVED_TOKEN,
+  ip: IP,
+  ...overrides,
+});
 const hashOf = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
 const ipKeyOf = (ip: string | null) => `hashed:${ipBucketOf(ip, 64)}`;
 /** The bookkeeping after a drip's answer is not awaited by the send. */
@@ -52,15 +58,35 @@ const order: Rule[] = [
     code: 'rate_limit_exceeded',
     limit: 'network',
     asks: 'store.takeIpSlot',
-    breaks: async (input, h) => void (await h.store.takeIpSlot({ networkId: input.faucetId, ipHash: ipKeyOf(input.ip), max: 1, windowMs: DAY, now: h.clock.now() })),
+    breaks: async (input, h) =>
+      void (await h.store.takeIpSlot({ networkId: input.faucetId, ipHash: ipKeyOf(input.ip), max: 1, windowMs: DAY, now: h.clock.now() })),
   },
   { rule: 'anti-sybil balance', code: 'insufficient_mainnet_balance', asks: 'mainnet.getBalance', breaks: (_, h) => void (h.mainnet.balance = 0n) },
-  { rule: 'anti-sybil activity', code: 'insufficient_mainnet_activity', asks: 'mainnet.getTransactionCount', breaks: (_, h) => void (h.mainnet.transactionCount = 0) },
+  {
+    rule: 'anti-sybil activity',
+    code: 'insufficient_mainnet_activity',
+    asks: 'mainnet.getTransactionCount',
+    breaks: (_, h) => void (h.mainnet.transactionCount = 0),
+  },
   { rule: 'chain', code: 'insufficient_faucet_balance', message: /not served/, asks: 'chains.get', breaks: (input, h) => void h.unserved.add(input.faucetId) },
-  { rule: 'recipient cap', code: 'max_balance_exceeded', asks: 'chain.prepareTransfer', breaks: (input, h) => void (h.chains[input.faucetId]!.recipientBalance = parseEther('2')) },
+  {
+    rule: 'recipient cap',
+    code: 'max_balance_exceeded',
+    asks: 'chain.prepareTransfer',
+    breaks: (input, h) => void (h.chains[input.faucetId]!.recipientBalance = parseEther('2')),
+  },
   { rule: 'gas cap', code: 'invalid_address', message: /within 100000 gas/, breaks: (input, h) => void (h.chains[input.faucetId]!.gas = 100_001n) },
-  { rule: 'wallet balance against drip + gas × max fee', code: 'insufficient_faucet_balance', breaks: (input, h) => void (h.chains[input.faucetId]!.walletBalance = funded.dripWei) },
-  { rule: 'broadcast', code: 'insufficient_faucet_balance_tx', asks: 'chain.transfer', breaks: (input, h) => void (h.chains[input.faucetId]!.broadcastAnswer = 'insufficient_funds') },
+  {
+    rule: 'wallet balance against drip + gas × max fee',
+    code: 'insufficient_faucet_balance',
+    breaks: (input, h) => void (h.chains[input.faucetId]!.walletBalance = funded.dripWei),
+  },
+  {
+    rule: 'broadcast',
+    code: 'insufficient_faucet_balance_tx',
+    asks: 'chain.transfer',
+    breaks: (input, h) => void (h.chains[input.faucetId]!.broadcastAnswer = 'insufficient_funds'),
+  },
 ];
 
 describe('Order', () => {
@@ -85,7 +111,14 @@ describe('Order', () => {
 
     expect(result).toEqual({
       ok: true,
-      body: { success: true, transactionHash: hashOf(1), amount: '0.1', recipient: ADDRESS, explorerUrl: `${funded.explorer}/tx/${hashOf(1)}`, statusCode: 'success' },
+      body: {
+        success: true,
+        transactionHash: hashOf(1),
+        amount: '0.1',
+        recipient: ADDRESS,
+        explorerUrl: `${funded.explorer}/tx/${hashOf(1)}`,
+        statusCode: 'success',
+      },
     });
     const asked = order.flatMap((rule) => (rule.asks ? [rule.asks] : []));
     expect(h.journal.filter((call) => asked.includes(call))).toEqual(asked);
@@ -182,7 +215,10 @@ describe('Unknown outcomes', () => {
     expect(await h.store.listDrips()).toMatchObject([{ txHash: hashOf(1), outcome: 'pending' }]);
     h.chains[funded.id]!.broadcastAnswer = 'taken';
     expect(await h.faucet.send(request())).toMatchObject({ statusCode: 'rate_limit_exceeded', limit: 'address' });
-    expect(await h.faucet.send(request({ address: '0x000000000000000000000000000000000000bEEF' }))).toMatchObject({ statusCode: 'rate_limit_exceeded', limit: 'network' });
+    expect(await h.faucet.send(request({ address: '0x000000000000000000000000000000000000bEEF' }))).toMatchObject({
+      statusCode: 'rate_limit_exceeded',
+      limit: 'network',
+    });
   });
 });
 
@@ -194,7 +230,16 @@ describe('Reconcile', () => {
     if (!reserved.ok) throw new Error('address already reserved');
     if (hash) {
       await h.store.recordBroadcast(reserved.reservation, hash);
-      await h.store.recordDrip({ networkId: funded.id, address, amountWei: funded.dripWei, txHash: hash, ipHash: null, createdAt: h.clock.now(), outcome: 'pending', statusCode: null });
+      await h.store.recordDrip({
+        networkId: funded.id,
+        address,
+        amountWei: funded.dripWei,
+        txHash: hash,
+        ipHash: null,
+        createdAt: h.clock.now(),
+        outcome: 'pending',
+        statusCode: null,
+      });
     }
   }
   const addresses = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2', '0x00000000000000000000000000000000000000a3'];
@@ -236,7 +281,16 @@ describe('Reconcile', () => {
   it('settles this ledger’s pending rows whose reservation another process settled', async () => {
     const h = testFaucet(networks, { settleAfterMs: SETTLE_AFTER });
     for (const [i, hash] of [hashOf(0xb1), hashOf(0xb2)].entries()) {
-      await h.store.recordDrip({ networkId: funded.id, address: addresses[i]!, amountWei: funded.dripWei, txHash: hash, ipHash: null, createdAt: h.clock.now(), outcome: 'pending', statusCode: null });
+      await h.store.recordDrip({
+        networkId: funded.id,
+        address: addresses[i]!,
+        amountWei: funded.dripWei,
+        txHash: hash,
+        ipHash: null,
+        createdAt: h.clock.now(),
+        outcome: 'pending',
+        statusCode: null,
+      });
     }
     h.chains[funded.id]!.known.add(hashOf(0xb1));
     h.clock.advance(SETTLE_AFTER);
@@ -278,7 +332,12 @@ describe('Per-IP limit', () => {
     const addresses = Array.from({ length: 4 }, (_, i) => `0x${(0xc1 + i).toString(16).padStart(40, '0')}`);
     expect(await h.faucet.send(request({ address: addresses[0] }))).toMatchObject({ ok: true });
     expect(await h.faucet.send(request({ address: addresses[1] }))).toMatchObject({ ok: true });
-    expect(await h.faucet.send(request({ address: addresses[2] }))).toMatchObject({ ok: false, statusCode: 'rate_limit_exceeded', limit: 'network', resetAt: new Date(start + DAY).toISOString() });
+    expect(await h.faucet.send(request({ address: addresses[2] }))).toMatchObject({
+      ok: false,
+      statusCode: 'rate_limit_exceeded',
+      limit: 'network',
+      resetAt: new Date(start + DAY).toISOString(),
+    });
     // Another network counts on its own; the window ends when it ends.
     expect(await h.faucet.send(request({ address: addresses[2], faucetId: flagship.id }))).toMatchObject({ ok: true });
     h.clock.advance(DAY);
@@ -287,7 +346,12 @@ describe('Per-IP limit', () => {
 
   it('counts an IPv6 /64 as one client and unknown clients as one, storing no hash for an unknown one', async () => {
     const h = testFaucet(networks, { perIpLimit: { max: 1, windowMs: DAY } });
-    const [a, b, c, d] = ['0x00000000000000000000000000000000000000d1', '0x00000000000000000000000000000000000000d2', '0x00000000000000000000000000000000000000d3', '0x00000000000000000000000000000000000000d4'];
+    const [a, b, c, d] = [
+      '0x00000000000000000000000000000000000000d1',
+      '0x00000000000000000000000000000000000000d2',
+      '0x00000000000000000000000000000000000000d3',
+      '0x00000000000000000000000000000000000000d4',
+    ];
     expect(await h.faucet.send(request({ address: a, ip: '2001:db8:0:1::1' }))).toMatchObject({ ok: true });
     expect(await h.faucet.send(request({ address: b, ip: '2001:db8:0:1:ffff::2' }))).toMatchObject({ statusCode: 'rate_limit_exceeded', limit: 'network' });
     expect(await h.faucet.send(request({ address: c, ip: null }))).toMatchObject({ ok: true });
@@ -318,7 +382,12 @@ describe('Status polls', () => {
     h.chains[funded.id]!.receipts.set(mined, 'success');
     expect(await status(h, mined)).toMatchObject({ ok: true });
     expect(await status(h, pending)).toMatchObject({ ok: true });
-    expect(await status(h, pending)).toMatchObject({ ok: false, statusCode: 'rate_limit_exceeded', limit: 'polls', resetAt: new Date(h.clock.now().getTime() + 1_000).toISOString() });
+    expect(await status(h, pending)).toMatchObject({
+      ok: false,
+      statusCode: 'rate_limit_exceeded',
+      limit: 'polls',
+      resetAt: new Date(h.clock.now().getTime() + 1_000).toISOString(),
+    });
     expect(await status(h, mined)).toMatchObject({ ok: true, body: { status: 'success' } });
     expect(await status(h, pending, '198.51.100.8')).toMatchObject({ ok: true });
   });
@@ -326,7 +395,16 @@ describe('Status polls', () => {
   it('answers a drip this faucet replaced with its replacement', async () => {
     const h = testFaucet(networks);
     const [dropped, replacement] = [hashOf(0xf1), hashOf(0xf2)];
-    await h.store.recordDrip({ networkId: funded.id, address: ADDRESS, amountWei: funded.dripWei, txHash: dropped, ipHash: null, createdAt: h.clock.now(), outcome: 'sent', statusCode: null });
+    await h.store.recordDrip({
+      networkId: funded.id,
+      address: ADDRESS,
+      amountWei: funded.dripWei,
+      txHash: dropped,
+      ipHash: null,
+      createdAt: h.clock.now(),
+      outcome: 'sent',
+      statusCode: null,
+    });
     await h.store.replaceDrip(dropped, replacement);
     h.chains[funded.id]!.receipts.set(replacement, 'success');
     expect(await status(h, dropped)).toMatchObject({ ok: true, body: { status: 'success', transactionHash: replacement } });
@@ -334,10 +412,16 @@ describe('Status polls', () => {
 
   it('refuses an unknown id and a malformed hash, and says when no node can be asked', async () => {
     const h = testFaucet(networks);
-    expect(await h.faucet.status({ faucetId: 'no-such-network', transactionHash: hashOf(1), ip: IP })).toMatchObject({ statusCode: 'unsupported_faucet', supportedChains: networks.map((n) => n.id) });
+    expect(await h.faucet.status({ faucetId: 'no-such-network', transactionHash: hashOf(1), ip: IP })).toMatchObject({
+      statusCode: 'unsupported_faucet',
+      supportedChains: networks.map((n) => n.id),
+    });
     expect(await status(h, '0x1234')).toMatchObject({ statusCode: 'invalid_transaction_hash' });
     h.unserved.add(funded.id);
-    expect(await status(h, hashOf(1))).toMatchObject({ statusCode: 'status_check_failed', message: 'Alpha Testnet has no RPC endpoint here, so its transactions cannot be looked up.' });
+    expect(await status(h, hashOf(1))).toMatchObject({
+      statusCode: 'status_check_failed',
+      message: 'Alpha Testnet has no RPC endpoint here, so its transactions cannot be looked up.',
+    });
     h.unserved.clear();
     h.chains[funded.id]!.reachable = false;
     expect(await status(h, hashOf(1))).toMatchObject({ statusCode: 'status_check_failed', cause: expect.any(Error) });

@@ -52,7 +52,11 @@ describe('compileSurfaceRules', () => {
 
   it('takes each header from the first rule that names it, after the Links and the page headers', () => {
     expect(rules.headersOf('/_astro/a.js')).toEqual({ 'cache-control': 'immutable', 'x-content-type-options': 'nosniff' });
-    expect(rules.headersOf('/blog/x.md')).toEqual({ link: '<https://crucible.dev/blog/x>; rel="canonical"', 'cache-control': 'revalidate', 'x-content-type-options': 'nosniff' });
+    expect(rules.headersOf('/blog/x.md')).toEqual({
+      link: '<https://crucible.dev/blog/x>; rel="canonical"',
+      'cache-control': 'revalidate',
+      'x-content-type-options': 'nosniff',
+    });
     expect(rules.headersOf('/blog/x')).toEqual({
       link: '</blog/x.md>; rel="alternate"; type="text/markdown"',
       'content-security-policy': csp,

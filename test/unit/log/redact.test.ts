@@ -27,7 +27,12 @@ describe('redactUrls', () => {
 describe('server error log', () => {
   const errorLine = (fields: Record<string, unknown>) => {
     const lines: string[] = [];
-    const stderr = new Writable({ write: (chunk, _encoding, done) => (lines.push(String(chunk)), done()) });
+    const stderr = new Writable({
+      write: (chunk, _encoding, done) => {
+        lines.push(String(chunk));
+        done();
+      },
+    });
     createServerLogger({ requests: false, stderr }).error('failed at https://u:SECRET@a.example/x', fields);
     return lines.join('');
   };

@@ -45,15 +45,54 @@ describe('the layer rules', () => {
   });
 
   it.each([
-    ['src-not-to-integrations', 'src/site/page.ts → integrations/surface.ts', { 'src/site/page.ts': 'import { surface } from "../../integrations/surface.ts";\nexport const page = surface;\n' }],
-    ['code-not-to-tests-or-benchmarks', 'src/api/route.ts → test/helper.ts', { 'src/api/route.ts': 'import { helper } from "../../test/helper.ts";\nexport const route = helper;\n' }],
-    ['faucet-core-not-to-edges', 'src/faucet/service.ts → src/server/main.ts', { 'src/faucet/service.ts': 'import { server } from "../server/main.ts";\nexport const faucet = server;\n' }],
-    ['config-imports-no-part', 'src/config/server.ts → src/server/main.ts', { 'src/config/server.ts': 'import type { server } from "../server/main.ts";\nexport type Config = typeof server;\n' }],
-    ['adapters-not-to-callers', 'src/chain/chains.ts → src/config/faucet.ts', { 'src/config/faucet.ts': 'export type FaucetConfig = { mode: string };\n', 'src/chain/chains.ts': 'import type { FaucetConfig } from "../config/faucet.ts";\nexport type Chains = FaucetConfig;\n' }],
-    ['content-model-imports-no-consumer', 'src/site/page.ts → src/api/schemas.ts', { 'src/site/page.ts': 'import { schemas } from "../api/schemas.ts";\nexport const page = schemas;\n' }],
-    ['api-not-to-server', 'src/api/route.ts → src/server/main.ts', { 'src/api/route.ts': 'import { server } from "../server/main.ts";\nexport const route = server;\n' }],
-    ['shared-vocabulary-imports-no-part', 'src/http/media.ts → src/site/urls.ts', { 'src/http/media.ts': 'import { home } from "../site/urls.ts";\nexport const media = home;\n' }],
-    ['browser-search-takes-types-only', 'src/search/data.ts → src/api/schemas.ts', { 'src/search/data.ts': 'import { schemas } from "../api/schemas.ts";\nexport const data = schemas;\n' }],
+    [
+      'src-not-to-integrations',
+      'src/site/page.ts → integrations/surface.ts',
+      { 'src/site/page.ts': 'import { surface } from "../../integrations/surface.ts";\nexport const page = surface;\n' },
+    ],
+    [
+      'code-not-to-tests-or-benchmarks',
+      'src/api/route.ts → test/helper.ts',
+      { 'src/api/route.ts': 'import { helper } from "../../test/helper.ts";\nexport const route = helper;\n' },
+    ],
+    [
+      'faucet-core-not-to-edges',
+      'src/faucet/service.ts → src/server/main.ts',
+      { 'src/faucet/service.ts': 'import { server } from "../server/main.ts";\nexport const faucet = server;\n' },
+    ],
+    [
+      'config-imports-no-part',
+      'src/config/server.ts → src/server/main.ts',
+      { 'src/config/server.ts': 'import type { server } from "../server/main.ts";\nexport type Config = typeof server;\n' },
+    ],
+    [
+      'adapters-not-to-callers',
+      'src/chain/chains.ts → src/config/faucet.ts',
+      {
+        'src/config/faucet.ts': 'export type FaucetConfig = { mode: string };\n',
+        'src/chain/chains.ts': 'import type { FaucetConfig } from "../config/faucet.ts";\nexport type Chains = FaucetConfig;\n',
+      },
+    ],
+    [
+      'content-model-imports-no-consumer',
+      'src/site/page.ts → src/api/schemas.ts',
+      { 'src/site/page.ts': 'import { schemas } from "../api/schemas.ts";\nexport const page = schemas;\n' },
+    ],
+    [
+      'api-not-to-server',
+      'src/api/route.ts → src/server/main.ts',
+      { 'src/api/route.ts': 'import { server } from "../server/main.ts";\nexport const route = server;\n' },
+    ],
+    [
+      'shared-vocabulary-imports-no-part',
+      'src/http/media.ts → src/site/urls.ts',
+      { 'src/http/media.ts': 'import { home } from "../site/urls.ts";\nexport const media = home;\n' },
+    ],
+    [
+      'browser-search-takes-types-only',
+      'src/search/data.ts → src/api/schemas.ts',
+      { 'src/search/data.ts': 'import { schemas } from "../api/schemas.ts";\nexport const data = schemas;\n' },
+    ],
   ])('fail on %s', async (rule, edge, files) => {
     const result = await check({ ...layers, ...files });
     expect(result.output).toContain(`error ${rule}: ${edge}`);
@@ -64,7 +103,8 @@ describe('the layer rules', () => {
     const result = await check({
       ...layers,
       'src/layouts/Base.astro': '---\nimport Header from "../components/Header.astro";\nexport interface Link { href: string }\n---\n<Header />\n',
-      'src/components/Header.astro': '---\nimport type { Link } from "../layouts/Base.astro";\nconst home: Link = { href: "/" };\n---\n<a href={home.href}>Home</a>\n',
+      'src/components/Header.astro':
+        '---\nimport type { Link } from "../layouts/Base.astro";\nconst home: Link = { href: "/" };\n---\n<a href={home.href}>Home</a>\n',
     });
     expect(result.output).toMatch(/error no-circular: src\/(components\/Header|layouts\/Base)\.astro/);
     expect(result.exitCode).toBeGreaterThan(0);

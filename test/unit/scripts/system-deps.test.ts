@@ -42,8 +42,14 @@ describe('system dependencies of the tests', () => {
       kind: 'tell',
       command: 'sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium',
     });
-    expect(planSystemDeps(missing, { ...asRoot, aptGet: false })).toEqual({ kind: 'tell', command: 'apt-get update && apt-get install -y --no-install-recommends chromium' });
-    expect(planSystemDeps(missing, { ...asRoot, check: true })).toEqual({ kind: 'tell', command: 'apt-get update && apt-get install -y --no-install-recommends chromium' });
+    expect(planSystemDeps(missing, { ...asRoot, aptGet: false })).toEqual({
+      kind: 'tell',
+      command: 'apt-get update && apt-get install -y --no-install-recommends chromium',
+    });
+    expect(planSystemDeps(missing, { ...asRoot, check: true })).toEqual({
+      kind: 'tell',
+      command: 'apt-get update && apt-get install -y --no-install-recommends chromium',
+    });
   });
 
   it('finds every package on this machine, as the tests need them (--check installs nothing)', () => {

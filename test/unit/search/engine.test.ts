@@ -19,7 +19,15 @@ const english: SearchGroup[] = [
   },
   {
     label: 'Apps',
-    items: [{ title: 'Tokenswap', url: 'https://tokenswap.example/', description: 'Swap tokens.', icon: 'https://crucible.example/apps/tokenswap.svg', external: true }],
+    items: [
+      {
+        title: 'Tokenswap',
+        url: 'https://tokenswap.example/',
+        description: 'Swap tokens.',
+        icon: 'https://crucible.example/apps/tokenswap.svg',
+        external: true,
+      },
+    ],
   },
 ];
 

@@ -35,7 +35,17 @@ describe('matchRanges', () => {
 
 describe('mergeRanges', () => {
   it('sorts and joins overlapping or touching ranges', () => {
-    expect(mergeRanges([[5, 7], [0, 2], [1, 3], [3, 4]])).toEqual([[0, 4], [5, 7]]);
+    expect(
+      mergeRanges([
+        [5, 7],
+        [0, 2],
+        [1, 3],
+        [3, 4],
+      ]),
+    ).toEqual([
+      [0, 4],
+      [5, 7],
+    ]);
   });
 });
 

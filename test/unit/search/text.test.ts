@@ -118,6 +118,10 @@ describe('indexTerms and queryTerms', () => {
 
   it('every character of a CJK run begins an indexed term', () => {
     const indexed = indexTerms('区块链开发者指南');
-    for (const char of '区块链开发者指南') expect(indexed.some((term) => term.startsWith(char)), char).toBe(true);
+    for (const char of '区块链开发者指南')
+      expect(
+        indexed.some((term) => term.startsWith(char)),
+        char,
+      ).toBe(true);
   });
 });

@@ -26,7 +26,8 @@ describe('cachedChooseEncoding', () => {
   it('answers as chooseEncoding for each set of available variants, past its bound too', () => {
     const cached = cachedChooseEncoding(2);
     for (const available of [both, { br: false, gzip: true }, { br: false, gzip: false }]) {
-      for (const header of ['gzip, br', 'br;q=0, *', undefined, 'identity']) expect(cached(header, available), `${header} ${JSON.stringify(available)}`).toBe(chooseEncoding(header, available));
+      for (const header of ['gzip, br', 'br;q=0, *', undefined, 'identity'])
+        expect(cached(header, available), `${header} ${JSON.stringify(available)}`).toBe(chooseEncoding(header, available));
     }
   });
 });

@@ -38,23 +38,58 @@ describe('content that would run script', () => {
     ['md', 'a javascript: link through a definition', '[click][x]\n\n[x]: javascript:alert(1)\n', 'javascript: URL in "href"'],
     ['md', 'a javascript: autolink', '<javascript:alert(1)>\n', 'javascript: URL in "href"'],
     ['md', 'a javascript: image', '![x](javascript:alert(1))\n', 'javascript: URL in "src"'],
-    ['md', 'an HTML javascript: href hidden by entities and whitespace', '<a href=" &#x6A;ava&#x09;script&colon;alert(1)">x</a>\n', 'javascript: URL in "href"'],
-    ['md', 'an HTML javascript: href in decimal entities', '<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>\n', 'javascript: URL in "href"'],
+    [
+      'md',
+      'an HTML javascript: href hidden by entities and whitespace',
+      '<a href=" &#x6A;ava&#x09;script&colon;alert(1)">x</a>\n',
+      'javascript: URL in "href"',
+    ],
+    [
+      'md',
+      'an HTML javascript: href in decimal entities',
+      '<a href="&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;alert(1)">x</a>\n',
+      'javascript: URL in "href"',
+    ],
     ['md', 'a javascript: form action', '<form action="javascript:alert(1)"><button>Go</button></form>\n', 'javascript: URL in "action"'],
-    ['md', 'an inline document', '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>\n', `<iframe> ${rawText}; line 5: "srcdoc" attribute (a document of its own, which can hold script)`],
-    ['md', 'a noscript whose text browsers read differently', '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>\n', `<noscript> ${rawText}`],
+    [
+      'md',
+      'an inline document',
+      '<iframe srcdoc="&lt;script&gt;alert(1)&lt;/script&gt;"></iframe>\n',
+      `<iframe> ${rawText}; line 5: "srcdoc" attribute (a document of its own, which can hold script)`,
+    ],
+    [
+      'md',
+      'a noscript whose text browsers read differently',
+      '<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>\n',
+      `<noscript> ${rawText}`,
+    ],
     ['mdx', 'a script element', '<script>{"alert(1)"}</script>\n', '<script> element'],
     ['mdx', 'an event handler', '<div onClick={() => alert(1)}>x</div>\n', 'event handler attribute "onClick"'],
     ['mdx', 'an event handler written as a string', 'Text <span onmouseover="alert(1)">x</span>.\n', 'event handler attribute "onmouseover"'],
     ['mdx', 'a javascript: href', '<a href="javascript:alert(1)">x</a>\n', 'javascript: URL in "href"'],
     ['mdx', 'an entity-obfuscated javascript: href', '<a href="jav&#x61;script:alert(1)">x</a>\n', 'javascript: URL in "href"'],
     ['mdx', 'a markdown javascript: link', '[click](javascript:alert(1))\n', 'javascript: URL in "href"'],
-    ['mdx', 'an href computed by an expression', '<a href={"javascript:" + "alert(1)"}>x</a>\n', '"href" computed by an expression other than a name or a literal, which cannot be checked'],
+    [
+      'mdx',
+      'an href computed by an expression',
+      '<a href={"javascript:" + "alert(1)"}>x</a>\n',
+      '"href" computed by an expression other than a name or a literal, which cannot be checked',
+    ],
     ['mdx', 'spread attributes', '<div {...{ onClick: "alert(1)" }}>x</div>\n', 'spread attributes ({...}), which cannot be checked'],
     ['mdx', 'spread attributes on a component', '<Callout {...{ title: "Hi" }}>x</Callout>\n', 'spread attributes ({...}), which cannot be checked'],
-    ['mdx', 'markup in a component prop', '<Callout title={<img src="/x.png" onError="alert(1)" />}>x</Callout>\n', '"title" computed by an expression other than a name or a literal, which cannot be checked'],
+    [
+      'mdx',
+      'markup in a component prop',
+      '<Callout title={<img src="/x.png" onError="alert(1)" />}>x</Callout>\n',
+      '"title" computed by an expression other than a name or a literal, which cannot be checked',
+    ],
     ['mdx', 'a script in an expression', '{<script>{"alert(1)"}</script>}\n', '<script> element'],
-    ['mdx', 'a raw-text element whose text can close it', '<textarea><b title="</textarea><script>alert(1)</script>">x</b></textarea>\n', `<textarea> ${rawText}`],
+    [
+      'mdx',
+      'a raw-text element whose text can close it',
+      '<textarea><b title="</textarea><script>alert(1)</script>">x</b></textarea>\n',
+      `<textarea> ${rawText}`,
+    ],
   ] as const)('fails a %s page on %s, naming the file, the line and the reason', async (extension, _, body, problem) => {
     const path = await page(extension, body);
     await expect(renderPageBody(path)).rejects.toThrow(refusal(path, `line 5: ${problem}`));
@@ -66,7 +101,10 @@ describe('a Markdown page', () => {
     // Each block alone is harmless; read together the span's title closes the div's and the script is real.
     const path = await page('md', '<div title="\n\n<span title="x><script>alert(1)</script>">y</span>\n');
     await expect(renderPageBody(path)).rejects.toThrow(
-      refusal(path, 'line 5: raw HTML left open at its end (a tag, comment, raw-text element, <svg> or <math>), which would change how the HTML after it is read'),
+      refusal(
+        path,
+        'line 5: raw HTML left open at its end (a tag, comment, raw-text element, <svg> or <math>), which would change how the HTML after it is read',
+      ),
     );
   });
 

@@ -20,7 +20,7 @@ afterAll(async () => {
 
 describe('renderPageBody', () => {
   it('renders Markdown with heading ids, Shiki in both themes, fence titles and smart quotes', async () => {
-    const body = await renderPageBody(await page('a.md', "## Set up the node's key\n\n```ts title=\"key.ts\"\nconst key = 1;\n```\n"));
+    const body = await renderPageBody(await page('a.md', '## Set up the node\'s key\n\n```ts title="key.ts"\nconst key = 1;\n```\n'));
     expect(body.Content).toBeUndefined();
     expect(body.html).toContain('<h2 id="set-up-the-nodes-key">Set up the node’s key</h2>');
     expect(body.html).toMatch(/<pre class="astro-code astro-code-themes github-light github-dark"[^>]*data-title="key\.ts"/);

@@ -20,16 +20,18 @@ describe('networkData', () => {
     expect(networkData.safeParse({ ...network, explorer: null }).success).toBe(true);
   });
 
-  it.each(['http://explorer.fixture.example', 'javascript:alert(1)', 'JavaScript:alert(1)//https://explorer.fixture.example', 'ftp://explorer.fixture.example'])(
-    'refuses the explorer %s, naming the field',
-    (explorer) => {
-      const parsed = networkData.safeParse({ ...network, explorer });
-      expect(parsed.success).toBe(false);
-      expect(issuesFromZod('content/networks/fixture-testnet.yaml', parsed.error!)).toEqual([
-        { file: 'content/networks/fixture-testnet.yaml', field: 'explorer', message: 'must be an https URL' },
-      ]);
-    },
-  );
+  it.each([
+    'http://explorer.fixture.example',
+    'javascript:alert(1)',
+    'JavaScript:alert(1)//https://explorer.fixture.example',
+    'ftp://explorer.fixture.example',
+  ])('refuses the explorer %s, naming the field', (explorer) => {
+    const parsed = networkData.safeParse({ ...network, explorer });
+    expect(parsed.success).toBe(false);
+    expect(issuesFromZod('content/networks/fixture-testnet.yaml', parsed.error!)).toEqual([
+      { file: 'content/networks/fixture-testnet.yaml', field: 'explorer', message: 'must be an https URL' },
+    ]);
+  });
 });
 
 describe('networkData suggestForDeprecated', () => {
@@ -42,7 +44,11 @@ describe('networkData suggestForDeprecated', () => {
     const parsed = networkData.safeParse({ ...network, deprecated: true, suggestForDeprecated: true });
     expect(parsed.success).toBe(false);
     expect(issuesFromZod('content/networks/fixture-testnet.yaml', parsed.error!)).toEqual([
-      { file: 'content/networks/fixture-testnet.yaml', field: 'suggestForDeprecated', message: 'a deprecated network cannot be suggested instead of a deprecated one' },
+      {
+        file: 'content/networks/fixture-testnet.yaml',
+        field: 'suggestForDeprecated',
+        message: 'a deprecated network cannot be suggested instead of a deprecated one',
+      },
     ]);
   });
 });

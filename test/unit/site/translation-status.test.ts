@@ -5,8 +5,11 @@ import { pageRecordFromSource, type PageRecord } from '../../../src/site/records
 import { formatCount, translationStatus } from '../../../src/site/translation-status.ts';
 import { uiStringsByKey } from '../../../src/site/ui.ts';
 
-const page = (relativePath: string): PageRecord => pageRecordFromSource({ relativePath, data: { title: relativePath, description: 'A page.', date: '2026-01-01' }, body: '' })!;
-const pages = ['en/index.md', 'en/blog/a.md', 'en/blog/b.md', 'en/blog/c.md', 'ja/index.md', 'ja/blog/a.md', 'ja/blog/only-in-japanese.md', 'es/blog/b.md'].map(page);
+const page = (relativePath: string): PageRecord =>
+  pageRecordFromSource({ relativePath, data: { title: relativePath, description: 'A page.', date: '2026-01-01' }, body: '' })!;
+const pages = ['en/index.md', 'en/blog/a.md', 'en/blog/b.md', 'en/blog/c.md', 'ja/index.md', 'ja/blog/a.md', 'ja/blog/only-in-japanese.md', 'es/blog/b.md'].map(
+  page,
+);
 
 /** History where each file was last committed on the given day of January 2026. */
 const committedOn = (days: Record<string, number>): ContentHistory => ({
@@ -32,9 +35,14 @@ describe('translation status', () => {
   });
 
   it('lists translations committed before their English page changed; same-day and uncommitted ones are not outdated', () => {
-    const status = translationStatus(pages, committedOn({ 'content/en/blog/a.md': 10, 'content/ja/blog/a.md': 3, 'content/en/index.md': 5, 'content/ja/index.md': 5, 'content/en/blog/b.md': 10 }));
+    const status = translationStatus(
+      pages,
+      committedOn({ 'content/en/blog/a.md': 10, 'content/ja/blog/a.md': 3, 'content/en/index.md': 5, 'content/ja/index.md': 5, 'content/en/blog/b.md': 10 }),
+    );
     const outdated = status.locales.flatMap((row) => row.outdated ?? []);
-    expect(outdated.map(({ translation, english }) => [translation.sourcePath, english.sourcePath])).toEqual([['content/ja/blog/a.md', 'content/en/blog/a.md']]);
+    expect(outdated.map(({ translation, english }) => [translation.sourcePath, english.sourcePath])).toEqual([
+      ['content/ja/blog/a.md', 'content/en/blog/a.md'],
+    ]);
     expect(outdated[0]!.englishCommitted.getUTCDate() - outdated[0]!.translationCommitted.getUTCDate()).toBe(7);
   });
 

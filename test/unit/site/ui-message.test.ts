@@ -8,7 +8,10 @@ describe('a UI message', () => {
 
   it('takes exactly its placeholders, each used', () => {
     expect(drip.parse('Send {amount} {symbol}')).toEqual({ locale: 'en', source: 'Send {amount} {symbol}', placeholders: ['amount', 'symbol'] });
-    expect(problemsOf(drip.safeParse('Send {amout} {symbol}'))).toEqual(['has unknown placeholders {amout}; it takes {amount} {symbol}', 'leaves out {amount}']);
+    expect(problemsOf(drip.safeParse('Send {amout} {symbol}'))).toEqual([
+      'has unknown placeholders {amout}; it takes {amount} {symbol}',
+      'leaves out {amount}',
+    ]);
     expect(problemsOf(drip.safeParse('Send {symbol}'))).toEqual(['leaves out {amount}']);
   });
 

@@ -23,7 +23,10 @@ describe('llms.txt', () => {
   });
 
   it('moves long sections into their own file and links it', () => {
-    const extra = Array.from({ length: 3 }, (_, i) => [`en/blog/post-${i}.md`, { title: `Post ${i}`, description: 'More.', date: '2026-03-01' }] as [string, Record<string, unknown>]);
+    const extra = Array.from(
+      { length: 3 },
+      (_, i) => [`en/blog/post-${i}.md`, { title: `Post ${i}`, description: 'More.', date: '2026-03-01' }] as [string, Record<string, unknown>],
+    );
     const site = smallSite(extra);
     const main = renderLlmsTxt(site, 'en', { siteUrl, inlineLimit: 2 });
     expect(main).toContain('(https://crucible.example/blog/llms.txt)');

@@ -14,7 +14,9 @@ import { projectRoot } from '../../support/build.ts';
 // every page of the site and of the fixture, satteri's tree serializes exactly as remark's does.
 
 const reference = (format: 'md' | 'mdx') =>
-  format === 'mdx' ? unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, stringifyOptions) : unified().use(remarkParse).use(remarkGfm).use(remarkStringify, stringifyOptions);
+  format === 'mdx'
+    ? unified().use(remarkParse).use(remarkMdx).use(remarkGfm).use(remarkStringify, stringifyOptions)
+    : unified().use(remarkParse).use(remarkGfm).use(remarkStringify, stringifyOptions);
 
 describe('parseBody', () => {
   it('gives the tree remark-parse gives, for every page of the site and the fixture', async () => {

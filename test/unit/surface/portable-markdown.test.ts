@@ -12,12 +12,16 @@ describe('toPortableMarkdown', () => {
   });
 
   it('turns a Callout into a blockquote led by its title or type', () => {
-    expect(mdx('<Callout type="warning" title="Keep it secret">\n\nYour **key** is private.\n\n</Callout>\n')).toBe('> **Keep it secret:** Your **key** is private.\n');
+    expect(mdx('<Callout type="warning" title="Keep it secret">\n\nYour **key** is private.\n\n</Callout>\n')).toBe(
+      '> **Keep it secret:** Your **key** is private.\n',
+    );
     expect(mdx('<Callout type="tip">\n\n- one\n- two\n\n</Callout>\n')).toBe('> **Tip:**\n>\n> - one\n> - two\n');
   });
 
   it('turns Tabs into headed sections one level below the current heading', () => {
-    const out = mdx('## Install\n\n<Tabs>\n<Tab label="npm">\n\n```bash\nnpm i viem\n```\n\n</Tab>\n<Tab label="pnpm">\n\n```bash\npnpm add viem\n```\n\n</Tab>\n</Tabs>\n');
+    const out = mdx(
+      '## Install\n\n<Tabs>\n<Tab label="npm">\n\n```bash\nnpm i viem\n```\n\n</Tab>\n<Tab label="pnpm">\n\n```bash\npnpm add viem\n```\n\n</Tab>\n</Tabs>\n',
+    );
     expect(out).toBe('## Install\n\n### npm\n\n```bash\nnpm i viem\n```\n\n### pnpm\n\n```bash\npnpm add viem\n```\n');
   });
 
@@ -39,7 +43,10 @@ describe('toPortableMarkdown', () => {
   });
 
   it('drops raw HTML from markdown and makes links and images absolute', () => {
-    const out = toPortableMarkdown('<div class="x">raw</div>\n\nSee [keys](/support/api-keys), [next](./next), [top](#top), [mail](mailto:a@b.c) and ![logo](/logo.svg).\n\n[ref]: ../blog/post\n', { format: 'md', baseUrl: base });
+    const out = toPortableMarkdown(
+      '<div class="x">raw</div>\n\nSee [keys](/support/api-keys), [next](./next), [top](#top), [mail](mailto:a@b.c) and ![logo](/logo.svg).\n\n[ref]: ../blog/post\n',
+      { format: 'md', baseUrl: base },
+    );
     expect(out).not.toContain('<div');
     expect(out).toContain('[keys](https://crucible.example/support/api-keys)');
     expect(out).toContain('[next](https://crucible.example/overviews/next)');

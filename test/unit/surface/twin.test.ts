@@ -14,7 +14,12 @@ describe('renderTwin', () => {
     const site = smallSite();
     const page = site.pagesIn('en', 'blog')[0]!;
     const { frontmatter, body } = split(renderTwin(page, site, siteUrl));
-    expect(frontmatter).toMatchObject({ title: 'First post', description: 'The first post.', url: 'https://crucible.example/blog/first-post', date: '2026-02-01' });
+    expect(frontmatter).toMatchObject({
+      title: 'First post',
+      description: 'The first post.',
+      url: 'https://crucible.example/blog/first-post',
+      date: '2026-02-01',
+    });
     expect(body).toBe('# First post\n\nHello [guide](https://crucible.example/overviews/start).\n');
   });
 
