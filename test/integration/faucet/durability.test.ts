@@ -40,21 +40,14 @@ async function eventually(check: () => Promise<boolean>): Promise<boolean> {
   return false;
 }
 
-/** Whether the node has the transaction (pending or mined) / a receipt for it. */
-const known = (hash: Hex) =>
-  anvil()
-    .client.getTransaction({ hash })
-    .then(
-      () => true,
-      () => false,
-    );
-const mined = (hash: Hex) =>
-  anvil()
-    .client.getTransactionReceipt({ hash })
-    .then(
-      () => true,
-      () => false,
-    );
+/** Whether a node read of the hash succeeds: it has the transaction (pending or mined), or a receipt. */
+const succeeds = (read: Promise<unknown>) =>
+  read.then(
+    () => true,
+    () => false,
+  );
+const known = (hash: Hex) => succeeds(anvil().client.getTransaction({ hash }));
+const mined = (hash: Hex) => succeeds(anvil().client.getTransactionReceipt({ hash }));
 /** Reconciles once, then says whether the address's drip is settled as sent. */
 const reconciledAsSent = async (address: string) => {
   await h.faucet.reconcile();

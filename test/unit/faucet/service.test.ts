@@ -224,22 +224,24 @@ describe('Unknown outcomes', () => {
 
 describe('Reconcile', () => {
   const SETTLE_AFTER = 120_000;
+  /** The write-ahead ledger row of a drip signed for `address` as `hash`. */
+  const pendingDrip = (h: TestFaucet, address: string, hash: Hex) => ({
+    networkId: funded.id,
+    address,
+    amountWei: funded.dripWei,
+    txHash: hash,
+    ipHash: null,
+    createdAt: h.clock.now(),
+    outcome: 'pending' as const,
+    statusCode: null,
+  });
   /** What a crash leaves: a reservation, and with a signed hash its write-ahead records. */
   async function leftover(h: TestFaucet, address: string, hash: Hex | null) {
     const reserved = await h.store.reserveAddress({ networkId: funded.id, address, windowMs: DAY, now: h.clock.now() });
     if (!reserved.ok) throw new Error('address already reserved');
     if (hash) {
       await h.store.recordBroadcast(reserved.reservation, hash);
-      await h.store.recordDrip({
-        networkId: funded.id,
-        address,
-        amountWei: funded.dripWei,
-        txHash: hash,
-        ipHash: null,
-        createdAt: h.clock.now(),
-        outcome: 'pending',
-        statusCode: null,
-      });
+      await h.store.recordDrip(pendingDrip(h, address, hash));
     }
   }
   const addresses = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000a2', '0x00000000000000000000000000000000000000a3'];
@@ -281,16 +283,7 @@ describe('Reconcile', () => {
   it('settles this ledger’s pending rows whose reservation another process settled', async () => {
     const h = testFaucet(networks, { settleAfterMs: SETTLE_AFTER });
     for (const [i, hash] of [hashOf(0xb1), hashOf(0xb2)].entries()) {
-      await h.store.recordDrip({
-        networkId: funded.id,
-        address: addresses[i]!,
-        amountWei: funded.dripWei,
-        txHash: hash,
-        ipHash: null,
-        createdAt: h.clock.now(),
-        outcome: 'pending',
-        statusCode: null,
-      });
+      await h.store.recordDrip(pendingDrip(h, addresses[i]!, hash));
     }
     h.chains[funded.id]!.known.add(hashOf(0xb1));
     h.clock.advance(SETTLE_AFTER);
