@@ -38,7 +38,8 @@ export function normalizeIp(value: string | undefined): string | null {
   const trimmed = value.trim();
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(trimmed);
   const withPort = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$/.exec(trimmed);
-  const address = bracketed?.[1] ?? withPort?.[1] ?? trimmed;
+  // A zone index (`fe80::1%eth0`) names the sender's interface, not the sender.
+  const address = (bracketed?.[1] ?? withPort?.[1] ?? trimmed).replace(/%[^%]*$/, '');
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return isIP(mapped[1]!) ? mapped[1]! : null;
   return isIP(address) ? address.toLowerCase() : null;

@@ -101,6 +101,7 @@ export async function connectFaucetChain(options: FaucetChainOptions): Promise<F
     watchIntervalMs: options.watchIntervalMs,
     onReplaced: options.onReplaced,
     logError: options.logError,
+    selfTransferGas: async () => (await currentFeeState()).plainTransferGas,
   });
   const explorer = !localDevnet && network.explorer ? network.explorer.replace(/\/+$/, '') : null;
 

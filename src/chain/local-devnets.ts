@@ -3,7 +3,7 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { startAnvil, type AnvilProcess } from './anvil.ts';
 import { DEV_FAUCET_PRIVATE_KEY } from './dev-accounts.ts';
 
-// The embedded default (ARCHITECTURE "Embedded defaults"): a network without an RPC URL gets
+// The embedded default: a network without an RPC URL gets
 // its own anvil with that network's chain ID, started on first use and stopped with us.
 
 export interface LocalDevnets {

@@ -75,6 +75,8 @@ export interface SenderOptions {
   maxNonceRetries?: number;
   /** How often transactions in flight are checked against the node's mempool. */
   watchIntervalMs?: number;
+  /** Gas of a zero-value transfer to the wallet itself (gap fills): 21,000 on L1, more where L2s add their L1 data cost. */
+  selfTransferGas?: () => Promise<bigint>;
   /** A dropped transaction was replaced at its nonce: the drip now travels under `replacement`. */
   onReplaced?: (original: Hex, replacement: Hex) => void;
   /** Faults of the background watch (default: one JSON line on stderr). */
@@ -114,6 +116,7 @@ export function createSender(options: SenderOptions): Sender {
   const maxNonceRetries = options.maxNonceRetries ?? DEFAULT_NONCE_RETRIES;
   const watchIntervalMs = options.watchIntervalMs ?? DEFAULT_WATCH_INTERVAL_MS;
   const logError = options.logError ?? defaultLogError;
+  const selfTransferGas = options.selfTransferGas ?? (async () => 21_000n);
   const waiting: Waiting[] = [];
   const inFlight = new Map<number, InFlight>();
   let draining = false;
@@ -124,12 +127,14 @@ export function createSender(options: SenderOptions): Sender {
   const sign = (requests: Array<InFlight['request']>, firstNonce: number) =>
     signer.sign(requests.map(({ to, value, gas, fees }, i) => ({ chainId, to, value, gas, fees, nonce: firstNonce + i })));
 
-  const broadcast = (raw: Hex) => client.request({ method: 'eth_sendRawTransaction', params: [raw] });
+  // No transport retries: a broadcast is never repeated blindly, and a batch must answer well
+  // within the cross-process lock's lifetime.
+  const broadcast = (raw: Hex) => client.request({ method: 'eth_sendRawTransaction', params: [raw] }, { retryCount: 0 });
 
   /** Whether the node has the transaction; null when it could not be asked. */
   const nodeKnows = async (hash: Hex): Promise<boolean | null> => {
     try {
-      return (await client.request({ method: 'eth_getTransactionByHash', params: [hash] })) !== null;
+      return (await client.request({ method: 'eth_getTransactionByHash', params: [hash] }, { retryCount: 0 })) !== null;
     } catch {
       return null;
     }
@@ -205,8 +210,9 @@ export function createSender(options: SenderOptions): Sender {
         highestTaken = Math.max(highestTaken, tx.nonce);
         track(tx);
         tx.resolve({ ok: true, hash: tx.hash, nonce: tx.nonce });
-      } else if (known[i] === null && isTransportFailure(error)) {
-        // Neither answer arrived: the node may have it. Watched, and never called failed.
+      } else if (isTransportFailure(error)) {
+        // The broadcast got no answer: the node may have it, or get it late (behind a slow or
+        // load-balanced endpoint, "no" now is no proof). Watched, and never called failed.
         nextNonce = null;
         track(tx);
         tx.resolve({ ok: false, reason: 'unknown', hash: tx.hash, nonce: tx.nonce, error });
@@ -243,19 +249,23 @@ export function createSender(options: SenderOptions): Sender {
    */
   async function fillGaps(fees: FeeParams) {
     const gaps = unused.filter((nonce) => nonce < highestTaken);
-    unused = [];
-    highestTaken = -1;
-    if (!gaps.length) return;
-    const request = { to: address, value: 0n, gas: 21_000n, fees };
-    for (const nonce of gaps) {
-      try {
-        const raw = sign([request], nonce)[0]!;
-        await broadcast(raw);
-        inFlight.set(nonce, { hash: keccak256(raw), nonce, raw, request, sentAt: Date.now() });
-      } catch (error) {
-        logError(`filling nonce ${nonce} of ${address} failed`, error);
+    const failed: number[] = [];
+    if (gaps.length) {
+      const request = { to: address, value: 0n, gas: await selfTransferGas(), fees };
+      for (const nonce of gaps) {
+        try {
+          const raw = sign([request], nonce)[0]!;
+          await broadcast(raw);
+          inFlight.set(nonce, { hash: keccak256(raw), nonce, raw, request, sentAt: Date.now() });
+        } catch (error) {
+          failed.push(nonce);
+          logError(`filling nonce ${nonce} of ${address} failed`, error);
+        }
       }
     }
+    // A fill that failed is tried again at the next resync.
+    unused = failed;
+    if (!failed.length) highestTaken = -1;
   }
 
   async function drain() {
@@ -281,14 +291,15 @@ export function createSender(options: SenderOptions): Sender {
 
   /** One look at the transactions in flight: forget the mined, re-broadcast the dropped. */
   async function watch() {
-    watchTimer = null;
     if (closed) return;
     try {
-      if (!draining && broadcasting.size === 0) await checkInFlight();
+      // Only transactions already answered are in flight, so this is safe while batches go out.
+      await checkInFlight();
     } catch (error) {
       logError(`watching the transactions of ${address} failed`, error);
     }
-    if (inFlight.size && !closed) watchTimer = setTimeout(watch, watchIntervalMs);
+    // One loop: the timer stays set while it runs, so track() starts no second one.
+    watchTimer = inFlight.size && !closed ? setTimeout(watch, watchIntervalMs) : null;
   }
 
   async function checkInFlight() {

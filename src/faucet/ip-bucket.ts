@@ -11,7 +11,11 @@ export function ipBucketOf(ip: string | null, ipv6PrefixLength: number): string 
   if (ip !== null && isIPv4(ip)) return ip;
   if (ip === null || !isIPv6(ip)) return UNKNOWN_CLIENT_BUCKET;
   const mask = ((1n << BigInt(ipv6PrefixLength)) - 1n) << BigInt(128 - ipv6PrefixLength);
-  return `${formatIpv6(ipv6ToBigInt(ip) & mask)}/${ipv6PrefixLength}`;
+  try {
+    return `${formatIpv6(ipv6ToBigInt(ip) & mask)}/${ipv6PrefixLength}`;
+  } catch {
+    return UNKNOWN_CLIENT_BUCKET; // a form isIP accepts but this reader does not
+  }
 }
 
 function ipv6ToBigInt(ip: string): bigint {

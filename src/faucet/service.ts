@@ -283,13 +283,15 @@ export function createFaucet(deps: FaucetDeps): Faucet {
           continue;
         }
         const chain = network ? await deps.chains.get(network) : null;
-        if (!chain || chain.isInFlight(txHash)) continue;
-        if (await chain.hasTransaction(txHash)) {
+        // A drip replaced after the node dropped it travels under its replacement's hash.
+        const current = (await deps.store.replacementOf(txHash)) ?? txHash;
+        if (!chain || chain.isInFlight(current)) continue;
+        if (await chain.hasTransaction(current)) {
           await deps.store.confirmAddress(reservation, clock());
-          await deps.store.settleDrip(txHash, { outcome: 'sent', statusCode: null });
+          await deps.store.settleDrip(current, { outcome: 'sent', statusCode: null });
         } else {
           await deps.store.releaseAddress(reservation);
-          await deps.store.settleDrip(txHash, { outcome: 'failed', statusCode: 'faucet_request_failed' });
+          await deps.store.settleDrip(current, { outcome: 'failed', statusCode: 'faucet_request_failed' });
         }
         settled++;
       } catch (error) {

@@ -84,6 +84,8 @@ function attributeProblem(attribute: WrittenAttribute, intrinsic: boolean): stri
   const name = attribute.name.toLowerCase();
   if (intrinsic && name.startsWith('on')) return `event handler attribute "${attribute.name}"`;
   if (intrinsic && name === 'srcdoc') return `"${attribute.name}" attribute (a document of its own, which can hold script)`;
+  // Astro's JSX runtime writes set:html as raw markup, on any element or component.
+  if (name === 'set:html') return `"${attribute.name}" directive (raw HTML this check cannot read)`;
   if (attribute.kind === 'expression' && !attribute.readable)
     return `"${attribute.name}" computed by an expression other than a name or a literal, which cannot be checked`;
   if (!intrinsic || !urlAttributes.has(name)) return undefined;

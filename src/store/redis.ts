@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient } from 'redis';
 import type { Hex } from 'viem';
-import type { CaptchaTokenStore, LimitStore, UnsettledReservation } from './types.ts';
+import { ReservationLostError, type CaptchaTokenStore, type LimitStore, type UnsettledReservation } from './types.ts';
 
 // Limits and CAPTCHA tokens in Redis, shared by every server process (REDIS_URL). Each
 // operation is one Lua script (or one SET NX), so it is atomic across processes. Expiry
@@ -98,10 +98,11 @@ export function createRedisLimitStore(client: RedisClient, keyPrefix = 'crucible
       return { ok: false, resetAt: new Date(Number(current.split('|')[2])) };
     },
     async recordBroadcast(reservation, txHash) {
-      await client.eval(RECORD_BROADCAST, {
+      const recorded = await client.eval(RECORD_BROADCAST, {
         keys: [addressKey(reservation.networkId, reservation.address)],
         arguments: [`${reservation.id}|reserved|`, txHash],
       });
+      if (recorded !== 1) throw new ReservationLostError(reservation);
     },
     async confirmAddress(reservation, now) {
       const expiresAt = now.getTime() + reservation.windowMs;

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import type { Hex } from 'viem';
-import type { DripRecord, FaucetStore } from './types.ts';
+import { ReservationLostError, type DripRecord, type FaucetStore } from './types.ts';
 
 // The default store: one SQLite file (node:sqlite) in WAL mode. Each operation is a single
 // statement or a BEGIN IMMEDIATE transaction, so it is atomic for every connection to the
@@ -124,6 +124,10 @@ export function openSqliteStore(path: string): FaucetStore {
   };
   const commitQueuedWrites = () => {
     if (!queuedWrites.length) return;
+    if (!db.isOpen) {
+      for (const item of queuedWrites.splice(0)) item.reject(new Error('the store is closed'));
+      return;
+    }
     const group = queuedWrites.splice(0);
     const durable = queuedDurable;
     queuedDurable = false;
@@ -237,7 +241,11 @@ export function openSqliteStore(path: string): FaucetStore {
         if (existing) return { ok: false as const, resetAt: new Date(existing.expires_at) };
       }
     },
-    recordBroadcast: (reservation, txHash) => durably(() => recordHash.run({ ...keyOf(reservation), hash: txHash })),
+    recordBroadcast: (reservation, txHash) =>
+      durably(() => {
+        // No write-ahead record, no broadcast: the reservation is gone (lapsed, or settled by reconcile).
+        if (recordHash.run({ ...keyOf(reservation), hash: txHash }).changes === 0) throw new ReservationLostError(reservation);
+      }),
     confirmAddress: (reservation, now) => lazily(() => confirm.run({ ...keyOf(reservation), expires: now.getTime() + reservation.windowMs })),
     releaseAddress: (reservation) => lazily(() => release.run(keyOf(reservation))),
     async unsettledReservations(reservedBefore) {
@@ -261,7 +269,8 @@ export function openSqliteStore(path: string): FaucetStore {
     },
     returnIpSlot: (slot) => lazily(() => returnIp.run({ network: slot.networkId, ip: slot.ipHash, start: slot.windowStart })),
     async isCaptchaTokenUsed(tokenHash, now) {
-      return afterQueuedWrites(() => tokenUsed.get({ hash: tokenHash, now: now.getTime() })) !== undefined;
+      // Claims are written at once, never queued: this read needs no flush.
+      return tokenUsed.get({ hash: tokenHash, now: now.getTime() }) !== undefined;
     },
     async claimCaptchaToken(tokenHash, expiresAt, now) {
       return afterQueuedWrites(() => claimToken.get({ hash: tokenHash, expires: expiresAt.getTime(), now: now.getTime() })) !== undefined;

@@ -1,6 +1,6 @@
 import type { Hex } from 'viem';
 
-// The faucet's persistent state behind one interface (ARCHITECTURE "Pure core, thin edges"):
+// The faucet's persistent state behind one interface (a pure core over thin edges):
 // SQLite (src/store/sqlite.ts) by default; Redis (src/store/redis.ts) for the limits and
 // CAPTCHA tokens when several processes share them. Every method is atomic on its own.
 
@@ -99,4 +99,12 @@ export interface DripLedger {
 
 export interface FaucetStore extends LimitStore, CaptchaTokenStore, DripLedger {
   close(): Promise<void>;
+}
+
+/** A write-ahead record found no reservation to go with: the drip must not be broadcast. */
+export class ReservationLostError extends Error {
+  constructor(reservation: AddressReservation) {
+    super(`the reservation of ${reservation.address} on ${reservation.networkId} is no longer held`);
+    this.name = 'ReservationLostError';
+  }
 }

@@ -7,8 +7,8 @@ import type { CaptchaVerifier } from '../../src/faucet/captcha.ts';
 import { createFaucet, type Faucet, type FaucetDeps } from '../../src/faucet/service.ts';
 import type { AddressReservation, DripLedger, DripRecord, IpSlot, LimitStore, UnsettledReservation } from '../../src/store/types.ts';
 
-// In-memory stand-ins for what the faucet's decision chain asks (ARCHITECTURE "Pure core, thin
-// edges"): a CAPTCHA verifier, a limit store with its drip ledger, a mainnet reader, chains and a
+// In-memory stand-ins for what the faucet's decision chain asks (its core is plain code over
+// small interfaces): a CAPTCHA verifier, a limit store with its drip ledger, a mainnet reader, chains and a
 // clock. They keep the contract of src/store/types.ts and src/chain/faucet-chain.ts in the
 // simplest way, and every call is written to one journal, so a test can say what was asked, and
 // in which order. The real edges are tested against SQLite, Redis and anvil (test/integration/).

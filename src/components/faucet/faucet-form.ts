@@ -109,6 +109,12 @@ export function mountFaucetForm(form: HTMLFormElement): void {
         const response = await fetch(`/api/faucets/${encodeURIComponent(faucetId)}/status?transactionHash=${hash}`, {
           headers: { accept: 'application/json' },
         });
+        if (response.status === 429) {
+          // Polls are limited per network of addresses: wait until the limit lifts, then go on.
+          const { resetAt } = (await response.json()) as { resetAt?: string };
+          await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(resetAt ?? '') - Date.now()) || pollEveryMs));
+          continue;
+        }
         if (!response.ok) return showError(await response.json());
         body = await response.json();
       } catch {

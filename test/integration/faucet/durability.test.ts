@@ -109,6 +109,33 @@ describe('a broadcast whose outcome is unknown', () => {
   });
 });
 
+describe('an unknown broadcast that is later dropped and replaced', () => {
+  it('is settled under its replacement: the address stays held and the drip is paid once', async () => {
+    const address = randomAddress();
+    await anvil().client.setIntervalMining({ interval: 0 });
+    let original: Hex;
+    try {
+      loseTheAnswerAndTheNode(true);
+      const answer = await h.send(BASE, address);
+      original = hashIn(!answer.ok ? answer.message : undefined)!;
+      // The node had it; it drops it, and fees rise above what it offers.
+      await anvil().client.dropTransaction({ hash: original });
+      await anvil().client.request({ method: 'anvil_setNextBlockBaseFeePerGas', params: ['0x2540be400'] } as never);
+      await anvil().client.mine({ blocks: 1 });
+      h.intercept(BASE, undefined);
+      expect(await eventually(async () => (await h.store.replacementOf(original)) !== null)).toBe(true);
+    } finally {
+      await anvil().client.setIntervalMining({ interval: 1 });
+    }
+    const replacement = (await h.store.replacementOf(original))!;
+    expect(await eventually(() => mined(replacement))).toBe(true);
+    // Reconciling follows the replacement: confirmed, not released for the original's absence.
+    expect(await eventually(() => reconciledAsSent(address))).toBe(true);
+    expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'rate_limit_exceeded' });
+    expect(await anvil().client.getBalance({ address })).toBe(parseEther('0.1'));
+  });
+});
+
 describe('what a crash left between reservation and broadcast', () => {
   it('releases what never left and confirms what the chain has, on the next start', async () => {
     // A process of its own over the same chain, with its own database.
@@ -177,8 +204,8 @@ describe('a transaction dropped from the mempool', () => {
       if (!sent.ok) throw new Error('drip failed');
       dropped = sent.body.transactionHash as Hex;
       await anvil().client.dropTransaction({ hash: dropped });
-      // Base fees rise far above what the dropped transaction offers.
-      await anvil().client.request({ method: 'anvil_setNextBlockBaseFeePerGas', params: ['0x2540be400'] } as never);
+      // Base fees rise far above what the dropped transaction offers (1,000 gwei: above what earlier tests left).
+      await anvil().client.request({ method: 'anvil_setNextBlockBaseFeePerGas', params: ['0xe8d4a51000'] } as never);
       await anvil().client.mine({ blocks: 1 });
       const replacement = await eventually(async () => (await h.store.replacementOf(dropped)) !== null);
       expect(replacement).toBe(true);

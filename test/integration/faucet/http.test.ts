@@ -369,14 +369,32 @@ describe('send: broadcast failures', () => {
     expect((await drip(address)).status).toBe(200);
   });
 
-  it('faucet_request_failed (500, retryable) when the broadcast is lost, then the address is served', async () => {
+  it('faucet_request_failed (500, retryable) when the node refuses the broadcast, then the address is served', async () => {
+    // The node refuses any transfer while a block holds less gas than one.
+    intercept = async (call) => {
+      if (call.method === 'eth_sendRawTransaction') await chain.client.setBlockGasLimit({ gasLimit: 20_000n });
+      return undefined;
+    };
+    const address = await seasoned();
+    try {
+      const failed = await drip(address);
+      expectError(failed, 500, 'faucet_request_failed');
+      expect(failed.json.message).toMatch(/retryable/i);
+    } finally {
+      intercept = undefined;
+      await chain.client.setBlockGasLimit({ gasLimit: 30_000_000n });
+    }
+    expect((await drip(address)).status).toBe(200);
+  });
+
+  it('faucet_request_failed (500) when the broadcast is lost: the answer names the hash and the address stays held', async () => {
     intercept = async (call) => (call.method === 'eth_sendRawTransaction' ? 'drop' : undefined);
     const address = await seasoned();
-    const failed = await drip(address);
-    expectError(failed, 500, 'faucet_request_failed');
-    expect(failed.json.message).toMatch(/retryable/i);
+    const lost = await drip(address);
+    expectError(lost, 500, 'faucet_request_failed');
+    expect(lost.json.message).toMatch(/0x[0-9a-f]{64}.*may still be mined/);
     intercept = undefined;
-    expect((await drip(address)).status).toBe(200);
+    expectError(await drip(address), 429, 'rate_limit_exceeded');
   });
 });
 

@@ -190,14 +190,32 @@ describe('send: refusals (spec 7.1)', () => {
     expect((await h.send(BASE, address)).ok).toBe(true);
   });
 
-  it('faucet_request_failed (500, retryable) when the broadcast fails, and the address may retry', async () => {
+  it('faucet_request_failed (500, retryable) when the node refuses the broadcast, and the address may retry', async () => {
+    // The node refuses any transfer while a block holds less gas than one.
+    h.intercept(BASE, async (call) => {
+      if (call.method === 'eth_sendRawTransaction') await h.chains[BASE]!.client.setBlockGasLimit({ gasLimit: 20_000n });
+      return undefined;
+    });
+    const address = await seasoned();
+    try {
+      const failed = await h.send(BASE, address);
+      expect(failed).toMatchObject({ ok: false, statusCode: 'faucet_request_failed' });
+      expect(!failed.ok && failed.cause).toBeDefined();
+    } finally {
+      h.intercept(BASE, undefined);
+      await h.chains[BASE]!.client.setBlockGasLimit({ gasLimit: 30_000_000n });
+    }
+    expect((await h.send(BASE, address)).ok).toBe(true);
+  });
+
+  it('faucet_request_failed (500) when the broadcast gets no answer: the address stays held, the drip may still be mined', async () => {
     h.intercept(BASE, async (call) => (call.method === 'eth_sendRawTransaction' ? 'drop' : undefined));
     const address = await seasoned();
-    const failed = await h.send(BASE, address);
-    expect(failed).toMatchObject({ ok: false, statusCode: 'faucet_request_failed' });
-    expect(!failed.ok && failed.cause).toBeDefined();
+    const lost = await h.send(BASE, address);
+    expect(lost).toMatchObject({ ok: false, statusCode: 'faucet_request_failed' });
+    expect(!lost.ok && lost.message).toMatch(/may still be mined/);
     h.intercept(BASE, undefined);
-    expect((await h.send(BASE, address)).ok).toBe(true);
+    expect(await h.send(BASE, address)).toMatchObject({ ok: false, statusCode: 'rate_limit_exceeded' });
   });
 
   it('faucet_request_failed (500) when the chain cannot be read', async () => {

@@ -111,12 +111,32 @@ describe('sender', () => {
     expect(next).toMatchObject({ ok: true, nonce: start + 4 });
   });
 
-  it('does not consume the nonce of a broadcast that never reached the node', async () => {
+  it('answers unknown, never failed, for a broadcast that got no answer, and reuses the nonce the node never had', async () => {
     const chain = await connect();
     const start = await pendingNonce();
     interceptor = async (call) => (call.method === 'eth_sendRawTransaction' ? 'drop' : undefined);
-    expect(await drip(chain)).toMatchObject({ ok: false, reason: 'failed' });
+    const lost = await drip(chain);
+    expect(lost).toMatchObject({ ok: false, reason: 'unknown', nonce: start });
+    // The sender still holds it: it may yet reach the node.
+    expect(!lost.ok && 'hash' in lost && chain.isInFlight(lost.hash)).toBe(true);
     interceptor = undefined;
+    expect(await drip(chain)).toMatchObject({ ok: true, nonce: start });
+  });
+
+  it('answers failed, and keeps the nonce, when the node refuses the broadcast', async () => {
+    const chain = await connect();
+    const start = await pendingNonce();
+    // The node refuses any transfer while a block holds less gas than one.
+    interceptor = async (call) => {
+      if (call.method === 'eth_sendRawTransaction') await anvil.client.setBlockGasLimit({ gasLimit: 20_000n });
+      return undefined;
+    };
+    try {
+      expect(await drip(chain)).toMatchObject({ ok: false, reason: 'failed' });
+    } finally {
+      interceptor = undefined;
+      await anvil.client.setBlockGasLimit({ gasLimit: 30_000_000n });
+    }
     expect(await drip(chain)).toMatchObject({ ok: true, nonce: start });
   });
 

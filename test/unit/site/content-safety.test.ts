@@ -65,6 +65,13 @@ describe('content that would run script', () => {
     ],
     ['mdx', 'a script element', '<script>{"alert(1)"}</script>\n', '<script> element'],
     ['mdx', 'an event handler', '<div onClick={() => alert(1)}>x</div>\n', 'event handler attribute "onClick"'],
+    ['mdx', 'raw HTML through set:html', '<div set:html="<script>alert(1)</script>" />\n', '"set:html" directive (raw HTML this check cannot read)'],
+    [
+      'mdx',
+      'raw HTML through set:html on a fragment',
+      '<Fragment set:html={"<img src=x onerror=alert(1)>"} />\n',
+      '"set:html" directive (raw HTML this check cannot read)',
+    ],
     ['mdx', 'an event handler written as a string', 'Text <span onmouseover="alert(1)">x</span>.\n', 'event handler attribute "onmouseover"'],
     ['mdx', 'a javascript: href', '<a href="javascript:alert(1)">x</a>\n', 'javascript: URL in "href"'],
     ['mdx', 'an entity-obfuscated javascript: href', '<a href="jav&#x61;script:alert(1)">x</a>\n', 'javascript: URL in "href"'],
