@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectRoot } from '../support/build.ts';
 import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from '../support/free-port.ts';
 
 // The server entry reads `.env` from its working directory; a variable set in the real
 // environment wins over the file.

@@ -6,7 +6,7 @@ import { buildEnvironment } from '../../src/config/build-environment.ts';
 import { environmentChange } from '../../src/server/build-freshness.ts';
 import { buildSite, copyFixtureContent } from '../support/build.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
-import { freePort } from './free-port.ts';
+import { freePort } from '../support/free-port.ts';
 
 // `PORT=<n> npm start` without SITE_URL: the fixture site is built for http://localhost:<n> and
 // served on that port, so its canonical links, search icons and CSP name the origin it is served at;

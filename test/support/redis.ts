@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.ts';
 
 // A real, throwaway redis-server on a free port: no persistence, stopped by the test.
 
@@ -49,16 +49,5 @@ function startOn(port: number): Promise<TestRedis> {
       });
     });
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
   });
 }
