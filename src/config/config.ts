@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildEnvironment, type BuildEnvironment } from './build-environment.ts';
+import { readDatabaseConfig, type DatabaseConfig } from './database.ts';
 import { envValue, type Env } from './env.ts';
 import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
+import { readNodeConfig, type NodeConfig } from './node.ts';
 import { readDevApiConfig, readServerConfig, type DevApiConfig, type ServerConfig } from './server.ts';
 
 // The one module that reads the process environment: once, with `.env` loaded under it, and
@@ -38,6 +40,16 @@ export function devApiConfig(): DevApiConfig {
 /** The faucet (src/faucet/runtime.ts); the networks' ids name its per-network variables. */
 export function faucetConfig(networks: ReadonlyArray<{ id: string }>): FaucetConfig {
   return readFaucetConfig(processEnvironment(), networks);
+}
+
+/** The platform's database (src/db/) and the secret sealing its app keys (src/apps/). */
+export function databaseConfig(): DatabaseConfig {
+  return readDatabaseConfig(processEnvironment());
+}
+
+/** The node gateway (src/node/); the networks' ids name its per-network variables. */
+export function nodeConfig(networks: ReadonlyArray<{ id: string }>): NodeConfig {
+  return readNodeConfig(processEnvironment(), networks);
 }
 
 /** The build's inputs from the environment: the site origin and the faucet pages' widget. */

@@ -1,6 +1,7 @@
 import { parseEther, type Hex } from 'viem';
 import { z } from 'zod';
 import { DEV_FAUCET_PRIVATE_KEY, isWellKnownDevKey } from '../chain/dev-accounts.ts';
+import { readDatabasePath } from './database.ts';
 import { envValue, type Env } from './env.ts';
 
 // The faucet's configuration, validated with zod and refused with a message that names the
@@ -152,7 +153,7 @@ export function readFaucetConfig(env: Env, networks: Networks): FaucetConfig {
     // A burst of a quarter minute's polls: a page that reloads, or a few people behind one address.
     statusPollLimit: statusPolls === 0 ? null : { perMinute: statusPolls, burst: Math.max(1, Math.ceil(statusPolls / 4)) },
     ipHashSalt: ipHashSalt ?? LOCAL_IP_HASH_SALT,
-    databasePath: read('DATABASE_PATH', z.string().min(1)) ?? '.data/crucible.sqlite',
+    databasePath: readDatabasePath(env),
     redisUrl: read('REDIS_URL', redisUrl) ?? null,
     anvilBlockTimeSeconds: read('ANVIL_BLOCK_TIME', positiveNumber) ?? 2,
   };

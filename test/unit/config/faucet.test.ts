@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { parseEther } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_FAUCET_PRIVATE_KEY } from '../../../src/chain/dev-accounts.ts';
@@ -41,7 +42,7 @@ describe('readFaucetConfig in local mode', () => {
     expect(config.captcha).toEqual({ kind: 'development' });
     expect(config.antiSybil).toBeNull();
     expect(config.redisUrl).toBeNull();
-    expect(config.databasePath).toBe('.data/crucible.sqlite');
+    expect(config.databasePath).toBe(resolve('.data/crucible.sqlite'));
     expect(config.anvilBlockTimeSeconds).toBe(2);
     expect(config.perIpLimit).toEqual({ max: 20, windowMs: 24 * 3_600_000 });
     for (const network of networks) expect(config.chains[network.id]).toEqual({ rpcUrl: null, privateKey: DEV_FAUCET_PRIVATE_KEY });

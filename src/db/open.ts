@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import type { DatabaseLocation } from '../config/database.ts';
+import { redactUrls } from '../log/redact.ts';
+import { migrationProvider } from './migrations/index.ts';
+import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
+import type { DatabaseSchema } from './schema.ts';
+
+// One database interface over two engines (ARCHITECTURE principle 6): the SQLite file under
+// .data/ that the faucet's store also uses (its tables versioned by PRAGMA user_version, these by
+// kysely's migration tables), or PostgreSQL shared by many processes.
+
+export interface Database {
+  db: Kysely<DatabaseSchema>;
+  engine: DatabaseLocation['engine'];
+  /** Closes the connection (SQLite) or the pool (PostgreSQL); a second call does nothing. */
+  close(): Promise<void>;
+}
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+/** Opens the database and brings its schema up to date before resolving. */
+export async function openDatabase(location: DatabaseLocation): Promise<Database> {
+  const db = new Kysely<DatabaseSchema>({ dialect: location.engine === 'postgres' ? postgresDialect(location.url) : sqliteDialect(location.path) });
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= db.destroy());
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { db, engine: location.engine, close };
+}
+
+/**
+ * Runs the migrations not yet run; none left is a no-op. kysely's migrator serializes
+ * processes that start at once: an advisory lock on PostgreSQL, an IMMEDIATE transaction on
+ * SQLite (src/db/node-sqlite-dialect.ts). Resolves with the names of the migrations it ran.
+ */
+export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<string[]> {
+  const { error, results = [] } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+  if (error !== undefined) {
+    const failed = results.find((result) => result.status === 'Error')?.migrationName;
+    const cause = redactUrls(error instanceof Error ? error.message : String(error));
+    throw new MigrationError(`Database migration${failed ? ` ${failed}` : 's'} failed: ${cause}`, { cause: error });
+  }
+  return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+function sqliteDialect(path: string): Dialect {
+  mkdirSync(dirname(path), { recursive: true });
+  const database = new DatabaseSync(path, { timeout: 5000 });
+  // busy_timeout first: switching to WAL waits for other connections too.
+  database.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+  return new NodeSqliteDialect(database);
+}
+
+function postgresDialect(url: string): Dialect {
+  // bigint columns (ms timestamps, counters) read as numbers, as SQLite gives them.
+  const types = new pg.TypeOverrides();
+  types.setTypeParser(pg.types.builtins.INT8, parseSafeInteger);
+  const pool = new pg.Pool({ connectionString: url, types });
+  // A connection that fails while idle is replaced by the pool; without a listener it would end the process.
+  pool.on('error', (error) =>
+    console.error(JSON.stringify({ level: 'error', component: 'database', message: 'an idle PostgreSQL connection failed', cause: redactUrls(error.message) })),
+  );
+  return new PostgresDialect({ pool });
+}
+
+function parseSafeInteger(text: string): number {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw new RangeError(`a bigint column holds ${text}, beyond the integers a number holds exactly`);
+  return value;
+}

@@ -1,0 +1,59 @@
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readDatabaseConfig, readDatabasePath } from '../../../src/config/database.ts';
+import { ConfigError } from '../../../src/config/server.ts';
+
+const SECRET_HEX = 'ab'.repeat(32);
+
+function refusal(env: Record<string, string>): ConfigError {
+  try {
+    readDatabaseConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('configuration was accepted');
+}
+
+describe('readDatabaseConfig', () => {
+  it('is the SQLite file under .data/ by default, resolved from the working directory', () => {
+    expect(readDatabaseConfig({})).toEqual({ engine: 'sqlite', path: resolve('.data/crucible.sqlite'), appKeySecret: null });
+    expect(readDatabaseConfig({ DATABASE_PATH: 'var/db.sqlite', DATABASE_URL: '' })).toMatchObject({ engine: 'sqlite', path: resolve('var/db.sqlite') });
+    expect(readDatabasePath({ DATABASE_PATH: '/srv/crucible.sqlite' })).toBe('/srv/crucible.sqlite');
+  });
+
+  it('is PostgreSQL for a postgres:// or postgresql:// URL, with the app key secret', () => {
+    for (const url of ['postgres://crucible:pw@db.internal:5432/crucible', 'postgresql://db.internal/crucible?sslmode=require']) {
+      const config = readDatabaseConfig({ DATABASE_URL: url, APP_KEY_SECRET: SECRET_HEX });
+      expect(config).toEqual({ engine: 'postgres', url, appKeySecret: Buffer.from(SECRET_HEX, 'hex') });
+    }
+  });
+
+  it('refuses another scheme naming DATABASE_URL, and never repeats its password', () => {
+    for (const url of ['mysql://crucible:hunter2@db.internal/crucible', 'crucible:hunter2@db.internal', 'sqlite:///tmp/x.sqlite']) {
+      const error = refusal({ DATABASE_URL: url, APP_KEY_SECRET: SECRET_HEX });
+      expect(error.message).toMatch(/^Invalid database configuration: DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/);
+      expect(error.message).not.toContain('hunter2');
+      expect(error.message).not.toContain('db.internal');
+    }
+  });
+
+  it('takes APP_KEY_SECRET as 32 bytes of hex, base64 or base64url', () => {
+    const bytes = Buffer.from(SECRET_HEX, 'hex');
+    for (const written of [SECRET_HEX, SECRET_HEX.toUpperCase(), bytes.toString('base64'), bytes.toString('base64url')]) {
+      expect(readDatabaseConfig({ APP_KEY_SECRET: written }).appKeySecret).toEqual(bytes);
+    }
+  });
+
+  it('refuses a secret of another length or spelling, without repeating it', () => {
+    for (const written of ['ab'.repeat(31), 'ab'.repeat(33), Buffer.alloc(16, 7).toString('base64'), `${SECRET_HEX.slice(0, 63)}g`, 'not a secret']) {
+      const error = refusal({ APP_KEY_SECRET: written });
+      expect(error.message).toMatch(/^Invalid database configuration: APP_KEY_SECRET must be 32 bytes/);
+      expect(error.message).not.toContain(written);
+    }
+  });
+
+  it('requires APP_KEY_SECRET with PostgreSQL: every process must open the same sealed keys', () => {
+    expect(refusal({ DATABASE_URL: 'postgres://db.internal/crucible' }).message).toMatch(/APP_KEY_SECRET is required when DATABASE_URL is set/);
+  });
+});
