@@ -1,0 +1,10 @@
+// Request limits of the JSON-RPC gateway (platform §3).
+
+/** The largest body the gateway reads: 2 MiB. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** The most requests one batch may hold. */
+export const MAX_BATCH = 100;
+
+/** The most subscriptions one WebSocket connection may hold. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100;

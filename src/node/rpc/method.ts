@@ -1,0 +1,131 @@
+import { z } from 'zod';
+
+// What the registry knows of one JSON-RPC method (platform §3): its docs text, params and result,
+// compute-unit cost, cache policy, retry and transport rules, and a local answer where the
+// gateway needs no upstream. Method families define their entries with defineRpcMethod.
+
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+/** A JSON Schema (draft-07, the dialect of OpenRPC 1.x) as plain data. */
+export type JsonSchema = Record<string, unknown>;
+
+/** Docs sections, in the order the docs list them. */
+export const rpcCategories = [
+  'Chain',
+  'Blocks',
+  'Transactions',
+  'Accounts and state',
+  'Execution',
+  'Gas and fees',
+  'Logs and filters',
+  'Subscriptions',
+  'Token data',
+  'Discovery',
+] as const;
+export type RpcCategory = (typeof rpcCategories)[number];
+
+/**
+ * When the gateway may keep an answer:
+ * - `forever`: the answer never changes (chain id);
+ * - `when-found`: a lookup by hash of mined data; keep a non-null answer, and for an object with a
+ *   `blockHash` field only when that is set (a pending transaction is not final);
+ * - `when-final`: params[blockParam] names a block; keep the answer when that block is a number
+ *   (or `earliest`) at least the network's finality depth below the head, or is named by hash.
+ */
+export type CachePolicy = { kind: 'none' } | { kind: 'forever' } | { kind: 'when-found' } | { kind: 'when-final'; blockParam: number };
+
+/** `websocket`: only over a WebSocket connection (subscriptions need one to push on). */
+export type RpcTransport = 'any' | 'websocket';
+
+/**
+ * Filters live on the upstream that made them: `creates` answers a filter id, and `uses` must go to
+ * the upstream that made that id (so it is never retried elsewhere).
+ */
+type FilterAffinity = 'creates' | 'uses';
+
+export interface RpcParam {
+  name: string;
+  required: boolean;
+  schema: z.ZodType;
+  description: string;
+  /** Put in place of an omitted (or null) optional param, so every upstream sees the same call. */
+  default?: JsonValue;
+}
+
+interface RpcResult {
+  name: string;
+  description: string;
+  schema: JsonSchema;
+}
+
+/** What a local answer may use besides the params. */
+interface LocalAnswerContext {
+  /** The OpenRPC document of the network the call came in on (rpc.discover). */
+  openRpcDocument(): JsonValue;
+}
+
+/** A cross-param rule: which param is wrong and what to say after its name. */
+interface ParamProblem {
+  index: number;
+  problem: string;
+}
+
+export interface RpcMethod {
+  name: string;
+  /** One line. */
+  summary: string;
+  /** A short paragraph. */
+  description: string;
+  category: RpcCategory;
+  params: readonly RpcParam[];
+  result: RpcResult;
+  /** Cost of one call (platform §2); a batch costs the sum. */
+  computeUnits: number;
+  /** Cost of each notification a subscription sends (eth_subscribe only). */
+  notificationComputeUnits?: number;
+  cache: CachePolicy;
+  /** Whether the gateway may send the call again to another upstream after a transport failure. */
+  idempotent: boolean;
+  transport: RpcTransport;
+  filterAffinity?: FilterAffinity;
+  /** Answered by the gateway itself, without an upstream. */
+  answer?: (params: readonly unknown[], context: LocalAnswerContext) => JsonValue;
+  /** Rules across params (or on a param's value) that the schemas cannot say; runs on normalized params. */
+  checkParams?: (params: readonly unknown[]) => ParamProblem | null;
+  /** The params as one zod tuple: trailing optional params may be omitted or null. */
+  paramsSchema: z.ZodType<unknown[]>;
+}
+
+export interface RpcMethodSpec extends Omit<RpcMethod, 'result' | 'paramsSchema' | 'idempotent' | 'transport' | 'cache'> {
+  result: { name: string; description: string; schema: z.ZodType };
+  /** Default true: reads may be retried on another upstream. */
+  idempotent?: boolean;
+  /** Default 'any'. */
+  transport?: RpcTransport;
+  /** Default none. */
+  cache?: CachePolicy;
+}
+
+/** A zod schema as draft-07 JSON Schema, without its `$schema` (it sits inside a document). */
+export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: 'draft-07', io: 'input', unrepresentable: 'throw' }) as JsonSchema;
+  return json;
+}
+
+/** Fills the defaults and derives the params tuple and the result's JSON Schema. */
+export function defineRpcMethod(spec: RpcMethodSpec): RpcMethod {
+  let seenOptional = false;
+  for (const param of spec.params) {
+    if (param.required && seenOptional) throw new Error(`${spec.name}: required param ${param.name} after an optional one`);
+    if (!param.required) seenOptional = true;
+    if (param.required && param.default !== undefined) throw new Error(`${spec.name}: required param ${param.name} has a default`);
+  }
+  const items = spec.params.map((param) => (param.required ? param.schema : param.schema.nullish()));
+  return {
+    ...spec,
+    idempotent: spec.idempotent ?? true,
+    transport: spec.transport ?? 'any',
+    cache: spec.cache ?? { kind: 'none' },
+    result: { name: spec.result.name, description: spec.result.description, schema: jsonSchemaOf(spec.result.schema) },
+    paramsSchema: z.tuple(items as [z.ZodType, ...z.ZodType[]]) as unknown as z.ZodType<unknown[]>,
+  };
+}

@@ -1,0 +1,89 @@
+import type { RpcMethod } from './method.ts';
+import { accountsStateMethods } from './methods/accounts-state.ts';
+import { blockMethods } from './methods/blocks.ts';
+import { chainMethods } from './methods/chain.ts';
+import { discoveryMethods } from './methods/discovery.ts';
+import { executionMethods } from './methods/execution.ts';
+import { gasFeesMethods } from './methods/gas-fees.ts';
+import { logsFiltersMethods } from './methods/logs-filters.ts';
+import { subscriptionMethods } from './methods/subscriptions.ts';
+import { transactionMethods } from './methods/transactions.ts';
+import { vendorMethods } from './methods/vendor.ts';
+
+// The one method registry (platform §3): what is not in it is refused with -32601, and so is
+// anything that signs with node-held keys or controls the node, whatever an upstream supports.
+
+/** Refused families, for the refusal and the docs: they use node-held accounts or control the node. */
+export const blockedMethodFamilies = [
+  { pattern: 'eth_sendTransaction', match: 'exact', reason: 'signs with a key held by the node' },
+  { pattern: 'eth_sign', match: 'prefix', reason: 'signs with a key held by the node (eth_sign, eth_signTransaction, eth_signTypedData…)' },
+  { pattern: 'personal_', match: 'prefix', reason: 'manages accounts held by the node' },
+  { pattern: 'admin_', match: 'prefix', reason: 'administers the node' },
+  { pattern: 'debug_', match: 'prefix', reason: 'debugs and traces inside the node' },
+  { pattern: 'miner_', match: 'prefix', reason: 'controls block production' },
+  { pattern: 'txpool_', match: 'prefix', reason: 'inspects the node’s mempool' },
+  { pattern: 'anvil_', match: 'prefix', reason: 'controls a development node' },
+  { pattern: 'hardhat_', match: 'prefix', reason: 'controls a development node' },
+  { pattern: 'evm_', match: 'prefix', reason: 'controls a development node' },
+  { pattern: 'engine_', match: 'prefix', reason: 'is the consensus client’s API' },
+] as const satisfies readonly { pattern: string; match: 'exact' | 'prefix'; reason: string }[];
+
+/** Whether a method belongs to a refused family (it is refused even if a registry lists it). */
+export function isBlockedMethod(name: string): boolean {
+  return blockedMethodFamilies.some((family) => (family.match === 'exact' ? name === family.pattern : name.startsWith(family.pattern)));
+}
+
+/** Vendor methods are crucible_<x>; the incumbent's alchemy_<x> names the same method (platform §4). */
+export const VENDOR_PREFIX = 'crucible_';
+export const VENDOR_ALIAS_PREFIX = 'alchemy_';
+
+export interface RpcRegistry {
+  /** In the docs' order within each family file. */
+  readonly methods: readonly RpcMethod[];
+  /** alchemy_<x> → crucible_<x> when crucible_<x> is registered; any other name unchanged. */
+  resolveName(name: string): string;
+  /** The method a name (or its alias) calls, unless unknown or blocked. */
+  find(name: string): RpcMethod | undefined;
+}
+
+export function createRpcRegistry(methods: readonly RpcMethod[]): RpcRegistry {
+  const byName = new Map<string, RpcMethod>();
+  for (const method of methods) {
+    if (byName.has(method.name)) throw new Error(`RPC method registered twice: ${method.name}`);
+    if (isBlockedMethod(method.name)) throw new Error(`RPC method ${method.name} is in a blocked family`);
+    byName.set(method.name, method);
+  }
+  const resolveName = (name: string): string => {
+    if (!name.startsWith(VENDOR_ALIAS_PREFIX)) return name;
+    const vendorName = VENDOR_PREFIX + name.slice(VENDOR_ALIAS_PREFIX.length);
+    return byName.has(vendorName) ? vendorName : name;
+  };
+  return {
+    methods,
+    resolveName,
+    find: (name) => (isBlockedMethod(name) ? undefined : byName.get(resolveName(name))),
+  };
+}
+
+export const rpcRegistry = createRpcRegistry([
+  ...chainMethods,
+  ...blockMethods,
+  ...transactionMethods,
+  ...accountsStateMethods,
+  ...executionMethods,
+  ...gasFeesMethods,
+  ...logsFiltersMethods,
+  ...subscriptionMethods,
+  ...vendorMethods,
+  ...discoveryMethods,
+]);
+
+/** The registered method a name calls (aliases resolved), or undefined for unknown and blocked names. */
+export function findRpcMethod(name: string): RpcMethod | undefined {
+  return rpcRegistry.find(name);
+}
+
+/** alchemy_<x> → crucible_<x> when crucible_<x> is registered; any other name unchanged. */
+export function resolveMethodName(name: string): string {
+  return rpcRegistry.resolveName(name);
+}
