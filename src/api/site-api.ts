@@ -1,3 +1,4 @@
+import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks } from '../chain/networks.ts';
 import { startFaucetRuntime } from '../faucet/runtime.ts';
 import { faucetHandlers } from './faucet-handlers.ts';
@@ -86,9 +87,9 @@ const describedOnly: FaucetHandlers = {
  * The API with its services, configured from the project's content and environment: the faucet
  * runtime reads the environment once here (throws FaucetConfigError naming a bad variable).
  */
-export async function loadSiteApi(options: { root: string; origin: string }): Promise<SiteApi> {
+export async function loadSiteApi(options: { root: string; origin: string; devnets?: LocalDevnets }): Promise<SiteApi> {
   const networks = await loadFaucetNetworks(options.root);
-  const faucet = await startFaucetRuntime({ networks });
+  const faucet = await startFaucetRuntime({ networks, devnets: options.devnets });
   try {
     return createSiteApi({ origin: options.origin, networks, faucet: faucetHandlers(faucet.faucet), close: () => faucet.close() });
   } catch (error) {

@@ -29,6 +29,8 @@ export interface FaucetChainsOptions {
   config: FaucetChainsConfig;
   /** With Redis: the lock that serialises one wallet's sends on one network across processes. */
   crossProcessLock?: (networkId: string, faucetAddress: Address) => CrossProcessLock;
+  /** The local devnets, shared with the node gateway so a drip is visible through it; default: the chains' own. */
+  devnets?: LocalDevnets;
   /** Passed to every chain (src/chain/faucet-chain.ts); defaults there. */
   chainOptions?: Pick<FaucetChainOptions, 'maxNonceRetries' | 'feeMaxAgeMs' | 'watchIntervalMs' | 'onReplaced' | 'logError'>;
 }
@@ -36,7 +38,8 @@ export interface FaucetChainsOptions {
 export function createFaucetChains(options: FaucetChainsOptions): FaucetChains {
   const { config } = options;
   const chains = new Map<string, Promise<FaucetChain>>();
-  let devnets: LocalDevnets | undefined;
+  let devnets: LocalDevnets | undefined = options.devnets;
+  const ownsDevnets = !options.devnets;
 
   const connect = async (network: FaucetNetwork & { chainId: number }, rpcUrl: string | null, privateKey: Hex): Promise<FaucetChain> => {
     const faucetAddress = privateKeyToAddress(privateKey);
@@ -70,7 +73,7 @@ export function createFaucetChains(options: FaucetChainsOptions): FaucetChains {
       const connected = await Promise.allSettled(chains.values());
       await Promise.all(connected.map((chain) => (chain.status === 'fulfilled' ? chain.value.close() : undefined)));
       chains.clear();
-      await devnets?.stop();
+      if (ownsDevnets) await devnets?.stop();
     },
   };
 }

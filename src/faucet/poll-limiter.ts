@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 
-// A token bucket per client bucket (src/faucet/ip-bucket.ts) for the status endpoint, so
+// A token bucket per client bucket (src/http/ip-bucket.ts) for the status endpoint, so
 // polling cannot turn it into an open proxy to the network's paid RPC. Kept in process
 // memory: each process limits what it asks of the node itself.
 

@@ -1,5 +1,6 @@
 import type { FaucetChainOptions } from '../chain/faucet-chain.ts';
 import { createFaucetChains } from '../chain/faucet-chains.ts';
+import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { createMainnetReader } from '../chain/mainnet.ts';
 import { loadFaucetNetworks, type FaucetNetwork } from '../chain/networks.ts';
 import { faucetConfig } from '../config/config.ts';
@@ -34,6 +35,8 @@ export interface FaucetRuntimeOptions {
   reconcileIntervalMs?: number;
   /** How old an unsettled drip must be to be reconciled (default 2 min). */
   settleAfterMs?: number;
+  /** Local devnets shared with the node gateway (src/node/); default: the faucet's own. */
+  devnets?: LocalDevnets;
   /** Sender settings (tests shorten the mempool watch). */
   chainOptions?: Pick<FaucetChainOptions, 'watchIntervalMs' | 'feeMaxAgeMs' | 'maxNonceRetries'>;
 }
@@ -63,6 +66,7 @@ export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Pr
     console.error(JSON.stringify({ level: 'error', component: 'faucet', message, cause: describeCause(error) }));
   const chains = createFaucetChains({
     config,
+    devnets: options.devnets,
     crossProcessLock: sharedRedis
       ? (networkId, faucetAddress) => createRedisLock(sharedRedis, `crucible:faucet:sender-lock:${networkId}:${faucetAddress.toLowerCase()}`)
       : undefined,

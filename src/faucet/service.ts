@@ -8,7 +8,7 @@ import type { SendOutcome } from '../chain/sender.ts';
 import type { AddressReservation, DripLedger, IpSlot, LimitStore } from '../store/types.ts';
 import type { CaptchaVerifier } from './captcha.ts';
 import { describeCause } from './cause.ts';
-import { ipBucketOf } from './ip-bucket.ts';
+import { ipBucketOf } from '../http/ip-bucket.ts';
 import type { FaucetTransactionStatus } from './bodies.ts';
 import type { FaucetSendCode } from './errors.ts';
 import { failure, type FaucetSendResult, type FaucetStatusResult } from './results.ts';
@@ -30,7 +30,7 @@ export interface FaucetDeps {
   perIpLimit: { max: number; windowMs: number } | null;
   /** Status polls per client bucket (per IP, per IPv6 prefix); null: not limited. */
   statusPollLimit: PollLimit | null;
-  /** IPv6 clients are counted per prefix of this length (src/faucet/ip-bucket.ts). */
+  /** IPv6 clients are counted per prefix of this length (src/http/ip-bucket.ts). */
   ipv6PrefixLength: number;
   hashIp: (ip: string) => string;
   /** How long a reservation may stay unsettled before `reconcile` settles it from the chain. */

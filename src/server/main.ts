@@ -1,7 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { loadSiteApi } from '../api/site-api.ts';
 import type { BuildEnvironment } from '../config/build-environment.ts';
-import { buildConfig, serverConfig } from '../config/config.ts';
+import { createLocalDevnets } from '../chain/local-devnets.ts';
+import { loadFaucetNetworks } from '../chain/networks.ts';
+import { buildConfig, faucetConfig, serverConfig } from '../config/config.ts';
+import { loadNodeRuntime } from '../node/load.ts';
 import { ConfigError, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
 import { createSiteServer, listen } from './server.ts';
@@ -23,8 +26,20 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   const rules = await loadSurfaceRules(config.distDir);
   refuseOtherFaucetWidget(rules.environment, buildConfig());
   const site = await openStaticSite(config.distDir, rules);
-  const api = await loadSiteApi({ root: projectRoot, origin: rules.site });
-  const server = createSiteServer({ site, router: api.router, origin: rules.site, trustProxy: config.trustProxy, logger });
+  // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
+  // visible through the node API.
+  const faucet = faucetConfig(await loadFaucetNetworks(projectRoot));
+  const devnets = faucet.mode === 'local' ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds }) : null;
+  const api = await loadSiteApi({ root: projectRoot, origin: rules.site, devnets: devnets ?? undefined });
+  const node = await loadNodeRuntime({ root: projectRoot, origin: rules.site, devnets, redisUrl: faucet.redisUrl, ipv6PrefixLength: faucet.ipv6PrefixLength });
+  const server = createSiteServer({
+    site,
+    router: api.router,
+    node: { gateway: node.gateway, nodeDomain: node.nodeDomain },
+    origin: rules.site,
+    trustProxy: config.trustProxy,
+    logger,
+  });
   const url = await listen(server, config.port, config.host);
   logger.info('listening', { url, distDir: config.distDir, trustProxy: config.trustProxy.mode });
   return {
@@ -33,7 +48,8 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;
-      await api.close();
+      await Promise.all([api.close(), node.close()]);
+      await devnets?.stop();
     },
   };
 }

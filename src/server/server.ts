@@ -8,13 +8,16 @@ import { clientIp } from '../api/client-ip.ts';
 import type { Router } from '../api/router.ts';
 import { isApiPath } from '../api/site-api.ts';
 import type { TrustProxy } from '../config/server.ts';
+import type { NodeGateway } from '../node/gateway.ts';
+import { nodeTargetOf } from '../node/node-url.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from './request-path.ts';
 import type { StaticReply, StaticSite } from './static-site.ts';
 
-// The production server: static files from dist/ under the rules manifest, and the API
-// router for `/api/*` paths that are not prerendered files (plus `/openapi.json`).
+// The production server: static files from dist/ under the rules manifest, the API router for
+// `/api/*` paths that are not prerendered files (plus `/openapi.json`), and the node gateway for
+// `{node_url}` (`/node/<network>/…`, or any path on `<network>.<NODE_DOMAIN>`).
 
 export interface SiteServerOptions {
   site: StaticSite;
@@ -23,6 +26,8 @@ export interface SiteServerOptions {
   origin: string;
   trustProxy: TrustProxy;
   logger: ServerLogger;
+  /** The JSON-RPC gateway at `{node_url}` (platform §1); absent: those paths are the site's. */
+  node?: { gateway: NodeGateway; nodeDomain: string | null };
   /** Overrides of serverLimits (tests shorten them). */
   limits?: Partial<ServerLimits>;
 }
@@ -56,7 +61,7 @@ const badRequest: StaticReply = {
 };
 
 export function createSiteServer(options: SiteServerOptions): Server {
-  const { site, router, origin, trustProxy, logger } = options;
+  const { site, router, origin, trustProxy, logger, node } = options;
   const limits = { ...serverLimits, ...options.limits };
 
   /** Answers one request; returns a promise only when some step is asynchronous. */
@@ -71,12 +76,15 @@ export function createSiteServer(options: SiteServerOptions): Server {
       if (target.reason === 'malformed') return writeReply(res, badRequest);
       return site.notFound({ method, path: rawPath, acceptEncoding: headerValue(req, 'accept-encoding') }).then((reply) => writeReply(res, reply));
     }
+    const callerIp = () => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy);
+    const nodeTarget = node && nodeTargetOf(headerValue(req, 'host'), target.path, node.nodeDomain);
+    if (nodeTarget) {
+      return node.gateway
+        .handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp() })
+        .then((response) => writeWebResponse(res, response, { head, requestId }));
+    }
     if (isApiPath(target.path) && !((method === 'GET' || head) && site.has(target.path))) {
-      const context = {
-        requestId,
-        clientIp: clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy),
-        log: logger,
-      };
+      const context = { requestId, clientIp: callerIp(), log: logger };
       const response = router.handle(toApiRequest(req, origin), context);
       if (response instanceof Promise) return response.then((r) => writeWebResponse(res, r, { head, requestId }));
       return writeWebResponse(res, response, { head, requestId });

@@ -84,6 +84,11 @@ export const networkData = z
      * make the faucet pay for its work. Networks whose estimates include L1 data costs set more.
      */
     maxDripGas: z.number().int().min(21_000).default(100_000),
+    /**
+     * Blocks below the head after which the node gateway treats a block as final and keeps answers
+     * about it (platform §3). 64 is two Ethereum epochs; rollups that settle later set more.
+     */
+    finalityBlocks: z.number().int().min(0).default(64),
     deprecated: z.boolean().default(false),
     /** The funded network the faucet names to callers of a deprecated one (at most one network sets it). */
     suggestForDeprecated: z.boolean().default(false),

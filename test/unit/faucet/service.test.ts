@@ -1,7 +1,7 @@
 import { ExecutionRevertedError, InsufficientFundsError, parseEther, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import type { FaucetSendCode, RateLimitKind } from '../../../src/faucet/errors.ts';
-import { ipBucketOf } from '../../../src/faucet/ip-bucket.ts';
+import { ipBucketOf } from '../../../src/http/ip-bucket.ts';
 import type { FaucetSendInput } from '../../../src/faucet/service.ts';
 import { SOLVED_TOKEN, testFaucet, testNetwork, type TestFaucet } from '../../support/faucet-fakes.ts';
 

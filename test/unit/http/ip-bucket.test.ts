@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { normalizeIp } from '../../../src/api/client-ip.ts';
-import { ipBucketOf, UNKNOWN_CLIENT_BUCKET } from '../../../src/faucet/ip-bucket.ts';
+import { ipBucketOf, UNKNOWN_CLIENT_BUCKET } from '../../../src/http/ip-bucket.ts';
 
 describe('ipBucketOf', () => {
   it('counts an IPv4 address on its own', () => {

@@ -1,0 +1,69 @@
+import { LRUCache } from 'lru-cache';
+import { isHostAllowed } from '../apps/domains.ts';
+import { rpcFailure, type RpcFailure } from './rpc/errors.ts';
+
+// Who may call (platform §2): the key names an app (or is the public demo key); the app must be
+// active, allowed on the network, and — when it lists domains — called from a listed origin.
+
+/** What the gateway needs of an app (src/apps/ holds the rest). */
+export interface GatewayApp {
+  id: string;
+  state: 'active' | 'disabled';
+  allowedDomains: readonly string[];
+  allowedNetworks: readonly string[];
+  computeUnitsPerSecond: number;
+  monthlyComputeUnitQuota: number | null;
+}
+
+export type Caller = { kind: 'app'; app: GatewayApp } | { kind: 'demo' };
+
+export interface KeyLookup {
+  /** The caller a key names, or null for an unknown key. */
+  find(key: string): Promise<Caller | null>;
+}
+
+/**
+ * Keys looked up in the app store, remembered for `ttlMs` (unknown keys too, so a flood of made-up
+ * keys does not reach the database). A rotated or disabled key therefore stops working within
+ * `ttlMs` in every process; the process that made the change forgets the key at once (`forget`).
+ */
+export function createKeyLookup(options: {
+  findApp(key: string): Promise<GatewayApp | null>;
+  isDemoKey(key: string): boolean;
+  ttlMs?: number;
+  maxKeys?: number;
+}): KeyLookup & { forgetAll(): void } {
+  const known = new LRUCache<string, { caller: Caller | null }>({ max: options.maxKeys ?? 10_000, ttl: options.ttlMs ?? 1_000 });
+  const pending = new Map<string, Promise<Caller | null>>();
+  return {
+    async find(key) {
+      if (options.isDemoKey(key)) return { kind: 'demo' };
+      const cached = known.get(key);
+      if (cached) return cached.caller;
+      // Concurrent first requests with one key share one database read.
+      let lookup = pending.get(key);
+      if (!lookup) {
+        lookup = options
+          .findApp(key)
+          .then((app): Caller | null => (app ? { kind: 'app', app } : null))
+          .then((caller) => {
+            known.set(key, { caller });
+            return caller;
+          })
+          .finally(() => pending.delete(key));
+        pending.set(key, lookup);
+      }
+      return lookup;
+    },
+    forgetAll: () => known.clear(),
+  };
+}
+
+/** Why an app may not make this call, or null. `origin` is the request's Origin header. */
+export function accessFailure(app: GatewayApp, network: string, origin: string | null): RpcFailure | null {
+  if (app.state !== 'active') return rpcFailure('app_disabled');
+  if (app.allowedNetworks.length > 0 && !app.allowedNetworks.includes(network)) return rpcFailure('network_not_allowed', { network });
+  if (origin !== null && app.allowedDomains.length > 0 && !isHostAllowed(URL.parse(origin)?.hostname ?? '', app.allowedDomains))
+    return rpcFailure('origin_not_allowed', { origin });
+  return null;
+}

@@ -1,0 +1,259 @@
+import { apiErrorResponse } from '../api/errors.ts';
+import { ipBucketOf } from '../http/ip-bucket.ts';
+import type { QuotaCounter } from '../limits/quota.ts';
+import type { RateDecision, RateLimiter } from '../limits/rate-limiter.ts';
+import { accessFailure, type Caller, type KeyLookup } from './access.ts';
+import type { AnswerCache } from './answer-cache.ts';
+import { executeCalls, type ExecutionNetwork, type ValidCall } from './execute-calls.ts';
+import type { NodeTarget } from './node-url.ts';
+import { rpcFailure, type RateLimit, type RpcFailure } from './rpc/errors.ts';
+import { batchReply, bodyFailure, invalidItemFailure, parseRpcBody, singleReply, type RpcItem, type RpcOutcome, type RpcReply } from './rpc/jsonrpc.ts';
+import { MAX_BODY_BYTES } from './rpc/limits.ts';
+import { validateCall } from './rpc/validate.ts';
+
+// The JSON-RPC gateway over HTTP (platform §3): `POST {node_url}/v2/<key>` as a
+// Request -> Response function. In order: the body's size, the key, the app's state, network
+// and origin, the body itself, each call against the registry, the rate limit and quota for
+// the calls' compute units; then the calls, metered per app, network and method.
+
+export interface GatewayNetwork extends ExecutionNetwork {
+  name: string;
+  chainId: number | null;
+}
+
+/** One metered call (src/apps/ aggregates them per minute for the dashboard). */
+export interface UsageRecorder {
+  record(entry: { appId: string; network: string; method: string; computeUnits: number; errorCode?: number | null }): void;
+}
+
+export interface NodeGatewayOptions {
+  networks: ReadonlyMap<string, GatewayNetwork>;
+  keys: KeyLookup;
+  rateLimiter: RateLimiter;
+  quota: QuotaCounter;
+  usage: UsageRecorder;
+  cache: AnswerCache;
+  demoLimit: { requestsPerSecond: number; burst: number };
+  /** IPv6 clients of the demo key count per prefix of this length. */
+  ipv6PrefixLength: number;
+  /** The RPC docs page of a network; -32601 answers point there. */
+  docsUrl(network: string): string;
+  /** Where the node API is described: 404s for unknown networks and paths point there. */
+  documentationUrl: string;
+  now?: () => number;
+}
+
+export interface NodeRequest {
+  method: string;
+  headers: Headers;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** An authorized caller on one network: an HTTP request, or a WebSocket connection for its life. */
+export interface NodeSession {
+  caller: Caller;
+  network: GatewayNetwork;
+  clientIp: string | null;
+}
+
+/** Methods a transport answers itself (the WebSocket's eth_subscribe/eth_unsubscribe), by name. */
+export type ExtraMethods = ReadonlyMap<string, (params: unknown[]) => Promise<RpcOutcome>>;
+
+export interface NodeGateway {
+  networks: ReadonlyMap<string, GatewayNetwork>;
+  authorize(network: GatewayNetwork, key: string, origin: string | null): Promise<{ ok: true; caller: Caller } | { ok: false; failure: RpcFailure }>;
+  /** One JSON-RPC message from an authorized caller: validated, limited, carried out and metered. */
+  answer(session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods): Promise<RpcReply>;
+  /**
+   * Charges a subscription's notification (platform §3: each costs CUs): metered, and taken from
+   * the caller's rate; false when the caller is over its limit (the notification is dropped).
+   */
+  chargeNotification(session: NodeSession, method: string, computeUnits: number): Promise<boolean>;
+  /** `path` is the request's path as received, for error messages. */
+  handle(request: NodeRequest, target: NodeTarget, context: { path: string; clientIp: string | null }): Promise<Response>;
+}
+
+/** App keys ship in web front ends (platform §2): any origin may call, and the allow-list decides. */
+const corsHeaders = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'POST, GET, OPTIONS',
+  'access-control-allow-headers': 'content-type',
+  'access-control-max-age': '86400',
+};
+
+/** An app may spend this many seconds of its rate at once (its bucket's size). */
+export const APP_BURST_SECONDS = 10;
+
+export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
+  const now = options.now ?? Date.now;
+
+  const limitFailure = async (
+    caller: Caller,
+    network: string,
+    calls: ReadonlyArray<{ computeUnits: number }>,
+    clientIp: string | null,
+  ): Promise<RpcFailure | null> => {
+    if (calls.length === 0) return null;
+    if (caller.kind === 'demo') {
+      const { requestsPerSecond, burst } = options.demoLimit;
+      const key = `demo:${network}:${ipBucketOf(clientIp, options.ipv6PrefixLength)}`;
+      const decision = await options.rateLimiter.take(key, calls.length, { ratePerSecond: requestsPerSecond, burst });
+      return refusal(decision, { kind: 'demo-ip', requestsPerSecond });
+    }
+    const { app } = caller;
+    const cost = calls.reduce((sum, call) => sum + call.computeUnits, 0);
+    const rate = { ratePerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * APP_BURST_SECONDS };
+    const refused = refusal(await options.rateLimiter.take(`app:${app.id}`, cost, rate), {
+      kind: 'app-rate',
+      computeUnitsPerSecond: app.computeUnitsPerSecond,
+    });
+    if (refused || app.monthlyComputeUnitQuota === null) return refused;
+    const at = new Date(now());
+    const quota = await options.quota.consume(`app:${app.id}`, cost, app.monthlyComputeUnitQuota, at.toISOString().slice(0, 7));
+    if (quota.allowed) return null;
+    const retryAfterSeconds = Math.max(1, Math.ceil((quota.resetAt.getTime() - at.getTime()) / 1000));
+    return rpcFailure('rate_limited', { limit: { kind: 'app-quota', computeUnitsPerMonth: app.monthlyComputeUnitQuota }, retryAfterSeconds });
+  };
+
+  /** Who the key names and whether they may call this network from this origin (platform §2). */
+  const authorize = async (
+    network: GatewayNetwork,
+    key: string,
+    origin: string | null,
+  ): Promise<{ ok: true; caller: Caller } | { ok: false; failure: RpcFailure }> => {
+    const caller = key ? await options.keys.find(key) : null;
+    if (!caller) return { ok: false, failure: rpcFailure('invalid_api_key') };
+    const denied = caller.kind === 'app' ? accessFailure(caller.app, network.id, origin) : null;
+    return denied ? { ok: false, failure: denied } : { ok: true, caller };
+  };
+
+  /** One JSON-RPC message (a request or a batch) from an authorized caller, over either transport. */
+  const answer = async (session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods): Promise<RpcReply> => {
+    const { caller, network, clientIp } = session;
+    const body = parseRpcBody(text);
+    if (body.kind === 'parse-error' || body.kind === 'invalid') return failureReply(bodyFailure(body));
+    const items: RpcItem[] = body.kind === 'single' ? [body.item] : body.items;
+    const outcomes: Array<RpcOutcome | undefined> = new Array(items.length);
+    const valid: ValidCall[] = [];
+    const validAt: number[] = [];
+    for (const [i, item] of items.entries()) {
+      if (item.kind === 'invalid') {
+        outcomes[i] = { failure: invalidItemFailure(item) };
+        continue;
+      }
+      const checked = validateCall(item, { docsUrl: options.docsUrl(network.id), transport });
+      if (!checked.ok) outcomes[i] = { failure: checked.failure };
+      else {
+        valid.push({ method: checked.method, params: checked.params });
+        validAt.push(i);
+      }
+    }
+
+    const limited = await limitFailure(
+      caller,
+      network.id,
+      valid.map((call) => call.method),
+      clientIp,
+    );
+    if (limited) return failureReply(limited);
+
+    const executed = await executeCalls(valid, network, options.cache, extra);
+    for (const [k, call] of valid.entries()) {
+      outcomes[validAt[k]!] = executed[k];
+      meter(caller, network.id, call.method.name, call.method.computeUnits, errorCodeOf(executed[k]!));
+    }
+    const done = outcomes as RpcOutcome[];
+    return body.kind === 'single' ? singleReply(items[0]!, done[0]!) : batchReply(items, done);
+  };
+
+  const meter = (caller: Caller, network: string, method: string, computeUnits: number, errorCode: number | null) => {
+    if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network, method, computeUnits, errorCode });
+  };
+
+  const answerHttp = async (request: NodeRequest, network: GatewayNetwork, key: string, clientIp: string | null): Promise<Response> => {
+    const declared = Number(request.headers.get('content-length') ?? 0);
+    if (declared > MAX_BODY_BYTES) return failureResponse(rpcFailure('body_too_large'));
+    const authorized = await authorize(network, key, request.headers.get('origin'));
+    if (!authorized.ok) return failureResponse(authorized.failure);
+    const text = await readBody(request.body, MAX_BODY_BYTES);
+    if (text === null) return failureResponse(rpcFailure('body_too_large'));
+    return replyResponse(await answer({ caller: authorized.caller, network, clientIp }, text, 'http'));
+  };
+
+  return {
+    networks: options.networks,
+    authorize,
+    answer,
+    async chargeNotification(session, method, computeUnits) {
+      const refused = await limitFailure(session.caller, session.network.id, [{ computeUnits }], session.clientIp);
+      if (!refused) meter(session.caller, session.network.id, method, computeUnits, null);
+      return refused === null;
+    },
+    async handle(request, target, { path, clientIp }) {
+      const network = options.networks.get(target.network);
+      if (!network || target.kind === 'unknown-path')
+        return apiErrorResponse('not_found', { method: request.method, path, documentationUrl: options.documentationUrl });
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
+      if (target.kind === 'openrpc') {
+        if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD, OPTIONS');
+        return json(200, network.openRpcDocument());
+      }
+      if (request.method !== 'POST') return methodNotAllowed('POST, OPTIONS');
+      return answerHttp(request, network, target.key, clientIp);
+    },
+  };
+}
+
+function refusal(decision: RateDecision, limit: RateLimit): RpcFailure | null {
+  if (decision.allowed) return null;
+  const retryAfterSeconds = Math.max(1, Math.ceil(('retryAfterMs' in decision ? decision.retryAfterMs : 1000) / 1000));
+  return rpcFailure('rate_limited', { limit, retryAfterSeconds });
+}
+
+function errorCodeOf(outcome: RpcOutcome): number | null {
+  if ('failure' in outcome) return outcome.failure.error.code;
+  if ('nodeError' in outcome) return outcome.nodeError.code;
+  return null;
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...corsHeaders, ...headers } });
+}
+
+function failureResponse(failure: RpcFailure): Response {
+  return replyResponse(failureReply(failure));
+}
+
+/** A refusal of the whole message: its row's HTTP status, `id` null (the message was not read, or not as a call). */
+function failureReply(failure: RpcFailure): RpcReply {
+  return { httpStatus: failure.httpStatus, body: { jsonrpc: '2.0', id: null, error: failure.error } };
+}
+
+function replyResponse(reply: RpcReply): Response {
+  if (reply.body === null) return new Response(null, { status: reply.httpStatus, headers: corsHeaders });
+  const data = !Array.isArray(reply.body) && 'error' in reply.body ? reply.body.error.data : undefined;
+  // A 429 says when to come back (platform §3).
+  const retryAfter: Record<string, string> =
+    data && typeof data === 'object' && 'retryAfterSeconds' in data ? { 'retry-after': String(data.retryAfterSeconds) } : {};
+  return json(reply.httpStatus, reply.body, retryAfter);
+}
+
+function methodNotAllowed(allow: string): Response {
+  return json(405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid request: use ${allow.split(', ')[0]} here` } }, { allow });
+}
+
+/** The body as text, or null when it is longer than `maxBytes` (counted as it arrives: Content-Length may be absent or wrong). */
+async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
+  if (!body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      await body.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,72 @@
+import { isDemoKey } from '../apps/demo.ts';
+import { loadAppKeySecret } from '../apps/key-secret.ts';
+import { createAppStore } from '../apps/store.ts';
+import { createUsageMeter } from '../apps/usage-meter.ts';
+import type { LocalDevnets } from '../chain/local-devnets.ts';
+import { databaseConfig, nodeConfig } from '../config/config.ts';
+import { openDatabase } from '../db/open.ts';
+import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
+import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
+import { monthResetAt } from '../limits/month.ts';
+import { createRedisQuotaCounter } from '../limits/redis-quota.ts';
+import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
+import { loadNetworks } from '../site/load.ts';
+import { connectRedis } from '../store/redis.ts';
+import { createKeyLookup } from './access.ts';
+import { startNodeRuntime, type NodeRuntime } from './runtime.ts';
+
+// The gateway as the server runs it, configured from the project's content and environment:
+// the database (apps, usage), the limits (in memory, or in Redis with REDIS_URL so several
+// processes share them) and the upstreams.
+
+export interface LoadedNodeRuntime extends NodeRuntime {
+  nodeDomain: string | null;
+  close(): Promise<void>;
+}
+
+export async function loadNodeRuntime(options: {
+  root: string;
+  origin: string;
+  /** Local mode's devnets (shared with the faucet); null in production. */
+  devnets: LocalDevnets | null;
+  redisUrl: string | null;
+  ipv6PrefixLength: number;
+}): Promise<LoadedNodeRuntime> {
+  const networks = await loadNetworks(options.root);
+  const config = nodeConfig(networks);
+  const location = databaseConfig();
+  const database = await openDatabase(location);
+  const opened: Array<() => Promise<unknown>> = [() => database.close()];
+  const closeAll = () => Promise.allSettled(opened.reverse().map((close) => close()));
+  try {
+    const apps = createAppStore(database, { keySecret: await loadAppKeySecret(location), networks: networks.map((network) => network.id) });
+    const usage = createUsageMeter(database);
+    opened.push(() => usage.close());
+    // A process that first meets an app this month counts from what the database recorded.
+    const seed = (key: string, month: string) => usage.monthComputeUnits(key.replace(/^app:/, ''), monthResetAt(month).getTime() - 1);
+    const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
+    if (redis) opened.push(() => redis.quit());
+    const runtime = startNodeRuntime({
+      networks,
+      config,
+      devnets: options.devnets,
+      keys: createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey }),
+      rateLimiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
+      quota: redis ? createRedisQuotaCounter(redis, seed) : createMemoryQuotaCounter(seed),
+      usage,
+      siteOrigin: options.origin,
+      ipv6PrefixLength: options.ipv6PrefixLength,
+    });
+    return {
+      ...runtime,
+      nodeDomain: config.nodeDomain,
+      async close() {
+        runtime.close();
+        await closeAll();
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+// Where a request to `{node_url}` is addressed (platform §1): both forms are served, always
+// `<site origin>/node/<network>/…` and, with NODE_DOMAIN set, `https://<network>.<NODE_DOMAIN>/…`.
+
+export type NodeTarget =
+  /** `{node_url}/v2/<key>` (key '' when missing). */
+  | { kind: 'rpc'; network: string; key: string }
+  /** `{node_url}/openrpc.json`: the network's OpenRPC document. */
+  | { kind: 'openrpc'; network: string }
+  /** Under `{node_url}` but nothing is served there (404). */
+  | { kind: 'unknown-path'; network: string };
+
+const pathPrefix = '/node/';
+
+/** The node URL of a network as pages and documents show it: the domain form when configured. */
+export function nodeUrlOf(network: string, options: { siteOrigin: string; nodeDomain: string | null }): string {
+  return options.nodeDomain ? `https://${network}.${options.nodeDomain}` : `${options.siteOrigin.replace(/\/$/, '')}${pathPrefix}${network}`;
+}
+
+/**
+ * The node target of a request, or null when it is not addressed to `{node_url}` (the site's own
+ * paths). `host` is the Host header; `path` is already percent-decoded.
+ */
+export function nodeTargetOf(host: string | undefined, path: string, nodeDomain: string | null): NodeTarget | null {
+  if (nodeDomain && host) {
+    const hostname = host.replace(/:\d+$/, '').toLowerCase();
+    if (hostname.endsWith(`.${nodeDomain}`)) {
+      const network = hostname.slice(0, -nodeDomain.length - 1);
+      if (network && !network.includes('.')) return targetUnder(network, path);
+    }
+  }
+  if (!path.startsWith(pathPrefix)) return null;
+  const rest = path.slice(pathPrefix.length);
+  const slash = rest.indexOf('/');
+  const network = slash === -1 ? rest : rest.slice(0, slash);
+  if (!network) return null;
+  return targetUnder(network, slash === -1 ? '/' : rest.slice(slash));
+}
+
+function targetUnder(network: string, path: string): NodeTarget {
+  if (path === '/openrpc.json') return { kind: 'openrpc', network };
+  const rpc = /^\/v2(?:\/([^/]*))?\/?$/.exec(path);
+  if (rpc) return { kind: 'rpc', network, key: rpc[1] ?? '' };
+  return { kind: 'unknown-path', network };
+}

@@ -1,0 +1,94 @@
+import type { LocalDevnets } from '../chain/local-devnets.ts';
+import type { NetworkRecord } from '../site/records.ts';
+import type { KeyLookup } from './access.ts';
+import { createAnswerCache } from './answer-cache.ts';
+import { createNodeGateway, type GatewayNetwork, type NodeGateway, type UsageRecorder } from './gateway.ts';
+import type { NodeConfig } from '../config/node.ts';
+import type { QuotaCounter } from '../limits/quota.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { nodeUrlOf } from './node-url.ts';
+import { openRpcDocument } from './rpc/openrpc.ts';
+import { createUpstreamPool, type UpstreamPool } from './upstreams/upstream-pool.ts';
+
+// Wires the gateway from its configuration and the parts the server holds (the app store's key
+// lookup, limits, usage meter): one upstream pool per network, each network's upstreams being its
+// configured URLs or, in local mode, the devnet the faucet drips on.
+
+export interface NodeRuntimeOptions {
+  networks: readonly NetworkRecord[];
+  config: NodeConfig;
+  /** Local mode: networks without configured upstreams use these devnets. null: production. */
+  devnets: LocalDevnets | null;
+  keys: KeyLookup;
+  rateLimiter: RateLimiter;
+  quota: QuotaCounter;
+  usage: UsageRecorder;
+  siteOrigin: string;
+  /** IPv6 clients of the demo key count per prefix of this length. */
+  ipv6PrefixLength: number;
+  /** Test settings for the pools (faster probes). */
+  pool?: { probeIntervalMs?: number };
+}
+
+export interface NodeRuntime {
+  gateway: NodeGateway;
+  /** The pools by network id (health for /metrics). */
+  pools: ReadonlyMap<string, UpstreamPool>;
+  close(): void;
+}
+
+export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
+  const { config, devnets } = options;
+  const networks = new Map<string, GatewayNetwork>();
+  const pools = new Map<string, UpstreamPool>();
+  for (const record of options.networks) {
+    const configured = config.upstreams[record.id] ?? [];
+    const evm = record.vm !== 'starknet' && record.chainId !== null;
+    const urls = async (): Promise<string[]> => {
+      if (configured.length) return configured;
+      if (devnets && evm) return [await devnets.rpcUrlFor({ id: record.id, chainId: record.chainId! })];
+      return [];
+    };
+    const pool = createUpstreamPool({ urls, timeoutMs: config.upstreamTimeoutMs, ...options.pool });
+    pools.set(record.id, pool);
+    const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
+    let document: ReturnType<typeof openRpcDocument> | undefined;
+    networks.set(record.id, {
+      id: record.id,
+      name: record.name,
+      chainId: record.chainId,
+      finalityDepth: BigInt(record.finalityBlocks),
+      pool,
+      openRpcDocument: () =>
+        (document ??= openRpcDocument({
+          network: { id: record.id, name: record.name, chainId: record.chainId },
+          serverUrl: `${nodeUrl}/v2/demo`, // a real URI: the demo key answers on every network
+          docsUrl: rpcDocsUrl(options.siteOrigin, record.id),
+        })) as never,
+    });
+  }
+  const gateway = createNodeGateway({
+    networks,
+    keys: options.keys,
+    rateLimiter: options.rateLimiter,
+    quota: options.quota,
+    usage: options.usage,
+    cache: createAnswerCache(),
+    demoLimit: config.demoLimit,
+    ipv6PrefixLength: options.ipv6PrefixLength,
+    docsUrl: (network) => rpcDocsUrl(options.siteOrigin, network),
+    documentationUrl: new URL('/openapi.json', options.siteOrigin).href,
+  });
+  return {
+    gateway,
+    pools,
+    close: () => {
+      for (const pool of pools.values()) pool.close();
+    },
+  };
+}
+
+/** The network's RPC page (spec 4.9), where its methods are listed. */
+function rpcDocsUrl(siteOrigin: string, network: string): string {
+  return new URL(`/rpc/${network}`, siteOrigin).href;
+}

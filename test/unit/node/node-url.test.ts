@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { nodeTargetOf, nodeUrlOf } from '../../../src/node/node-url.ts';
+
+describe('nodeTargetOf (platform §1: both forms of {node_url})', () => {
+  it('reads the path form on any host', () => {
+    expect(nodeTargetOf('localhost:4321', '/node/base-sepolia/v2/abc', null)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/v2/abc/', null)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/v2', null)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: '' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/openrpc.json', null)).toEqual({ kind: 'openrpc', network: 'base-sepolia' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/v2/abc/extra', null)).toEqual({ kind: 'unknown-path', network: 'base-sepolia' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia', null)).toEqual({ kind: 'unknown-path', network: 'base-sepolia' });
+  });
+
+  it('leaves the site’s own paths alone', () => {
+    expect(nodeTargetOf('localhost', '/', null)).toBeNull();
+    expect(nodeTargetOf('localhost', '/nodes/x', null)).toBeNull();
+    expect(nodeTargetOf('localhost', '/node/', null)).toBeNull();
+    expect(nodeTargetOf('localhost', '/api/ip', 'node.example.com')).toBeNull();
+  });
+
+  it('reads the domain form only under NODE_DOMAIN, any path being the node’s', () => {
+    expect(nodeTargetOf('base-sepolia.node.example.com', '/v2/abc', 'node.example.com')).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
+    expect(nodeTargetOf('Base-Sepolia.NODE.example.com:443', '/v2/abc', 'node.example.com')).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
+    expect(nodeTargetOf('base-sepolia.node.example.com', '/about', 'node.example.com')).toEqual({ kind: 'unknown-path', network: 'base-sepolia' });
+    expect(nodeTargetOf('a.b.node.example.com', '/v2/abc', 'node.example.com')).toBeNull();
+    expect(nodeTargetOf('base-sepolia.node.example.com', '/v2/abc', null)).toBeNull();
+    expect(nodeTargetOf('evilnode.example.com', '/v2/abc', 'node.example.com')).toBeNull();
+  });
+
+  it('shows the domain form when configured, else the path form', () => {
+    expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321/', nodeDomain: null })).toBe('http://localhost:4321/node/base-sepolia');
+    expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321', nodeDomain: 'node.example.com' })).toBe('https://base-sepolia.node.example.com');
+  });
+});
