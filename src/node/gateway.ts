@@ -32,6 +32,8 @@ export interface NodeGatewayOptions {
   rateLimiter: RateLimiter;
   quota: QuotaCounter;
   usage: UsageRecorder;
+  /** Every call carried out, the demo key's too (metrics). */
+  observeCall?: (call: { network: string; method: string; computeUnits: number; errorCode: number | null }) => void;
   cache: AnswerCache;
   demoLimit: { requestsPerSecond: number; burst: number };
   /** IPv6 clients of the demo key count per prefix of this length. */
@@ -167,6 +169,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   };
 
   const meter = (caller: Caller, network: string, method: string, computeUnits: number, errorCode: number | null) => {
+    options.observeCall?.({ network, method, computeUnits, errorCode });
     if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network, method, computeUnits, errorCode });
   };
 
