@@ -13,6 +13,7 @@ import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
 import { loadNetworks } from '../site/load.ts';
 import { connectRedis } from '../store/redis.ts';
 import { createKeyLookup } from './access.ts';
+import { serveMetrics } from './metrics.ts';
 import { startNodeRuntime, type NodeRuntime } from './runtime.ts';
 
 // The gateway as the server runs it, configured from the project's content and environment:
@@ -57,13 +58,15 @@ export async function loadNodeRuntime(options: {
       siteOrigin: options.origin,
       ipv6PrefixLength: options.ipv6PrefixLength,
     });
+    opened.push(async () => runtime.close());
+    if (config.metrics) {
+      const metricsServer = await serveMetrics(runtime.metrics, config.metrics);
+      opened.push(() => new Promise((resolve) => metricsServer.close(resolve)));
+    }
     return {
       ...runtime,
       nodeDomain: config.nodeDomain,
-      async close() {
-        runtime.close();
-        await closeAll();
-      },
+      close: async () => void (await closeAll()),
     };
   } catch (error) {
     await closeAll();

@@ -6,6 +6,7 @@ import { createNodeGateway, type GatewayNetwork, type NodeGateway, type UsageRec
 import type { NodeConfig } from '../config/node.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { createNodeMetrics, type NodeMetrics } from './metrics.ts';
 import { nodeUrlOf } from './node-url.ts';
 import { openRpcDocument } from './rpc/openrpc.ts';
 import { createUpstreamPool, type UpstreamPool } from './upstreams/upstream-pool.ts';
@@ -32,6 +33,7 @@ export interface NodeRuntimeOptions {
 
 export interface NodeRuntime {
   gateway: NodeGateway;
+  metrics: NodeMetrics;
   /** The pools by network id (health for /metrics). */
   pools: ReadonlyMap<string, UpstreamPool>;
   close(): void;
@@ -67,8 +69,10 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
         })) as never,
     });
   }
+  const metrics = createNodeMetrics(pools);
   const gateway = createNodeGateway({
     networks,
+    observeCall: metrics.observeCall,
     keys: options.keys,
     rateLimiter: options.rateLimiter,
     quota: options.quota,
@@ -80,7 +84,18 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     documentationUrl: new URL('/openapi.json', options.siteOrigin).href,
   });
   return {
-    gateway,
+    gateway: {
+      ...gateway,
+      async handle(request, target, context) {
+        const started = performance.now();
+        const response = await gateway.handle(request, target, context);
+        // Unknown networks are one label, so made-up names cannot grow the metrics without bound.
+        const network = networks.has(target.network) ? target.network : 'unknown';
+        metrics.observeRequest({ network, transport: 'http', status: response.status, seconds: (performance.now() - started) / 1000 });
+        return response;
+      },
+    },
+    metrics,
     pools,
     close: () => {
       for (const pool of pools.values()) pool.close();

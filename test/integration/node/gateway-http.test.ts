@@ -35,6 +35,7 @@ let chain: TestAnvil;
 let proxy: { url: string; close(): Promise<void> };
 const upstreamCalls: string[] = [];
 let key: string;
+let metricsPort: number;
 
 const nodeUrl = (network: string, appKey = key) => `${server.origin}/node/${network}/v2/${appKey}`;
 
@@ -70,6 +71,7 @@ beforeAll(async () => {
       ANVIL_BLOCK_TIME: '1',
       NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url,
       NODE_UPSTREAMS_ARBITRUM_SEPOLIA: `http://127.0.0.1:${await freePort()}`,
+      METRICS_PORT: String((metricsPort = await freePort())),
     },
   });
 }, 120_000);
@@ -301,5 +303,18 @@ describe('upstreams', () => {
       expect(answer.body.result.transactionHash).toBe(hash);
     }
     expect(upstreamCalls.filter((method) => method === 'eth_getTransactionReceipt').length - before).toBe(1);
+  });
+});
+
+describe('metrics', () => {
+  it('are served in Prometheus format on their own port, not on the public one', async () => {
+    await rpc(nodeUrl(LOCAL), call('eth_chainId'));
+    await rpc(nodeUrl(LOCAL), call('eth_madeUp'));
+    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    expect(text).toMatch(/crucible_node_calls_total\{network="ethereum-sepolia",method="eth_chainId",outcome="ok"\} [1-9]/);
+    expect(text).toMatch(/crucible_node_request_duration_seconds_count\{network="ethereum-sepolia",transport="http",status="200"\} [1-9]/);
+    expect(text).toMatch(/crucible_node_upstream_head\{network="base-sepolia",upstream="http:\/\/127\.0\.0\.1:\d+#0"\} \d+/);
+    expect(text).toMatch(/crucible_node_upstream_consecutive_failures\{network="arbitrum-sepolia",[^}]*\} [1-9]/);
+    expect((await fetch(`${server.origin}/metrics`)).status).toBe(404);
   });
 });
