@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { Alchemy } from 'alchemy-sdk';
+import { JsonRpcProvider } from 'ethers';
+import { createPublicClient, http } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAppStore, type AppStore } from '../../../src/apps/store.ts';
+import { createUsageMeter } from '../../../src/apps/usage-meter.ts';
+import { openDatabase, type Database } from '../../../src/db/open.ts';
+import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
+import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
+import { startPostgres, type TestPostgres } from '../../support/postgres.ts';
+import { startRedis, type TestRedis } from '../../support/redis.ts';
+import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
+
+// Two production servers sharing PostgreSQL (apps, usage) and Redis (limits), as a deployment
+// with several processes runs (ARCHITECTURE principle 6): the clients work on PostgreSQL, and an
+// app's rate and quota hold across both processes.
+
+const NETWORK = 'base-sepolia';
+const APP_KEY_SECRET = randomBytes(32).toString('hex');
+
+let fixture: FixtureDist;
+let postgres: TestPostgres;
+let redis: TestRedis;
+let chain: TestAnvil;
+let database: Database;
+let apps: AppStore;
+let servers: BuiltSite[] = [];
+
+const nodeUrl = (server: BuiltSite, key: string) => `${server.origin}/node/${NETWORK}/v2/${key}`;
+const blockNumber = (server: BuiltSite, key: string) =>
+  fetch(nodeUrl(server, key), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+  }).then(async (response) => ({ status: response.status, body: (await response.json()) as { result?: string; error?: { message: string } } }));
+
+beforeAll(async () => {
+  fixture = await writeFixtureDist();
+  [postgres, redis, chain] = await Promise.all([startPostgres(), startRedis(), startTestAnvil({ chainId: 84532 })]);
+  database = await openDatabase({ engine: 'postgres', url: postgres.url });
+  apps = createAppStore(database, { keySecret: Buffer.from(APP_KEY_SECRET, 'hex'), networks: [NETWORK] });
+  const env = { DATABASE_URL: postgres.url, APP_KEY_SECRET, REDIS_URL: redis.url, NODE_UPSTREAMS_BASE_SEPOLIA: chain.rpcUrl };
+  servers = await Promise.all([startBuiltSite({ distDir: fixture.distDir, env }), startBuiltSite({ distDir: fixture.distDir, env })]);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.stop()));
+  await database?.close();
+  await Promise.all([postgres?.stop(), redis?.stop(), chain?.stop()]);
+  if (fixture) await rm(fixture.root, { recursive: true, force: true });
+});
+
+describe('on PostgreSQL and Redis, with two server processes', () => {
+  it('viem, ethers and alchemy-sdk work through either process', async () => {
+    const { key } = await apps.create({ name: 'clients' });
+    for (const server of servers) {
+      const viem = createPublicClient({ transport: http(nodeUrl(server, key)) });
+      expect(await viem.getChainId()).toBe(84532);
+      const ethers = new JsonRpcProvider(nodeUrl(server, key), undefined, { staticNetwork: true });
+      expect(await ethers.getBlockNumber()).toBe(Number(await viem.getBlockNumber()));
+      ethers.destroy();
+      expect((await new Alchemy({ url: nodeUrl(server, key) }).core.getGasPrice()).toBigInt()).toBeGreaterThan(0n);
+    }
+  });
+
+  it('an app’s CU rate is one bucket for both processes', async () => {
+    // 2 CU/s with 10 s of burst: 20 CU, two eth_blockNumber calls (10 CU each), wherever they land.
+    const { key } = await apps.create({ name: 'shared rate', computeUnitsPerSecond: 2 });
+    const answers = [];
+    for (let i = 0; i < 3; i++) for (const server of servers) answers.push(await blockNumber(server, key));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429, 429, 429, 429]);
+  });
+
+  it('an app’s monthly quota is counted across both processes', async () => {
+    const { key } = await apps.create({ name: 'shared quota', monthlyComputeUnitQuota: 30 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) for (const server of servers) statuses.push((await blockNumber(server, key)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+  });
+
+  it('usage from both processes lands in one table, per app, network and method', async () => {
+    const { app, key } = await apps.create({ name: 'metered' });
+    for (const server of servers) for (let i = 0; i < 2; i++) expect((await blockNumber(server, key)).status).toBe(200);
+    const meter = createUsageMeter(database);
+    const from = Date.now() - 3_600_000;
+    let points: Awaited<ReturnType<typeof meter.usageSeries>> = [];
+    // Each process stores what it metered every few seconds.
+    for (let waited = 0; waited < 20_000; waited += 250) {
+      points = await meter.usageSeries(app.id, { from, to: Date.now() + 60_000, bucket: 'hour' });
+      if (points.reduce((sum, point) => sum + point.requests, 0) >= 4) break;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    await meter.close();
+    expect(points.map(({ network, method, requests, computeUnits }) => ({ network, method, requests, computeUnits }))).toEqual([
+      { network: NETWORK, method: 'eth_blockNumber', requests: 4, computeUnits: 40 },
+    ]);
+  });
+
+  it('a rotated key stops working in both processes', async () => {
+    const { app, key } = await apps.create({ name: 'rotated' });
+    for (const server of servers) expect((await blockNumber(server, key)).status).toBe(200);
+    const { key: newKey } = await apps.rotate(app.id);
+    for (const server of servers) {
+      // Each process remembers a key it has looked up for at most a second.
+      let status = 200;
+      for (let waited = 0; waited < 5_000 && status === 200; waited += 200) {
+        status = (await blockNumber(server, key)).status;
+        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(status).toBe(401);
+      expect((await blockNumber(server, newKey)).status).toBe(200);
+    }
+  });
+});
