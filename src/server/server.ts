@@ -12,7 +12,7 @@ import type { NodeGateway } from '../node/gateway.ts';
 import { nodeTargetOf } from '../node/node-url.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
-import { resolveRequestPath, type RequestPath } from './request-path.ts';
+import { resolveRequestPath, type RequestPath } from '../http/request-path.ts';
 import type { StaticReply, StaticSite } from './static-site.ts';
 
 // The production server: static files from dist/ under the rules manifest, the API router for

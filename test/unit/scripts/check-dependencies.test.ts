@@ -93,6 +93,39 @@ describe('the layer rules', () => {
       'src/search/data.ts → src/api/schemas.ts',
       { 'src/search/data.ts': 'import { schemas } from "../api/schemas.ts";\nexport const data = schemas;\n' },
     ],
+    [
+      'database-imports-no-part',
+      'src/db/open.ts → src/api/schemas.ts',
+      { 'src/db/open.ts': 'import { schemas } from "../api/schemas.ts";\nexport const open = schemas;\n' },
+    ],
+    [
+      'apps-not-to-edges',
+      'src/apps/store.ts → src/server/main.ts',
+      { 'src/apps/store.ts': 'import { server } from "../server/main.ts";\nexport const store = server;\n' },
+    ],
+    [
+      'limits-know-no-caller',
+      'src/limits/quota.ts → src/site/urls.ts',
+      { 'src/limits/quota.ts': 'import { home } from "../site/urls.ts";\nexport const quota = home;\n' },
+    ],
+    [
+      'rpc-registry-is-pure',
+      'src/node/rpc/registry.ts → src/site/urls.ts',
+      { 'src/node/rpc/registry.ts': 'import { home } from "../../site/urls.ts";\nexport const registry = home;\n' },
+    ],
+    [
+      'gateway-not-to-server-or-faucet',
+      'src/node/gateway.ts → src/server/main.ts',
+      { 'src/node/gateway.ts': 'import { server } from "../server/main.ts";\nexport const gateway = server;\n' },
+    ],
+    [
+      'faucet-not-to-gateway',
+      'src/faucet/service.ts → src/node/gateway.ts',
+      {
+        'src/node/gateway.ts': 'export const gateway = 1;\n',
+        'src/faucet/service.ts': 'import { gateway } from "../node/gateway.ts";\nexport const faucet = gateway;\n',
+      },
+    ],
   ])('fail on %s', async (rule, edge, files) => {
     const result = await check({ ...layers, ...files });
     expect(result.output).toContain(`error ${rule}: ${edge}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRequestPath } from '../../../src/server/request-path.ts';
+import { resolveRequestPath } from '../../../src/http/request-path.ts';
 
 describe('resolveRequestPath', () => {
   it('decodes ordinary paths and keeps the query', () => {
