@@ -9,8 +9,9 @@ import { loadAppKeySecret } from '../../../src/apps/key-secret.ts';
 import { createAppStore, type AppStore } from '../../../src/apps/store.ts';
 import { openDatabase, type Database } from '../../../src/db/open.ts';
 import { randomAddress, startRpcProxy, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
-import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
+import { fixtureSite, writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { freePort } from '../../support/free-port.ts';
+import { validateOpenRpc } from '../../support/openrpc-validator.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
 // The node gateway through the real production server (`node src/server/main.ts`): every row of
@@ -277,6 +278,30 @@ describe('platform §3: statuses and error codes', () => {
     expect(answer.status).toBe(404);
     expect(answer.body.error.code).toBe('not_found');
     expect(answer.body.error.status).toBe(404);
+  });
+});
+
+describe('the registry behind the gateway', () => {
+  it('eth_getLogs over more than 10,000 blocks is -32602 naming the limit, tags resolved against the head', async () => {
+    const wide = await rpc(nodeUrl(LOCAL), call('eth_getLogs', [{ fromBlock: '0x0', toBlock: '0x2710' }]));
+    expect(wide.body.error.code).toBe(-32602);
+    expect(wide.body.error.message).toMatch(/10000 blocks/);
+    const narrow = await rpc(nodeUrl(LOCAL), call('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]));
+    expect(narrow.body.result).toEqual([]);
+  });
+
+  it('rpc.discover and {node_url}/openrpc.json answer the same valid OpenRPC document', async () => {
+    const discovered = (await rpc(nodeUrl(PROXIED), call('rpc.discover'))).body.result;
+    expect(validateOpenRpc(discovered), JSON.stringify(validateOpenRpc.errors)).toBe(true);
+    const served = await fetch(`${server.origin}/node/${PROXIED}/openrpc.json`);
+    expect(served.status).toBe(200);
+    expect(await served.json()).toEqual(discovered);
+    // The document names the site’s canonical origin, as every built page does.
+    expect(discovered.servers[0].url).toBe(`${fixtureSite}/node/${PROXIED}/v2/demo`);
+    expect(discovered.methods.map((method: { name: string }) => method.name)).toEqual(
+      expect.arrayContaining(['eth_blockNumber', 'eth_getLogs', 'eth_subscribe']),
+    );
+    expect(discovered.methods.map((method: { name: string }) => method.name)).not.toContain('eth_sendTransaction');
   });
 });
 
