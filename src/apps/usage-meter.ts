@@ -10,7 +10,7 @@ import { readUsageSeries, type UsagePoint, type UsageSeriesOptions } from './usa
 // minute. What is recorded is kept until a flush stores it: a failed flush is retried with the
 // next one, so nothing recorded is lost while the process lives.
 
-export interface UsageRecord {
+interface UsageRecord {
   appId: string;
   network: string;
   method: string;

@@ -4,9 +4,9 @@ import type { DatabaseSchema } from '../db/schema.ts';
 // Usage over time for the dashboard (platform §8): the stored per-minute sums of one app,
 // summed again by minute, hour or UTC day, per network and method.
 
-export type UsageBucket = 'minute' | 'hour' | 'day';
+type UsageBucket = 'minute' | 'hour' | 'day';
 
-export const BUCKET_MS: Readonly<Record<UsageBucket, number>> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+const BUCKET_MS: Readonly<Record<UsageBucket, number>> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
 export interface UsagePoint {
   /** Start of the bucket, ms since the epoch. */

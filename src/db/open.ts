@@ -21,7 +21,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export class MigrationError extends Error {
+class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
