@@ -25,7 +25,11 @@ class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-/** Opens the database and brings its schema up to date before resolving. */
+/**
+ * Opens the database and brings its schema up to date before resolving. Open a SQLite file once
+ * per process and share the Database: node:sqlite is synchronous, so a second connection waiting
+ * for the file's write lock would block the thread the first one needs to commit.
+ */
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
   const db = new Kysely<DatabaseSchema>({ dialect: location.engine === 'postgres' ? postgresDialect(location.url) : sqliteDialect(location.path) });
   let closed: Promise<void> | undefined;
