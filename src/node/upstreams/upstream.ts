@@ -136,6 +136,6 @@ function readAnswer(res: IncomingMessage, maxBytes: number): Promise<string> {
  * Providers put the key in the URL (`/v2/<key>`, `?apikey=`): a label keeps the scheme, host
  * and port only, so logs and metrics never carry it.
  */
-export function upstreamLabel(url: URL): string {
+function upstreamLabel(url: URL): string {
   return `${url.protocol}//${url.host}`;
 }
