@@ -9,7 +9,7 @@ import type { Router } from '../api/router.ts';
 import { isApiPath } from '../api/site-api.ts';
 import type { TrustProxy } from '../config/server.ts';
 import type { NodeGateway } from '../node/gateway.ts';
-import { nodeTargetOf } from '../node/node-url.ts';
+import { nodeTargetOf, type NodeTarget } from '../node/node-url.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from '../http/request-path.ts';
@@ -65,7 +65,15 @@ export function createSiteServer(options: SiteServerOptions): Server {
   const limits = { ...serverLimits, ...options.limits };
 
   /** Answers one request; returns a promise only when some step is asynchronous. */
-  function answer(req: IncomingMessage, res: ServerResponse, requestId: string, method: string, target: RequestPath, rawPath: string): void | Promise<void> {
+  function answer(
+    req: IncomingMessage,
+    res: ServerResponse,
+    requestId: string,
+    method: string,
+    target: RequestPath,
+    rawPath: string,
+    nodeTarget: NodeTarget | null,
+  ): void | Promise<void> {
     const head = method === 'HEAD';
     if (!target.ok) {
       if (isApiPath(rawPath)) {
@@ -77,8 +85,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
       return site.notFound({ method, path: rawPath, acceptEncoding: headerValue(req, 'accept-encoding') }).then((reply) => writeReply(res, reply));
     }
     const callerIp = () => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy);
-    const nodeTarget = node && nodeTargetOf(headerValue(req, 'host'), target.path, node.nodeDomain);
-    if (nodeTarget) {
+    if (node && nodeTarget) {
       return node.gateway
         .handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp() })
         .then((response) => writeWebResponse(res, response, { head, requestId }));
@@ -107,8 +114,11 @@ export function createSiteServer(options: SiteServerOptions): Server {
     const method = req.method ?? 'GET';
     const target = resolveRequestPath(req.url);
     const rawPath = target.ok ? target.rawPath : (req.url ?? '').split('?', 1)[0]!;
+    const nodeTarget = node && target.ok ? nodeTargetOf(headerValue(req, 'host'), target.path, node.nodeDomain) : null;
+    // An app key is a secret: request logs never carry it (platform §2).
+    const loggedPath = nodeTarget?.kind === 'rpc' ? rawPath.replace(/\/v2\/[^/]+/, '/v2/<key>') : rawPath;
     const fail = (error: unknown) => {
-      logger.error('request failed', { requestId, method, path: rawPath, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      logger.error('request failed', { requestId, method, path: loggedPath, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'x-request-id': requestId });
         res.end('Internal Server Error\n');
@@ -117,11 +127,11 @@ export function createSiteServer(options: SiteServerOptions): Server {
     if (logger.request) {
       const log = logger.request;
       res.once('close', () =>
-        log({ method, path: rawPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId }),
+        log({ method, path: loggedPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId }),
       );
     }
     try {
-      const pending = answer(req, res, requestId, method, target, rawPath);
+      const pending = answer(req, res, requestId, method, target, rawPath, nodeTarget);
       if (pending) pending.catch(fail);
     } catch (error) {
       fail(error);
