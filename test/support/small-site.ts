@@ -40,6 +40,7 @@ export function smallSite(extraPages: Array<[string, Record<string, unknown>, st
       maxBalance: '1',
       rateWindowHours: 24,
       maxDripGas: 100_000,
+      finalityBlocks: 64,
       deprecated: false,
       suggestForDeprecated: false,
     },
