@@ -1,0 +1,119 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import type { Logger } from '../../api/operation.ts';
+import { resolveRequestPath } from '../../http/request-path.ts';
+import type { GatewayNetwork, NodeGateway } from '../gateway.ts';
+import { nodeTargetOf } from '../node-url.ts';
+import { MAX_BODY_BYTES } from '../rpc/limits.ts';
+import { serveNodeConnection, type NodeConnection } from './connection.ts';
+import { webSocketLimits, type WebSocketLimits } from './limits.ts';
+import { createUpstreamFeed, type UpstreamFeed } from './upstream-feed.ts';
+import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
+
+// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), on the server's 'upgrade'
+// event. The key, the app's state and network and the Origin are checked before the upgrade: a
+// refusal is the HTTP answer the same request gets over POST (401, 403, 404), and no connection is
+// opened. Subscriptions of every connection share one upstream connection per network.
+
+export interface NodeWebSocketOptions {
+  gateway: NodeGateway;
+  nodeDomain: string | null;
+  /** The caller's address as the server's TRUST_PROXY reads it (the demo key is limited per IP). */
+  clientIp(req: IncomingMessage): string | null;
+  limits?: Partial<WebSocketLimits>;
+  logger?: Logger;
+}
+
+export interface NodeWebSockets {
+  /** Closes every client connection (1001) and the upstream ones, and stops taking upgrades. */
+  close(): Promise<void>;
+}
+
+/** How long clients get to answer the closing handshake before their sockets are cut. */
+const CLOSE_GRACE_MS = 1_000;
+
+export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptions): NodeWebSockets {
+  const { gateway, nodeDomain, logger } = options;
+  const limits: WebSocketLimits = { ...webSocketLimits, ...options.limits };
+  // A larger message closes its connection with 1009.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, clientTracking: false });
+  const connections = new Set<NodeConnection>();
+  const feeds = new Map<string, UpstreamFeed>();
+
+  const feedOf = (network: GatewayNetwork): UpstreamFeed => {
+    let feed = feeds.get(network.id);
+    if (!feed) {
+      feed = createUpstreamFeed({ urls: () => network.pool.websocketUrls(), network: network.id, limits, logger });
+      feeds.set(network.id, feed);
+    }
+    return feed;
+  };
+
+  const keepalive = setInterval(() => {
+    for (const connection of connections) connection.heartbeat();
+  }, limits.pingIntervalMs);
+  keepalive.unref();
+
+  const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const requestPath = resolveRequestPath(req.url);
+    if (!requestPath.ok) return refuseUpgrade(socket, requestPath.reason === 'malformed' ? 400 : 404, '', { 'content-type': 'text/plain' });
+    const target = nodeTargetOf(req.headers.host, requestPath.path, nodeDomain);
+    // Only `{node_url}/v2/<key>` takes WebSockets; the site's paths take none.
+    if (!target) return refuseUpgrade(socket, 404, 'Not Found\n', { 'content-type': 'text/plain; charset=utf-8' });
+    const network = gateway.networks.get(target.network);
+    if (!network || target.kind !== 'rpc') {
+      // The gateway's own 404 (the Error body), as an HTTP request to this path gets.
+      const clientIp = options.clientIp(req);
+      const notFound = await gateway.handle(
+        { method: 'GET', headers: new Headers(), body: null },
+        { kind: 'unknown-path', network: target.network },
+        { path: requestPath.rawPath, clientIp },
+      );
+      return refuseUpgradeWith(socket, notFound);
+    }
+    if (req.headers.upgrade?.toLowerCase() !== 'websocket')
+      return refuseUpgrade(socket, 400, 'Only WebSocket upgrades are served here\n', { 'content-type': 'text/plain' });
+    const origin = req.headers.origin ?? null;
+    const authorized = await gateway.authorize(network, target.key, origin);
+    if (!authorized.ok) {
+      const { failure } = authorized;
+      return refuseUpgrade(socket, failure.httpStatus, JSON.stringify({ jsonrpc: '2.0', id: null, error: failure.error }));
+    }
+    // The client may have left during the lookup.
+    if (socket.destroyed) return;
+    const session = { caller: authorized.caller, network, clientIp: options.clientIp(req) };
+    sockets.handleUpgrade(req, socket, head, (ws) => {
+      const connection = serveNodeConnection(ws, { gateway, session, credentials: { key: target.key, origin }, feed: feedOf(network), limits, logger });
+      connections.add(connection);
+      void connection.closed.then(() => connections.delete(connection));
+    });
+  };
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    // A client that resets mid-handshake must not take the server down.
+    socket.on('error', () => socket.destroy());
+    upgrade(req, socket, head).catch((error: unknown) => {
+      logger?.error('WebSocket upgrade failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      refuseUpgrade(socket, 500, 'Internal Server Error\n', { 'content-type': 'text/plain' });
+    });
+  };
+  server.on('upgrade', onUpgrade);
+
+  return {
+    async close() {
+      server.off('upgrade', onUpgrade);
+      clearInterval(keepalive);
+      const open = [...connections];
+      for (const connection of open) connection.close(1001, 'the server is shutting down');
+      const grace = setTimeout(() => {
+        for (const connection of open) connection.terminate();
+      }, CLOSE_GRACE_MS);
+      await Promise.all(open.map((connection) => connection.closed));
+      clearTimeout(grace);
+      for (const feed of feeds.values()) feed.close();
+      feeds.clear();
+      await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,542 @@
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { WebSocketProvider } from 'ethers';
+import { createPublicClient, keccak256, parseAbiItem, toHex, webSocket, type Address, type Hex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { normalizeIp } from '../../../src/api/client-ip.ts';
+import type { Router } from '../../../src/api/router.ts';
+import { isDemoKey } from '../../../src/apps/demo.ts';
+import { loadAppKeySecret } from '../../../src/apps/key-secret.ts';
+import { createAppStore, type AppStore } from '../../../src/apps/store.ts';
+import { readNodeConfig } from '../../../src/config/node.ts';
+import { openDatabase, type Database } from '../../../src/db/open.ts';
+import { createMemoryQuotaCounter } from '../../../src/limits/memory-quota.ts';
+import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
+import { createKeyLookup } from '../../../src/node/access.ts';
+import type { UsageRecorder } from '../../../src/node/gateway.ts';
+import { startNodeRuntime, type NodeRuntime } from '../../../src/node/runtime.ts';
+import { attachNodeWebSockets, type NodeWebSockets } from '../../../src/node/websocket/attach.ts';
+import { NOTIFICATION_METHOD } from '../../../src/node/websocket/connection.ts';
+import { createServerLogger } from '../../../src/server/log.ts';
+import { createSiteServer, listen } from '../../../src/server/server.ts';
+import { openStaticSite } from '../../../src/server/static-site.ts';
+import { loadSurfaceRules } from '../../../src/server/surface-rules.ts';
+import { loadNetworks } from '../../../src/site/load.ts';
+import { randomAddress, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
+import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
+import { startWsProxy, type WsProxy } from '../../support/ws-proxy.ts';
+
+// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), in-process: the production
+// server (createSiteServer) with the node runtime and the WebSocket attachment, apps in a real
+// SQLite database, and a real anvil (one block a second) behind a WebSocket pass-through that
+// counts the subscriptions the gateway makes upstream and can drop its connections.
+
+const NETWORK = 'base-sepolia';
+const CHAIN_ID = 84532;
+/** anvil's first dev account: unlocked and funded, so tests send transactions to anvil directly. */
+const ANVIL_ACCOUNT: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
+const PING_INTERVAL_MS = 300;
+/** The server's request timeout in this test: an upgraded connection must outlive it. */
+const REQUEST_TIMEOUT_MS = 1_000;
+const wait = { timeout: 30_000, interval: 20 };
+
+const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
+
+let dir: string;
+let fixture: FixtureDist;
+let database: Database;
+let apps: AppStore;
+let chain: TestAnvil;
+let proxy: WsProxy;
+let runtime: NodeRuntime;
+let server: Server;
+let websockets: NodeWebSockets;
+let origin: string;
+let key: string;
+const usage: Array<Parameters<UsageRecorder['record']>[0]> = [];
+
+const wsUrl = (appKey = key, network = NETWORK) => `${origin.replace(/^http/, 'ws')}/node/${network}/v2/${appKey}`;
+
+const noApi: Router = {
+  handle: () => {
+    throw new Error('the site API is not part of this test');
+  },
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'crucible-node-ws-'));
+  fixture = await writeFixtureDist();
+  chain = await startTestAnvil({ chainId: CHAIN_ID, blockTimeSeconds: 1 });
+  proxy = await startWsProxy(chain.rpcUrl);
+  const databasePath = join(dir, 'crucible.sqlite');
+  database = await openDatabase({ engine: 'sqlite', path: databasePath });
+  const networks = await loadNetworks(projectRoot);
+  apps = createAppStore(database, {
+    keySecret: await loadAppKeySecret({ engine: 'sqlite', path: databasePath, appKeySecret: null }),
+    networks: networks.map((network) => network.id),
+  });
+  ({ key } = await apps.create({ name: 'websocket test', computeUnitsPerSecond: 100_000 }));
+  const rules = await loadSurfaceRules(fixture.distDir);
+  runtime = startNodeRuntime({
+    networks,
+    config: readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url }, networks),
+    devnets: null,
+    keys: createKeyLookup({ findApp: (appKey) => apps.findByKey(appKey), isDemoKey }),
+    rateLimiter: createMemoryRateLimiter(),
+    quota: createMemoryQuotaCounter(async () => 0),
+    usage: { record: (entry) => usage.push(entry) },
+    siteOrigin: rules.site,
+    ipv6PrefixLength: 64,
+    pool: { probeIntervalMs: 500 },
+  });
+  const logger = createServerLogger({ requests: false, stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+  server = createSiteServer({
+    site: await openStaticSite(fixture.distDir, rules),
+    router: noApi,
+    origin: rules.site,
+    trustProxy: { mode: 'none' },
+    logger,
+    node: { gateway: runtime.gateway, nodeDomain: null },
+    limits: { requestTimeoutMs: REQUEST_TIMEOUT_MS, headersTimeoutMs: REQUEST_TIMEOUT_MS, connectionsCheckingIntervalMs: 200 },
+  });
+  websockets = attachNodeWebSockets(server, {
+    gateway: runtime.gateway,
+    nodeDomain: null,
+    clientIp: (req) => normalizeIp(req.socket.remoteAddress),
+    limits: { pingIntervalMs: PING_INTERVAL_MS, reconnectDelayMs: { min: 50, max: 500 }, upstreamIdleMs: 200 },
+    logger,
+  });
+  origin = (await listen(server, 0, '127.0.0.1')).replace(/\/$/, '');
+}, 120_000);
+
+afterAll(async () => {
+  await websockets?.close();
+  if (server) {
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections();
+    await closed;
+  }
+  runtime?.close();
+  await database?.close();
+  await Promise.all([proxy?.close(), chain?.stop()]);
+  if (fixture) await rm(fixture.root, { recursive: true, force: true });
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+interface RpcMessage {
+  jsonrpc: '2.0';
+  id?: unknown;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+  method?: string;
+  params?: { subscription: string; result: unknown };
+}
+
+/** A bare JSON-RPC client over `ws`: every message it receives, in order. */
+class RpcSocket {
+  readonly messages: RpcMessage[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+  /** JSON-RPC is sent as text: a binary message is a fault (browsers hand it over as a Blob). */
+  binaryMessages = 0;
+  #nextId = 1;
+
+  readonly ws: WebSocket;
+
+  private constructor(ws: WebSocket) {
+    this.ws = ws;
+    ws.on('message', (data, isBinary) => {
+      if (isBinary) this.binaryMessages++;
+      this.messages.push(...[JSON.parse(String(data)) as RpcMessage | RpcMessage[]].flat());
+    });
+    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  }
+
+  static async open(url = wsUrl(), options?: WebSocket.ClientOptions): Promise<RpcSocket> {
+    const ws = new WebSocket(url, options);
+    await once(ws, 'open');
+    return new RpcSocket(ws);
+  }
+
+  /** Sends a request and waits for the answer with its id. */
+  async call(method: string, params: unknown[] = []): Promise<RpcMessage> {
+    const id = this.#nextId++;
+    this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return this.answer(id);
+  }
+
+  answer(id: unknown): Promise<RpcMessage> {
+    return vi.waitFor(() => {
+      const answer = this.messages.find((message) => message.id === id && message.method === undefined);
+      if (!answer) throw new Error(`no answer to ${String(id)} yet`);
+      return answer;
+    }, wait);
+  }
+
+  async subscribe(...params: unknown[]): Promise<string> {
+    const answer = await this.call('eth_subscribe', params);
+    expect(answer.error).toBeUndefined();
+    return answer.result as string;
+  }
+
+  notifications(subscription: string): unknown[] {
+    return this.messages
+      .filter((message) => message.method === 'eth_subscription' && message.params?.subscription === subscription)
+      .map((message) => message.params!.result);
+  }
+
+  /** Waits until the subscription has had at least `count` notifications. */
+  until(subscription: string, count: number): Promise<unknown[]> {
+    return vi.waitFor(() => {
+      const received = this.notifications(subscription);
+      if (received.length < count) throw new Error(`${received.length} of ${count} notifications yet`);
+      return received;
+    }, wait);
+  }
+
+  async close(): Promise<void> {
+    this.ws.close();
+    await this.closed;
+  }
+}
+
+/** An upgrade the server must refuse: its HTTP status and body. */
+function refusedUpgrade(url: string, options?: WebSocket.ClientOptions): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, options);
+    ws.once('open', () => reject(new Error(`${url} was upgraded`)));
+    ws.once('error', () => undefined);
+    ws.once('unexpected-response', (_request, response) => {
+      let body = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      response.once('end', () => resolve({ status: response.statusCode ?? 0, body }));
+    });
+  });
+}
+
+const upstreamSubscriptions = (kind: string) => proxy.requests.filter((request) => request.method === 'eth_subscribe' && request.params[0] === kind).length;
+const upstreamUnsubscriptions = () => proxy.requests.filter((request) => request.method === 'eth_unsubscribe').length;
+/** newHeads notifications carry block headers. */
+const headsOf = (results: unknown[]) => results as Array<{ number: string; hash: string }>;
+const blockNumbers = (results: unknown[]) => headsOf(results).map((head) => Number(head.number));
+const isConsecutive = (numbers: number[]) => numbers.every((value, i) => i === 0 || value === numbers[i - 1]! + 1);
+
+describe('fan-out: one upstream subscription per topic', () => {
+  it('two connections × newHeads make one upstream eth_subscribe, cancelled when the last subscriber leaves', async () => {
+    const before = upstreamSubscriptions('newHeads');
+    const unsubscribedBefore = upstreamUnsubscriptions();
+    const [first, second] = await Promise.all([RpcSocket.open(), RpcSocket.open()]);
+    const [a, b] = await Promise.all([first.subscribe('newHeads'), second.subscribe('newHeads')]);
+    expect(a).toMatch(/^0x[0-9a-f]{32}$/);
+    expect(b).toMatch(/^0x[0-9a-f]{32}$/);
+    expect(a).not.toBe(b);
+    const [headsA, headsB] = await Promise.all([first.until(a, 2), second.until(b, 2)]);
+    expect(upstreamSubscriptions('newHeads') - before).toBe(1);
+    // The same heads reach both, each under its own id.
+    const common = headsOf(headsA).filter((head) => headsOf(headsB).some((other) => other.hash === head.hash));
+    expect(common.length).toBeGreaterThanOrEqual(1);
+    expect(first.binaryMessages + second.binaryMessages).toBe(0);
+
+    await first.close();
+    await second.until(b, headsB.length + 1);
+    expect(upstreamUnsubscriptions()).toBe(unsubscribedBefore);
+    expect((await second.call('eth_unsubscribe', [b])).result).toBe(true);
+    await vi.waitFor(() => expect(upstreamUnsubscriptions()).toBe(unsubscribedBefore + 1), wait);
+    // With nothing left to serve, the upstream connection itself is closed.
+    await vi.waitFor(() => expect(proxy.openConnections()).toBe(0), wait);
+    await second.close();
+  });
+
+  it('logs filters spelled differently share one upstream subscription', async () => {
+    const before = upstreamSubscriptions('logs');
+    const address = randomAddress();
+    const client = await RpcSocket.open();
+    const one = await client.subscribe('logs', { address });
+    const other = await client.subscribe('logs', { address: [address.toLowerCase(), address], topics: [null] });
+    expect(one).not.toBe(other);
+    expect(upstreamSubscriptions('logs') - before).toBe(1);
+    await client.subscribe('logs', { address: randomAddress() });
+    expect(upstreamSubscriptions('logs') - before).toBe(2);
+    await client.close();
+  });
+
+  it('after the upstream connection drops, subscribers get heads again under their own ids without subscribing again', async () => {
+    const client = await RpcSocket.open();
+    const id = await client.subscribe('newHeads');
+    const before = await client.until(id, 1);
+    const subscribedBefore = upstreamSubscriptions('newHeads');
+    proxy.dropConnections();
+    // The gateway reconnects and subscribes again upstream; the client sends nothing.
+    await vi.waitFor(() => expect(upstreamSubscriptions('newHeads')).toBe(subscribedBefore + 1), wait);
+    const after = await client.until(id, before.length + 2);
+    expect(isConsecutive(blockNumbers(after.slice(-2)))).toBe(true);
+    expect(client.messages.filter((message) => message.method === undefined)).toHaveLength(1);
+    await client.close();
+  });
+});
+
+describe('clients written for other providers, by their URL alone', () => {
+  it('viem webSocket transport: getBlockNumber, and watchBlocks receives several heads in order', async () => {
+    const client = createPublicClient({ transport: webSocket(wsUrl()) });
+    expect(await client.getBlockNumber()).toBeGreaterThan(0n);
+    expect(await client.getChainId()).toBe(CHAIN_ID);
+    const blocks: bigint[] = [];
+    const unwatch = client.watchBlocks({ onBlock: (block) => void blocks.push(block.number) });
+    await vi.waitFor(() => expect(blocks.length).toBeGreaterThanOrEqual(3), wait);
+    unwatch();
+    expect(blocks.slice(0, 3).every((number, i) => i === 0 || number === blocks[i - 1]! + 1n)).toBe(true);
+    await (await client.transport.getRpcClient()).close();
+  });
+
+  it('viem watchEvent receives the log a transaction emits', async () => {
+    const client = createPublicClient({ transport: webSocket(wsUrl()) });
+    const address = await deployPingEmitter();
+    const logs: Array<{ address: string; transactionHash: Hex | null }> = [];
+    const unwatch = client.watchEvent({ address, event: parseAbiItem('event Ping()'), onLogs: (found) => void logs.push(...found) });
+    // The subscription is made before the transaction is sent: wait until the gateway holds it upstream.
+    await vi.waitFor(
+      () =>
+        expect(proxy.requests.some((request) => request.method === 'eth_subscribe' && JSON.stringify(request.params).includes(address.toLowerCase()))).toBe(
+          true,
+        ),
+      wait,
+    );
+    const hash = await chain.client.sendTransaction({ account: ANVIL_ACCOUNT, to: address, chain: null });
+    await vi.waitFor(() => expect(logs.map((log) => log.transactionHash)).toContain(hash), wait);
+    expect(logs[0]!.address.toLowerCase()).toBe(address.toLowerCase());
+    unwatch();
+    await (await client.transport.getRpcClient()).close();
+  });
+
+  it('ethers v6 WebSocketProvider: getBlockNumber and on("block")', async () => {
+    const provider = new WebSocketProvider(wsUrl());
+    expect(await provider.getBlockNumber()).toBeGreaterThan(0);
+    const blocks: number[] = [];
+    await provider.on('block', (number: number) => void blocks.push(number));
+    await vi.waitFor(() => expect(blocks.length).toBeGreaterThanOrEqual(2), wait);
+    expect(blocks[1]).toBeGreaterThan(blocks[0]!);
+    await provider.destroy();
+  });
+
+  it('newPendingTransactions announces a transaction sent to the node', async () => {
+    const client = await RpcSocket.open();
+    const id = await client.subscribe('newPendingTransactions');
+    const hash = await chain.client.sendTransaction({ account: ANVIL_ACCOUNT, to: randomAddress(), value: 1n, chain: null });
+    await vi.waitFor(() => expect(client.notifications(id)).toContain(hash), wait);
+    await client.close();
+  });
+});
+
+describe('subscriptions on one connection', () => {
+  it('after eth_unsubscribe answers true, no notification of that id follows; unknown and foreign ids answer false', async () => {
+    const client = await RpcSocket.open();
+    const stopped = await client.subscribe('newHeads');
+    const clock = await client.subscribe('newHeads');
+    await client.until(stopped, 1);
+    const answer = await client.call('eth_unsubscribe', [stopped]);
+    expect(answer.result).toBe(true);
+    const answeredAt = client.messages.indexOf(answer);
+    const ticks = client.notifications(clock).length;
+    await client.until(clock, ticks + 2);
+    expect(client.messages.slice(answeredAt).filter((message) => message.params?.subscription === stopped)).toEqual([]);
+
+    expect((await client.call('eth_unsubscribe', [stopped])).result).toBe(false);
+    expect((await client.call('eth_unsubscribe', ['0x0123456789abcdef0123456789abcdef'])).result).toBe(false);
+    const other = await RpcSocket.open();
+    expect((await other.call('eth_unsubscribe', [clock])).result).toBe(false);
+    await Promise.all([client.close(), other.close()]);
+  });
+
+  it('holds at most 100 subscriptions: the 101st is refused with -32005 until one is cancelled', async () => {
+    const client = await RpcSocket.open();
+    client.ws.send(JSON.stringify(Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id: `s${id}`, method: 'eth_subscribe', params: ['newHeads'] }))));
+    const ids = await Promise.all(Array.from({ length: 100 }, (_, i) => client.answer(`s${i}`)));
+    expect(ids.every((answer) => /^0x[0-9a-f]{32}$/.test(String(answer.result)))).toBe(true);
+    expect(new Set(ids.map((answer) => answer.result)).size).toBe(100);
+    const refused = await client.call('eth_subscribe', ['newPendingTransactions']);
+    expect(refused.error?.code).toBe(-32005);
+    expect(refused.error?.message).toMatch(/100/);
+    expect((await client.call('eth_unsubscribe', [ids[0]!.result])).result).toBe(true);
+    expect((await client.call('eth_subscribe', ['newPendingTransactions'])).result).toMatch(/^0x[0-9a-f]{32}$/);
+    await client.close();
+  });
+});
+
+describe('the same methods and errors as over HTTP', () => {
+  it('answers calls, batches, malformed JSON (-32700), binary messages (-32600), unknown methods and bad params', async () => {
+    const client = await RpcSocket.open();
+    expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    client.ws.send('[{"jsonrpc":"2.0","id":"x","method":"eth_chainId","params":[]},{"jsonrpc":"2.0","id":"y","method":"eth_madeUp","params":[]}]');
+    expect((await client.answer('x')).result).toBe(toHex(CHAIN_ID));
+    expect((await client.answer('y')).error?.code).toBe(-32601);
+    client.ws.send('{"jsonrpc": "2.0", ');
+    await vi.waitFor(() => expect(client.messages.find((message) => message.error?.code === -32700)).toMatchObject({ id: null }), wait);
+    client.ws.send(Buffer.from('{"jsonrpc":"2.0","id":9,"method":"eth_chainId","params":[]}'), { binary: true });
+    await vi.waitFor(() => expect(client.messages.find((message) => message.error?.code === -32600)?.error?.message).toMatch(/binary/), wait);
+    expect((await client.call('eth_getBalance', ['0x1234', 'latest'])).error?.code).toBe(-32602);
+    expect((await client.call('eth_sendTransaction', [{}])).error?.code).toBe(-32601);
+    expect((await client.call('eth_subscribe', ['syncing'])).error?.code).toBe(-32602);
+    await client.close();
+  });
+
+  it('many messages at once are all answered, in any order, none refused', async () => {
+    const client = await RpcSocket.open();
+    for (let id = 0; id < 250; id++) client.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_blockNumber', params: [] }));
+    const answers = await Promise.all(Array.from({ length: 250 }, (_, id) => client.answer(id)));
+    expect(answers.every((answer) => typeof answer.result === 'string')).toBe(true);
+    await client.close();
+  });
+
+  it('eth_subscribe over HTTP is refused with -32601 pointing to WebSocket', async () => {
+    const response = await fetch(`${origin}/node/${NETWORK}/v2/${key}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_subscribe', params: ['newHeads'] }),
+    });
+    const body = (await response.json()) as RpcMessage;
+    expect(body.error?.code).toBe(-32601);
+    expect(body.error?.message).toMatch(/WebSocket/);
+  });
+
+  it('the demo key works over WebSocket', async () => {
+    const client = await RpcSocket.open(wsUrl('demo'));
+    expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await client.close();
+  });
+
+  it('a message over 2 MiB closes the connection with 1009', async () => {
+    const client = await RpcSocket.open();
+    client.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(3 * 1024 * 1024)] }));
+    expect((await client.closed).code).toBe(1009);
+  });
+
+  it('a rate-limited request is answered 429 under its own id, so the client can match it', async () => {
+    const slow = await apps.create({ name: 'slow websocket', computeUnitsPerSecond: 1 });
+    const client = await RpcSocket.open(wsUrl(slow.key));
+    expect((await client.call('eth_blockNumber')).result).toMatch(/^0x/);
+    const limited = await client.call('eth_blockNumber');
+    expect(limited.error?.code).toBe(429);
+    expect(limited.error?.message).toMatch(/compute units per second/);
+    await client.close();
+  });
+});
+
+describe('authorization before the upgrade', () => {
+  it('a missing or unknown key is a plain HTTP 401 with the JSON-RPC error body; nothing is upgraded', async () => {
+    for (const url of [wsUrl('x'.repeat(32)), `${origin.replace(/^http/, 'ws')}/node/${NETWORK}/v2`]) {
+      const refused = await refusedUpgrade(url);
+      expect(refused.status).toBe(401);
+      expect(JSON.parse(refused.body)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid API key' } });
+    }
+  });
+
+  it('a foreign Origin, a disabled app and a network the app may not use are 403 saying which', async () => {
+    const narrow = await apps.create({ name: 'narrow', allowedNetworks: [NETWORK], allowedDomains: ['app.example.com'] });
+    const disabled = await apps.create({ name: 'disabled' });
+    await apps.setState(disabled.app.id, 'disabled');
+    const cases: Array<[string, WebSocket.ClientOptions | undefined, RegExp]> = [
+      [wsUrl(narrow.key), { origin: 'https://evil.example.net' }, /origin https:\/\/evil\.example\.net/],
+      [wsUrl(disabled.key), undefined, /disabled/],
+      [wsUrl(narrow.key, 'ethereum-sepolia'), undefined, /not allowed on network ethereum-sepolia/],
+    ];
+    for (const [url, options, message] of cases) {
+      const refused = await refusedUpgrade(url, options);
+      expect(refused.status).toBe(403);
+      const body = JSON.parse(refused.body) as RpcMessage;
+      expect(body.error?.code).toBe(-32600);
+      expect(body.error?.message).toMatch(message);
+    }
+    const allowed = await RpcSocket.open(wsUrl(narrow.key), { origin: 'https://app.example.com' });
+    expect((await allowed.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await allowed.close();
+  });
+
+  it('an unknown network and paths that are not /v2/<key> are 404; the server keeps serving', async () => {
+    const unknown = await refusedUpgrade(wsUrl(key, 'no-such-net'));
+    expect(unknown.status).toBe(404);
+    expect((JSON.parse(unknown.body) as { error: { code: string } }).error.code).toBe('not_found');
+    for (const path of [`/node/${NETWORK}/openrpc.json`, `/node/${NETWORK}/v2/${key}/getNFTs`, '/blog/', '/%zz']) {
+      expect((await refusedUpgrade(`${origin.replace(/^http/, 'ws')}${path}`)).status).toBeGreaterThanOrEqual(400);
+    }
+    const client = await RpcSocket.open();
+    expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await client.close();
+  });
+
+  it('an open connection whose app is disabled is closed with 1008 at the next keepalive', async () => {
+    const app = await apps.create({ name: 'disabled later' });
+    const client = await RpcSocket.open(wsUrl(app.key));
+    expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await apps.setState(app.app.id, 'disabled');
+    const closed = await client.closed;
+    expect(closed.code).toBe(1008);
+    expect(closed.reason).toMatch(/disabled/);
+  });
+});
+
+describe('keepalive', () => {
+  it('a client that answers pings stays connected past the server’s request timeout', async () => {
+    const client = await RpcSocket.open();
+    let pings = 0;
+    client.ws.on('ping', () => pings++);
+    // Enough pings to span several request timeouts.
+    await vi.waitFor(() => expect(pings * PING_INTERVAL_MS).toBeGreaterThan(3 * REQUEST_TIMEOUT_MS), wait);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await client.close();
+  });
+
+  it('a client that does not answer pings is cut off', async () => {
+    const silent = await RpcSocket.open(wsUrl(), { autoPong: false });
+    expect((await silent.closed).code).toBe(1006);
+  });
+});
+
+describe('compute units for notifications', () => {
+  it('each notification delivered is metered at eth_subscribe’s notification price', async () => {
+    const metered = await apps.create({ name: 'metered', computeUnitsPerSecond: 10_000 });
+    const client = await RpcSocket.open(wsUrl(metered.key));
+    const id = await client.subscribe('newHeads');
+    await client.until(id, 3);
+    expect((await client.call('eth_unsubscribe', [id])).result).toBe(true);
+    const delivered = client.notifications(id).length;
+    const records = usage.filter((entry) => entry.appId === metered.app.id && entry.method === NOTIFICATION_METHOD);
+    expect(records).toHaveLength(delivered);
+    expect(records.every((entry) => entry.computeUnits === 10 && entry.network === NETWORK)).toBe(true);
+    expect(usage.filter((entry) => entry.appId === metered.app.id && entry.method === 'eth_subscribe')).toHaveLength(1);
+    await client.close();
+  });
+
+  it('over the app’s rate, notifications are dropped uncharged and the connection stays open', async () => {
+    // 1 CU/s: eth_subscribe (10 CU) takes the whole burst; the next 10 CU take 10 s to refill.
+    const starved = await apps.create({ name: 'starved', computeUnitsPerSecond: 1 });
+    const client = await RpcSocket.open(wsUrl(starved.key));
+    const id = await client.subscribe('newHeads');
+    const clock = await RpcSocket.open();
+    const tick = await clock.subscribe('newHeads');
+    await clock.until(tick, 3);
+    expect(client.notifications(id)).toEqual([]);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    expect(usage.filter((entry) => entry.appId === starved.app.id && entry.method === NOTIFICATION_METHOD)).toEqual([]);
+    await Promise.all([client.close(), clock.close()]);
+  });
+});
+
+/**
+ * Deploys a contract that emits `Ping()` (one topic, no data) on every call: raw bytecode, so the
+ * test needs no compiler. Runtime: PUSH32 topic, PUSH1 0, PUSH1 0, LOG1, STOP.
+ */
+async function deployPingEmitter(): Promise<Address> {
+  const topic = keccak256(toHex('Ping()')).slice(2);
+  const runtime = `7f${topic}60006000a100`;
+  const initCode = `0x60${(runtime.length / 2).toString(16).padStart(2, '0')}80600b6000396000f3${runtime}` as Hex;
+  const hash = await chain.client.sendTransaction({ account: ANVIL_ACCOUNT, data: initCode, chain: null });
+  const receipt = await chain.client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
+  if (!receipt.contractAddress) throw new Error('the Ping emitter was not deployed');
+  return receipt.contractAddress;
+}

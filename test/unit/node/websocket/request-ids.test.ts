@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { rpcFailure } from '../../../../src/node/rpc/errors.ts';
+import { withRequestIds } from '../../../../src/node/websocket/request-ids.ts';
+
+// A whole-message refusal over a WebSocket must carry the ids the client waits on.
+
+const limited = {
+  jsonrpc: '2.0' as const,
+  id: null,
+  error: rpcFailure('rate_limited', { limit: { kind: 'app-rate', computeUnitsPerSecond: 1 }, retryAfterSeconds: 3 }).error,
+};
+const call = (id: unknown) => JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_blockNumber', params: [] });
+
+describe('withRequestIds', () => {
+  it('a rate-limited request gets its own id', () => {
+    expect(withRequestIds(call(7), limited)).toEqual({ ...limited, id: 7 });
+    expect(withRequestIds(call('a'), limited)).toEqual({ ...limited, id: 'a' });
+  });
+
+  it('a rate-limited batch gets the refusal once per request with an id, in order', () => {
+    const batch = `[${call(1)},{"jsonrpc":"2.0","method":"eth_chainId"},${call('two')}]`;
+    expect(withRequestIds(batch, limited)).toEqual([
+      { ...limited, id: 1 },
+      { ...limited, id: 'two' },
+    ]);
+  });
+
+  it('leaves everything else as the gateway answered it', () => {
+    const parse = { jsonrpc: '2.0' as const, id: null, error: rpcFailure('parse_error').error };
+    expect(withRequestIds('{"jsonrpc": ', parse)).toBe(parse);
+    const invalid = { jsonrpc: '2.0' as const, id: null, error: rpcFailure('invalid_request', { problem: 'the batch is empty' }).error };
+    expect(withRequestIds('[]', invalid)).toBe(invalid);
+    const answered = { jsonrpc: '2.0' as const, id: 3, result: '0x1' };
+    expect(withRequestIds(call(3), answered)).toBe(answered);
+    expect(withRequestIds(call(null), limited)).toBe(limited);
+    const answers = [answered];
+    expect(withRequestIds(`[${call(3)}]`, answers)).toBe(answers);
+  });
+});
