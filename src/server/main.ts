@@ -1,12 +1,15 @@
 import { fileURLToPath } from 'node:url';
+import { clientIp } from '../api/client-ip.ts';
 import { loadSiteApi } from '../api/site-api.ts';
 import type { BuildEnvironment } from '../config/build-environment.ts';
 import { createLocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks } from '../chain/networks.ts';
 import { buildConfig, faucetConfig, serverConfig } from '../config/config.ts';
 import { loadNodeRuntime } from '../node/load.ts';
+import { attachNodeWebSockets } from '../node/websocket/attach.ts';
 import { ConfigError, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
+import { headerValue } from './node-adapter.ts';
 import { createSiteServer, listen } from './server.ts';
 import { openStaticSite } from './static-site.ts';
 import { loadSurfaceRules } from './surface-rules.ts';
@@ -40,11 +43,19 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     trustProxy: config.trustProxy,
     logger,
   });
+  const websockets = attachNodeWebSockets(server, {
+    gateway: node.gateway,
+    nodeDomain: node.nodeDomain,
+    clientIp: (req) => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, config.trustProxy),
+    logger,
+  });
   const url = await listen(server, config.port, config.host);
   logger.info('listening', { url, distDir: config.distDir, trustProxy: config.trustProxy.mode });
   return {
     url,
     async close() {
+      // Open WebSockets would keep server.close from resolving.
+      await websockets.close();
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;

@@ -50,8 +50,11 @@ const serverLimits: ServerLimits = {
   keepAliveTimeoutMs: 5_000,
   /** How often those timeouts are checked: Node's default (30 s) would let each run up to 30 s late. */
   connectionsCheckingIntervalMs: 1_000,
-  /** Connections beyond this are closed on accept: a flood cannot take every descriptor and the memory they hold. */
-  maxConnections: 1_024,
+  /**
+   * Connections beyond this are closed on accept: a flood cannot take every descriptor and the
+   * memory they hold. WebSocket subscribers of the node gateway count too, hence room for many.
+   */
+  maxConnections: 10_000,
 };
 
 const badRequest: StaticReply = {

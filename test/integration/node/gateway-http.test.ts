@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Alchemy } from 'alchemy-sdk';
 import { JsonRpcProvider } from 'ethers';
-import { createPublicClient, http, parseEther, type Address } from 'viem';
+import { createPublicClient, http, parseEther, webSocket, type Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadAppKeySecret } from '../../../src/apps/key-secret.ts';
 import { createAppStore, type AppStore } from '../../../src/apps/store.ts';
@@ -116,6 +116,29 @@ describe('clients written for other providers work by changing only their URL', 
     expect(await alchemy.core.getBlockNumber()).toBeGreaterThanOrEqual(0);
     expect((await alchemy.core.getGasPrice()).toBigInt()).toBeGreaterThan(0n);
     expect((await alchemy.core.getBalance(ANVIL_ACCOUNT)).toBigInt()).toBeGreaterThan(0n);
+  });
+});
+
+describe('WebSocket on the same path, through the production server', () => {
+  it('viem’s webSocket transport reads the chain and watches new heads', async () => {
+    const transport = webSocket(nodeUrl(LOCAL).replace(/^http/, 'ws'));
+    const client = createPublicClient({ transport });
+    expect(await client.getChainId()).toBe(11155111);
+    const heads = await new Promise<bigint[]>((resolve, reject) => {
+      const seen: bigint[] = [];
+      const stop = client.watchBlocks({
+        onBlock: (block) => {
+          seen.push(block.number);
+          if (seen.length === 2) {
+            stop();
+            resolve(seen);
+          }
+        },
+        onError: reject,
+      });
+    });
+    expect(heads[1]! - heads[0]!).toBe(1n);
+    await (await client.transport.getRpcClient()).close();
   });
 });
 
