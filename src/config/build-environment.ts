@@ -1,5 +1,6 @@
 import type { Env } from './env.ts';
 import { pageTurnstile } from './faucet.ts';
+import { readNodeDomain } from './node.ts';
 import { ConfigError, defaultPort, readListenAddress } from './server.ts';
 
 // The build's inputs that come from the environment rather than from files. astro.config.mjs
@@ -15,6 +16,8 @@ export function buildEnvironment(env: Env) {
     // The faucet pages' widget: the server checks tokens against the same site key and action.
     turnstileSiteKey: turnstile.siteKey,
     turnstileAction: turnstile.action,
+    // `{node_url}` on the RPC and faucet pages: `https://<network>.<NODE_DOMAIN>` when set (platform §1).
+    nodeDomain: readNodeDomain(env),
   } satisfies Record<string, string | null>;
 }
 

@@ -37,14 +37,22 @@ const port = z
   .transform(Number)
   .refine((value) => value >= 1 && value <= 65535, 'must be a port number from 1 to 65535');
 
+/** A variable's value through `schema`, or undefined when unset; a bad value throws naming the variable. */
+function readVariable<T>(env: Env, name: string, schema: z.ZodType<T, string>): T | undefined {
+  const value = envValue(env, name);
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ConfigError(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
+  return parsed.data;
+}
+
+/** NODE_DOMAIN, lowercased; null when unset. The gateway serves it and the build shows it on the pages (platform §1). */
+export function readNodeDomain(env: Env): string | null {
+  return readVariable(env, 'NODE_DOMAIN', hostname) ?? null;
+}
+
 export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>): NodeConfig {
-  const read = <T>(name: string, schema: z.ZodType<T, string>): T | undefined => {
-    const value = envValue(env, name);
-    if (value === undefined) return undefined;
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) throw new ConfigError(`${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}`);
-    return parsed.data;
-  };
+  const read = <T>(name: string, schema: z.ZodType<T, string>): T | undefined => readVariable(env, name, schema);
   const known = new Set(networks.map((network) => envSuffixOf(network.id)));
   for (const name of Object.keys(env)) {
     const suffix = /^NODE_UPSTREAMS_(.+)$/.exec(name)?.[1];
@@ -72,7 +80,7 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
 
   const metricsPort = read('METRICS_PORT', port);
   return {
-    nodeDomain: read('NODE_DOMAIN', hostname) ?? null,
+    nodeDomain: readNodeDomain(env),
     upstreams,
     upstreamTimeoutMs: read('NODE_UPSTREAM_TIMEOUT_MS', positiveInteger) ?? 10_000,
     demoLimit: { requestsPerSecond: read('DEMO_KEY_REQUESTS_PER_SECOND', positiveInteger) ?? 10, burst: read('DEMO_KEY_BURST', positiveInteger) ?? 20 },

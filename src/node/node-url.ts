@@ -1,3 +1,5 @@
+import { nodePathPrefix as pathPrefix } from '../site/urls.ts';
+
 // Where a request to `{node_url}` is addressed (platform §1): both forms are served, always
 // `<site origin>/node/<network>/…` and, with NODE_DOMAIN set, `https://<network>.<NODE_DOMAIN>/…`.
 
@@ -9,12 +11,8 @@ export type NodeTarget =
   /** Under `{node_url}` but nothing is served there (404). */
   | { kind: 'unknown-path'; network: string };
 
-const pathPrefix = '/node/';
-
-/** The node URL of a network as pages and documents show it: the domain form when configured. */
-export function nodeUrlOf(network: string, options: { siteOrigin: string; nodeDomain: string | null }): string {
-  return options.nodeDomain ? `https://${network}.${options.nodeDomain}` : `${options.siteOrigin.replace(/\/$/, '')}${pathPrefix}${network}`;
-}
+/** The rule lives with the site's other URLs; the gateway's runtime shows it in OpenRPC documents. */
+export { nodeUrlOf } from '../site/urls.ts';
 
 /**
  * The node target of a request, or null when it is not addressed to `{node_url}` (the site's own

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type CachePolicy, rpcCategories, type RpcCategory, type RpcTransport } from '../node/rpc/method.ts';
 import { locales, type Locale } from './locales.ts';
 import { sections, type Section } from './sections.ts';
 import { uiMessage, uiText } from './ui-message.ts';
@@ -22,6 +23,10 @@ const uiFiles: Record<Locale, unknown> = { en, ja, es, ko, 'zh-Hans': zhHans, 'z
 export function uiFileOf(locale: Locale): string {
   return `src/site/ui/${locale}.json`;
 }
+
+// One label per cache policy and transport of the method registry: a kind added there fails to typecheck here.
+const cachePolicyLabels: Record<CachePolicy['kind'], typeof uiText> = { none: uiText, forever: uiText, 'when-found': uiText, 'when-final': uiText };
+const transportLabels: Record<RpcTransport, typeof uiText> = { any: uiText, websocket: uiText };
 
 /** The keys every locale's file has. Section names double as SearchGroup labels (spec 2.6). */
 function uiStringsSchema(locale: Locale) {
@@ -93,6 +98,43 @@ function uiStringsSchema(locale: Locale) {
       faucet: uiText,
       deprecated: uiText,
       none: uiText,
+    }),
+    // The JSON-RPC method reference (content/<locale>/rpc/methods.md) and the methods list of RPC pages.
+    rpcDocs: z.strictObject({
+      title: uiText,
+      description: uiText,
+      intro: message('endpoint'),
+      openRpc: message('url'),
+      categories: z.strictObject(Object.fromEntries(rpcCategories.map((category) => [category, uiText])) as Record<RpcCategory, typeof uiText>),
+      method: uiText,
+      summary: uiText,
+      cost: message('cu'),
+      notificationCost: message('cu'),
+      parameter: uiText,
+      type: uiText,
+      optional: uiText,
+      optionalDefault: message('value'),
+      noParams: uiText,
+      result: uiText,
+      computeUnits: uiText,
+      cache: uiText,
+      cachePolicies: z.strictObject(cachePolicyLabels),
+      transport: uiText,
+      transports: z.strictObject(transportLabels),
+      answeredLocally: uiText,
+      aliases: uiText,
+      blockedHeading: uiText,
+      blockedIntro: uiText,
+      blockedMethods: uiText,
+      blockedReason: uiText,
+      limitsHeading: uiText,
+      limitBody: message('size'),
+      limitBatch: message('count'),
+      limitLogsRange: message('count'),
+      limitSubscriptions: message('count'),
+      networkHeading: uiText,
+      networkIntro: message('reference'),
+      category: uiText,
     }),
   });
 }

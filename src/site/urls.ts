@@ -20,6 +20,27 @@ export function pageUrl(locale: Locale, section: Section, slug: string): string 
   return `${localePrefix(locale)}/${section}/${slug}`;
 }
 
+/** The JSON-RPC method reference of a locale (content/<locale>/rpc/methods.md, written by `npm run docs:rpc`). */
+export const rpcReferenceSlug = 'methods';
+
+export function rpcReferenceUrl(locale: Locale): string {
+  return pageUrl(locale, 'rpc', rpcReferenceSlug);
+}
+
+/** Where the node gateway answers on the site's own host: `<site origin>/node/<network>/…` (platform §1). */
+export const nodePathPrefix = '/node/';
+
+/** What `{node_url}` depends on: the site origin and NODE_DOMAIN (null when unset). */
+export interface NodeUrlOptions {
+  siteOrigin: string;
+  nodeDomain: string | null;
+}
+
+/** `{node_url}` of a network as pages and documents show it (platform §1): the domain form when configured, else the path form. */
+export function nodeUrlOf(network: string, options: NodeUrlOptions): string {
+  return options.nodeDomain ? `https://${network}.${options.nodeDomain}` : `${options.siteOrigin.replace(/\/$/, '')}${nodePathPrefix}${network}`;
+}
+
 export function faucetsUrl(locale: Locale, faucetId?: string): string {
   return faucetId ? `${localePrefix(locale)}/faucets/${faucetId}` : `${localePrefix(locale)}/faucets/`;
 }

@@ -47,3 +47,12 @@ describe('buildEnvironment: the faucet pages’ Turnstile widget', () => {
     });
   });
 });
+
+describe('buildEnvironment: {node_url} on the pages', () => {
+  it('records NODE_DOMAIN as the gateway reads it, null when unset', () => {
+    expect(buildEnvironment({}).nodeDomain).toBeNull();
+    expect(buildEnvironment({ NODE_DOMAIN: '' }).nodeDomain).toBeNull();
+    expect(buildEnvironment({ NODE_DOMAIN: 'Node.Example.com' }).nodeDomain).toBe('node.example.com');
+    expect(() => buildEnvironment({ NODE_DOMAIN: 'https://node.example.com' })).toThrow(/NODE_DOMAIN must be a domain name/);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readNodeConfig } from '../../../src/config/node.ts';
+import { readNodeConfig, readNodeDomain } from '../../../src/config/node.ts';
 
 const networks = [{ id: 'ethereum-sepolia' }, { id: 'base-sepolia' }];
 
@@ -36,5 +36,14 @@ describe('readNodeConfig', () => {
   it('serves metrics only where asked, on 127.0.0.1 by default', () => {
     expect(readNodeConfig({ METRICS_PORT: '9464' }, networks).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
     expect(readNodeConfig({ NODE_DOMAIN: 'Node.Example.com' }, networks).nodeDomain).toBe('node.example.com');
+  });
+});
+
+describe('readNodeDomain', () => {
+  it('is the one reader of NODE_DOMAIN: the gateway’s and the build’s value', () => {
+    expect(readNodeDomain({})).toBeNull();
+    expect(readNodeDomain({ NODE_DOMAIN: ' Node.Example.com ' })).toBe('node.example.com');
+    expect(readNodeConfig({ NODE_DOMAIN: 'node.example.com' }, networks).nodeDomain).toBe(readNodeDomain({ NODE_DOMAIN: 'node.example.com' }));
+    expect(() => readNodeDomain({ NODE_DOMAIN: 'node' })).toThrow(/NODE_DOMAIN must be a domain name/);
   });
 });

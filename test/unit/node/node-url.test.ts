@@ -27,8 +27,10 @@ describe('nodeTargetOf (platform §1: both forms of {node_url})', () => {
     expect(nodeTargetOf('evilnode.example.com', '/v2/abc', 'node.example.com')).toBeNull();
   });
 
-  it('shows the domain form when configured, else the path form', () => {
-    expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321/', nodeDomain: null })).toBe('http://localhost:4321/node/base-sepolia');
-    expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321', nodeDomain: 'node.example.com' })).toBe('https://base-sepolia.node.example.com');
+  it('routes what pages show as {node_url} (src/site/urls.ts) back to its network', () => {
+    for (const nodeDomain of [null, 'node.example.com']) {
+      const url = new URL(`${nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321', nodeDomain })}/v2/abc`);
+      expect(nodeTargetOf(url.host, url.pathname, nodeDomain)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
+    }
   });
 });

@@ -38,4 +38,9 @@ describe('createSite', () => {
     const site = createSite({ pages: [page('en/rpc/base-sepolia.md', { network: 'base-sepolia' })], apps: [], networks: [network] });
     expect(site.network('base-sepolia')?.chainId).toBe(84532);
   });
+
+  it('takes the method reference as the one RPC page without a network', () => {
+    const site = createSite({ pages: [page('ja/rpc/methods.md')], apps: [], networks: [] });
+    expect(site.pagesIn('ja', 'rpc').map((p) => p.url)).toEqual(['/ja/rpc/methods']);
+  });
 });

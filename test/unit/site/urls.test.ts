@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { homeUrl, htmlFileOf, llmsFullUrl, llmsUrl, pageUrl, sectionLlmsUrl, sectionUrl, twinUrl } from '../../../src/site/urls.ts';
+import { homeUrl, htmlFileOf, llmsFullUrl, llmsUrl, nodeUrlOf, pageUrl, rpcReferenceUrl, sectionLlmsUrl, sectionUrl, twinUrl } from '../../../src/site/urls.ts';
 
 describe('site URLs', () => {
   it('leaves English unprefixed and prefixes other locales', () => {
@@ -20,5 +20,21 @@ describe('site URLs', () => {
     expect(htmlFileOf('/')).toBe('index.html');
     expect(htmlFileOf('/ja/blog/')).toBe('ja/blog/index.html');
     expect(htmlFileOf('/ja/blog/x')).toBe('ja/blog/x.html');
+  });
+
+  it('puts the JSON-RPC method reference among each locale’s RPC pages', () => {
+    expect(rpcReferenceUrl('en')).toBe('/rpc/methods');
+    expect(rpcReferenceUrl('zh-Hans')).toBe('/zh-Hans/rpc/methods');
+  });
+});
+
+describe('{node_url} (platform §1)', () => {
+  it('is <site origin>/node/<network> without NODE_DOMAIN', () => {
+    expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321', nodeDomain: null })).toBe('http://localhost:4321/node/base-sepolia');
+    expect(nodeUrlOf('base-sepolia', { siteOrigin: 'https://crucible.example/', nodeDomain: null })).toBe('https://crucible.example/node/base-sepolia');
+  });
+
+  it('is https://<network>.<NODE_DOMAIN> with it, whatever the site origin', () => {
+    expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321', nodeDomain: 'node.example.com' })).toBe('https://base-sepolia.node.example.com');
   });
 });

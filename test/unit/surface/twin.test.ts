@@ -1,6 +1,7 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderTwin } from '../../../integrations/surface/twin.ts';
+import { rpcRegistry } from '../../../src/node/rpc/registry.ts';
 import { siteUrl, smallSite } from '../../support/small-site.ts';
 
 function split(twin: string) {
@@ -32,12 +33,32 @@ describe('renderTwin', () => {
   it('gives RPC pages their network facts from the networks data', () => {
     const site = smallSite();
     const page = site.pagesIn('en', 'rpc')[0]!;
-    const { body } = split(renderTwin(page, site, siteUrl));
+    const { body } = split(renderTwin(page, site, siteUrl, null));
     expect(body).toContain('| Chain ID | `84532` |');
     expect(body).toContain('| Block explorer | [https://sepolia.basescan.org](https://sepolia.basescan.org/) |');
-    expect(body).toContain('| Endpoint | `https://base-sepolia.node.crucible.dev/v2/<API_KEY>` |');
+    expect(body).toContain('| Endpoint | `https://crucible.example/node/base-sepolia/v2/<API_KEY>` |');
     expect(body).toContain('| Mainnet | `Base (8453)` |');
     expect(body).toContain('| Faucet | [https://crucible.example/faucets/base-sepolia](https://crucible.example/faucets/base-sepolia) |');
+  });
+
+  it('shows the endpoint on the configured node domain (platform §1)', () => {
+    const site = smallSite();
+    const { body } = split(renderTwin(site.pagesIn('en', 'rpc')[0]!, site, siteUrl, 'node.example.com'));
+    expect(body).toContain('| Endpoint | `https://base-sepolia.node.example.com/v2/<API_KEY>` |');
+  });
+
+  it('lists every registry method after the facts, linked to the locale’s method reference', () => {
+    const site = smallSite([
+      ['ja/rpc/base-sepolia.md', { title: 'Base Sepolia RPC', description: 'Base Sepolia の RPC。', network: 'base-sepolia' }, '本文。'],
+    ]);
+    const twin = (locale: 'en' | 'ja') => split(renderTwin(site.pagesIn(locale, 'rpc')[0]!, site, siteUrl, null)).body;
+    const body = twin('en');
+    expect(body.indexOf('## Supported methods')).toBeGreaterThan(body.indexOf('| Faucet |'));
+    expect(body.indexOf('## Supported methods')).toBeLessThan(body.indexOf('Use it.'));
+    expect(body).toContain('Parameters, results and limits: [JSON-RPC method reference](https://crucible.example/rpc/methods).');
+    for (const method of rpcRegistry.methods) expect(body).toContain(`[\`${method.name}\`](https://crucible.example/rpc/methods#`);
+    expect(body).toContain('| Logs and filters | [`eth_getLogs`](https://crucible.example/rpc/methods#eth_getlogs) 75 CU, ');
+    expect(twin('ja')).toContain('| ログとフィルター | [`eth_getLogs`](https://crucible.example/ja/rpc/methods#eth_getlogs) 75 CU, ');
   });
 
   it('quotes frontmatter values YAML would misread', () => {
