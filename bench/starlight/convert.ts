@@ -53,11 +53,14 @@ function starlightBody(page: PageRecord): string {
   return body;
 }
 
+/** The node URL Crucible's pages show in the benchmark (bench/build.ts builds for https://bench.example, no NODE_DOMAIN). */
+const benchNodeUrl = { siteOrigin: 'https://bench.example', nodeDomain: null };
+
 function rpcFacts(page: PageRecord, site: Site): string {
   const network = page.network ? site.network(page.network) : undefined;
   if (!network) return '';
   const labels = ui[page.locale].networkFacts;
-  const rows = networkFacts(network, faucetsUrl(page.locale, network.id)).map(
+  const rows = networkFacts(network, faucetsUrl(page.locale, network.id), benchNodeUrl).map(
     ({ key, value }) => `| ${labels[key]} | ${value === null ? labels.none : `\`${value}\``} |`,
   );
   return `## ${labels.heading}\n\n| | |\n| - | - |\n${rows.join('\n')}\n\n`;
