@@ -1,5 +1,7 @@
 import type { LocalDevnets } from '../chain/local-devnets.ts';
+import { defaultLocale } from '../site/locales.ts';
 import type { NetworkRecord } from '../site/records.ts';
+import { pageUrl } from '../site/urls.ts';
 import type { KeyLookup } from './access.ts';
 import { createAnswerCache } from './answer-cache.ts';
 import { createNodeGateway, type GatewayNetwork, type NodeGateway, type UsageRecorder } from './gateway.ts';
@@ -103,7 +105,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   };
 }
 
-/** The network's RPC page (spec 4.9), where its methods are listed. */
+/** The network's RPC page (spec 4.9), which lists its methods and links the method reference. */
 function rpcDocsUrl(siteOrigin: string, network: string): string {
-  return new URL(`/rpc/${network}`, siteOrigin).href;
+  return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
 }

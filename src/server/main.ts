@@ -27,7 +27,7 @@ export interface RunningServer {
 export async function startSiteServer(config: ServerConfig): Promise<RunningServer> {
   const logger = createServerLogger({ requests: config.requestLog });
   const rules = await loadSurfaceRules(config.distDir);
-  refuseOtherFaucetWidget(rules.environment, buildConfig());
+  refuseOtherBuild(rules.environment, buildConfig());
   const site = await openStaticSite(config.distDir, rules);
   // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
   // visible through the node API.
@@ -66,19 +66,21 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
 }
 
 /**
- * The faucet pages carry the Turnstile widget they were built with; tokens they produce are
- * checked against this server's configuration. A build for another site key or action would
- * refuse every visitor, so the server does not start on one.
+ * Pages carry what they were built with: the faucet pages' Turnstile widget (whose tokens this
+ * server checks) and the node URLs the RPC and faucet pages show. A build for another site key,
+ * action or NODE_DOMAIN would refuse every visitor or send them elsewhere, so the server does not
+ * start on one.
  */
-function refuseOtherFaucetWidget(built: Record<string, string | null> | null, now: BuildEnvironment): void {
+function refuseOtherBuild(built: Record<string, string | null> | null, now: BuildEnvironment): void {
   if (!built) return;
   for (const [field, variable] of [
     ['turnstileSiteKey', 'TURNSTILE_SITE_KEY'],
     ['turnstileAction', 'TURNSTILE_ACTION'],
+    ['nodeDomain', 'NODE_DOMAIN'],
   ] as const) {
     if ((built[field] ?? null) !== now[field]) {
       throw new ConfigError(
-        `${variable} is ${JSON.stringify(now[field])}, but the faucet pages in the built site were built with ${JSON.stringify(built[field] ?? null)}: rebuild the site (npm run build) with the same value.`,
+        `${variable} is ${JSON.stringify(now[field])}, but the pages in the built site were built with ${JSON.stringify(built[field] ?? null)}: rebuild the site (npm run build) with the same value.`,
       );
     }
   }

@@ -4,8 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { startBuiltSite } from '../../support/site.ts';
 
-// The faucet pages and the server share one Turnstile site key and action: a server whose
-// configuration differs from what its built pages carry refuses to start, naming the variable.
+// The pages and the server share one Turnstile site key and action and one NODE_DOMAIN: a server
+// whose configuration differs from what its built pages carry refuses to start, naming the variable.
 
 let fixture: FixtureDist;
 beforeAll(async () => {
@@ -22,7 +22,12 @@ afterAll(async () => {
 describe('a built site and its faucet configuration', () => {
   it('refuses to serve faucet pages built for another widget action', async () => {
     const started = startBuiltSite({ distDir: fixture.distDir, env: { TURNSTILE_ACTION: '' } });
-    await expect(started).rejects.toThrow(/TURNSTILE_ACTION is null, but the faucet pages in the built site were built with "faucet-send"/);
+    await expect(started).rejects.toThrow(/TURNSTILE_ACTION is null, but the pages in the built site were built with "faucet-send"/);
+  });
+
+  it('refuses to serve pages built for another NODE_DOMAIN (their node URLs would send people elsewhere)', async () => {
+    const started = startBuiltSite({ distDir: fixture.distDir, env: { TURNSTILE_ACTION: 'faucet-send', NODE_DOMAIN: 'node.example.com' } });
+    await expect(started).rejects.toThrow(/NODE_DOMAIN is "node.example.com", but the pages in the built site were built with null/);
   });
 
   it('serves them when the action is the one they were built with', async () => {
