@@ -1,21 +1,33 @@
 // A web Response whose body and headers are already plain data. Undici builds a ReadableStream
 // for every Response body and a validated, sorted header list for every Headers, and the Node
 // adapter would read both back; measured in the server that cost more than everything else an
-// /api/ip request does (BENCHMARKS.md, Server). This subclass keeps the bytes and the header
-// record, hands them to the adapter as they are, and builds the stream or the Headers only
-// if someone asks for them.
+// /api/ip request does (BENCHMARKS.md, Server). This subclass keeps the body (a string or bytes)
+// and the header record, hands them to the adapter as they are, and builds the stream or the
+// Headers only if someone asks for them.
 
 export class BufferedResponse extends Response {
-  /** The body, for the Node adapter to write as is. */
-  readonly buffered: Uint8Array | null;
+  /** The body as given: a string is written by node:http together with the head, without a Buffer of its own. */
+  readonly #given: string | Uint8Array | null;
+  #bytes?: Uint8Array | null;
   readonly #headerRecord: Record<string, string>;
   #headers?: Headers;
   #full?: Response;
 
   constructor(body: string | Uint8Array | null, init: { status?: number; statusText?: string; headers?: Record<string, string> } = {}) {
     super(null, { status: init.status ?? 200, ...(init.statusText ? { statusText: init.statusText } : {}) });
-    this.buffered = typeof body === 'string' ? Buffer.from(body) : body;
+    this.#given = body;
     this.#headerRecord = init.headers ?? {};
+  }
+
+  /** The body's bytes. */
+  get buffered(): Uint8Array | null {
+    if (this.#bytes === undefined) this.#bytes = typeof this.#given === 'string' ? Buffer.from(this.#given) : this.#given;
+    return this.#bytes;
+  }
+
+  /** The body for the Node adapter to write as is: a string (UTF-8) or bytes. */
+  get writableBody(): string | Uint8Array | null {
+    return this.#given;
   }
 
   override get headers(): Headers {
@@ -64,6 +76,6 @@ export class BufferedResponse extends Response {
     this.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    return new BufferedResponse(this.buffered, { status: this.status, statusText: this.statusText, headers });
+    return new BufferedResponse(this.#given, { status: this.status, statusText: this.statusText, headers });
   }
 }

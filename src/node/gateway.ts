@@ -1,3 +1,4 @@
+import { BufferedResponse } from '../api/buffered-response.ts';
 import { apiErrorResponse } from '../api/errors.ts';
 import { ipBucketOf } from '../http/ip-bucket.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
@@ -49,6 +50,11 @@ export interface NodeRequest {
   method: string;
   headers: Headers;
   body: ReadableStream<Uint8Array> | null;
+  /**
+   * The body as text, or null once it passes `maxBytes`, read without a web stream: the Node
+   * adapter offers it (a ReadableStream costs more than the rest of a cached call). Absent: `body`.
+   */
+  textWithin?(maxBytes: number): Promise<string | null>;
 }
 
 /** An authorized caller on one network: an HTTP request, or a WebSocket connection for its life. */
@@ -88,6 +94,22 @@ export const APP_BURST_SECONDS = 10;
 
 export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   const now = options.now ?? Date.now;
+  // Per-call facts computed once: each network's docs URL, and the UTC month (YYYY-MM) until it ends.
+  const docsUrls = new Map<string, string>();
+  const docsUrlOf = (network: string): string => {
+    let url = docsUrls.get(network);
+    if (url === undefined) docsUrls.set(network, (url = options.docsUrl(network)));
+    return url;
+  };
+  let month = { key: '', from: 0, until: 0 };
+  const monthOf = (at: number): string => {
+    if (at < month.from || at >= month.until) {
+      const date = new Date(at);
+      const [year, index] = [date.getUTCFullYear(), date.getUTCMonth()];
+      month = { key: date.toISOString().slice(0, 7), from: Date.UTC(year, index, 1), until: Date.UTC(year, index + 1, 1) };
+    }
+    return month.key;
+  };
 
   const limitFailure = async (
     caller: Caller,
@@ -110,10 +132,10 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       computeUnitsPerSecond: app.computeUnitsPerSecond,
     });
     if (refused || app.monthlyComputeUnitQuota === null) return refused;
-    const at = new Date(now());
-    const quota = await options.quota.consume(`app:${app.id}`, cost, app.monthlyComputeUnitQuota, at.toISOString().slice(0, 7));
+    const at = now();
+    const quota = await options.quota.consume(`app:${app.id}`, cost, app.monthlyComputeUnitQuota, monthOf(at));
     if (quota.allowed) return null;
-    const retryAfterSeconds = Math.max(1, Math.ceil((quota.resetAt.getTime() - at.getTime()) / 1000));
+    const retryAfterSeconds = Math.max(1, Math.ceil((quota.resetAt.getTime() - at) / 1000));
     return rpcFailure('rate_limited', { limit: { kind: 'app-quota', computeUnitsPerMonth: app.monthlyComputeUnitQuota }, retryAfterSeconds });
   };
 
@@ -143,7 +165,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
         outcomes[i] = { failure: invalidItemFailure(item) };
         continue;
       }
-      const checked = validateCall(item, { docsUrl: options.docsUrl(network.id), transport });
+      const checked = validateCall(item, { docsUrl: docsUrlOf(network.id), transport });
       if (!checked.ok) outcomes[i] = { failure: checked.failure };
       else {
         valid.push({ method: checked.method, params: checked.params });
@@ -178,7 +200,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     if (declared > MAX_BODY_BYTES) return failureResponse(rpcFailure('body_too_large'));
     const authorized = await authorize(network, key, request.headers.get('origin'));
     if (!authorized.ok) return failureResponse(authorized.failure);
-    const text = await readBody(request.body, MAX_BODY_BYTES);
+    const text = await (request.textWithin ? request.textWithin(MAX_BODY_BYTES) : readBody(request.body, MAX_BODY_BYTES));
     if (text === null) return failureResponse(rpcFailure('body_too_large'));
     return replyResponse(await answer({ caller: authorized.caller, network, clientIp }, text, 'http'));
   };
@@ -196,7 +218,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       const network = options.networks.get(target.network);
       if (!network || target.kind === 'unknown-path')
         return apiErrorResponse('not_found', { method: request.method, path, documentationUrl: options.documentationUrl });
-      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
+      if (request.method === 'OPTIONS') return new BufferedResponse(null, { status: 204, headers: corsHeaders });
       if (target.kind === 'openrpc') {
         if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD, OPTIONS');
         return json(200, network.openRpcDocument());
@@ -219,8 +241,9 @@ function errorCodeOf(outcome: RpcOutcome): number | null {
   return null;
 }
 
+/** Bytes and a header record, written by the Node adapter as they are (src/api/buffered-response.ts). */
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...corsHeaders, ...headers } });
+  return new BufferedResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...corsHeaders, ...headers } });
 }
 
 function failureResponse(failure: RpcFailure): Response {
@@ -233,7 +256,7 @@ function failureReply(failure: RpcFailure): RpcReply {
 }
 
 function replyResponse(reply: RpcReply): Response {
-  if (reply.body === null) return new Response(null, { status: reply.httpStatus, headers: corsHeaders });
+  if (reply.body === null) return new BufferedResponse(null, { status: reply.httpStatus, headers: corsHeaders });
   const data = !Array.isArray(reply.body) && 'error' in reply.body ? reply.body.error.data : undefined;
   // A 429 says when to come back (platform §3).
   const retryAfter: Record<string, string> =

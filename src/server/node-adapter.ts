@@ -26,12 +26,7 @@ class NodeApiRequest implements ApiRequest {
   }
 
   get headers(): Headers {
-    if (!this.#headers) {
-      this.#headers = new Headers();
-      const raw = this.#req.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) this.#headers.append(raw[i]!, raw[i + 1]!);
-    }
-    return this.#headers;
+    return (this.#headers ??= new IncomingHeaders(this.#req.rawHeaders));
   }
 
   get body(): ApiRequest['body'] {
@@ -39,6 +34,122 @@ class NodeApiRequest implements ApiRequest {
       this.#body = this.method === 'GET' || this.method === 'HEAD' ? null : (Readable.toWeb(this.#req) as ApiRequest['body']);
     }
     return this.#body;
+  }
+
+  /**
+   * The body as text, or null once it passes `maxBytes` (counted as it arrives: Content-Length may
+   * be absent or wrong), read from the socket's chunks: a web stream costs more than a JSON-RPC call
+   * answered from cache (BENCHMARKS.md, Node gateway). What is left of a refused body is discarded
+   * by node:http after the answer, so the client still reads its 413.
+   */
+  textWithin(maxBytes: number): Promise<string | null> {
+    const req = this.#req;
+    if (this.method === 'GET' || this.method === 'HEAD' || req.readableEnded) return Promise.resolve('');
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const stop = () => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        req.off('close', onClose);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= maxBytes) return void chunks.push(chunk);
+        stop();
+        resolve(null);
+      };
+      const onEnd = () => {
+        stop();
+        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+      };
+      const onError = (error: Error) => {
+        stop();
+        reject(error);
+      };
+      // Closed before its end: the client went away mid-body.
+      const onClose = () => onError(new Error('the request was closed before its body ended'));
+      req.on('data', onData);
+      req.once('end', onEnd);
+      req.once('error', onError);
+      req.once('close', onClose);
+    });
+  }
+}
+
+/**
+ * A request's Headers that answers get() and has() from node's raw header list, and builds the
+ * whole validated list only when something reads or changes more: the node gateway asks for two
+ * headers per call, and building the list cost it more than that call's rate limit and quota.
+ */
+class IncomingHeaders extends Headers {
+  #raw: readonly string[] | null;
+
+  constructor(raw: readonly string[]) {
+    super();
+    this.#raw = raw;
+  }
+
+  /** Repeated headers joined with ', ', as Headers does; names compared without case. */
+  override get(name: string): string | null {
+    const raw = this.#raw;
+    if (!raw) return super.get(name);
+    const wanted = name.toLowerCase();
+    let value: string | null = null;
+    for (let i = 0; i < raw.length; i += 2) {
+      const header = raw[i]!;
+      if (header.length === wanted.length && header.toLowerCase() === wanted) value = value === null ? raw[i + 1]! : `${value}, ${raw[i + 1]!}`;
+    }
+    return value;
+  }
+
+  override has(name: string): boolean {
+    return this.#raw ? this.get(name) !== null : super.has(name);
+  }
+
+  /** Builds the whole list (once): everything but get() and has() reads or changes it. */
+  #fill(): void {
+    const raw = this.#raw;
+    if (!raw) return;
+    this.#raw = null;
+    for (let i = 0; i < raw.length; i += 2) super.append(raw[i]!, raw[i + 1]!);
+  }
+
+  override append(name: string, value: string): void {
+    this.#fill();
+    super.append(name, value);
+  }
+  override delete(name: string): void {
+    this.#fill();
+    super.delete(name);
+  }
+  override set(name: string, value: string): void {
+    this.#fill();
+    super.set(name, value);
+  }
+  override getSetCookie(): string[] {
+    this.#fill();
+    return super.getSetCookie();
+  }
+  override forEach(callback: (value: string, key: string, parent: Headers) => void, thisArg?: unknown): void {
+    this.#fill();
+    super.forEach(callback, thisArg);
+  }
+  override entries(): HeadersIterator<[string, string]> {
+    this.#fill();
+    return super.entries();
+  }
+  override keys(): HeadersIterator<string> {
+    this.#fill();
+    return super.keys();
+  }
+  override values(): HeadersIterator<string> {
+    this.#fill();
+    return super.values();
+  }
+  override [Symbol.iterator](): HeadersIterator<[string, string]> {
+    return this.entries();
   }
 }
 
@@ -62,13 +173,14 @@ export function writeWebResponse(res: ServerResponse, response: Response, option
     if (cookies.length) headers['set-cookie'] = cookies;
   }
   if (options.requestId) headers['x-request-id'] = options.requestId;
-  const finish = (body: Uint8Array | null | undefined) => {
-    if (body && !headers['content-length']) headers['content-length'] = String(body.byteLength);
+  const finish = (body: string | Uint8Array | null | undefined) => {
+    if (body != null && !headers['content-length']) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     res.writeHead(response.status, headers);
+    // A string goes out in one write with the head (node:http joins them).
     res.end(options.head ? undefined : (body ?? undefined));
   };
   if (response.status === 204 || response.status === 304) return finish(undefined);
-  if (buffered) return finish(response.buffered);
+  if (buffered) return finish(response.writableBody);
   if (!response.body) return finish(undefined);
   return response.arrayBuffer().then((bytes) => finish(new Uint8Array(bytes)));
 }

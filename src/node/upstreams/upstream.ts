@@ -1,5 +1,4 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createKeepAliveClient, type HttpAnswer, HttpExchangeError } from './keep-alive-client.ts';
 
 // One upstream JSON-RPC endpoint: POSTs bodies over kept-alive connections and keeps the
 // figures the pool decides with (platform §3): its head, its recent errors, its latency.
@@ -53,12 +52,8 @@ const OUTCOME_WINDOW = 50;
 
 export function createUpstream(url: string, options: UpstreamOptions): Upstream {
   const parsed = new URL(url);
-  const secure = parsed.protocol === 'https:';
-  const agent = secure
-    ? new HttpsAgent({ keepAlive: true, maxSockets: options.maxSockets ?? 128 })
-    : new HttpAgent({ keepAlive: true, maxSockets: options.maxSockets ?? 128 });
-  const send = secure ? httpsRequest : httpRequest;
-  const maxResponseBytes = options.maxResponseBytes ?? 64 * 1024 * 1024;
+  const client = createKeepAliveClient(parsed, { maxSockets: options.maxSockets ?? 128 });
+  const limits = { timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes ?? 64 * 1024 * 1024 };
   const label = upstreamLabel(parsed);
   const outcomes: boolean[] = [];
   let failures = 0;
@@ -73,36 +68,24 @@ export function createUpstream(url: string, options: UpstreamOptions): Upstream 
     consecutiveFailures = ok ? 0 : consecutiveFailures + 1;
   };
 
-  const post = (body: string) =>
-    new Promise<string>((resolve, reject) => {
-      const fail = (error: UpstreamError) => {
-        record(false);
-        reject(error);
-      };
-      const req = send(
-        parsed,
-        {
-          method: 'POST',
-          agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), accept: 'application/json' },
-          timeout: options.timeoutMs,
-        },
-        (res) =>
-          readAnswer(res, maxResponseBytes).then(
-            (text) => {
-              const status = res.statusCode ?? 0;
-              // 429 and 5xx say nothing about the call itself: another upstream may answer it.
-              if (status >= 500 || status === 429) return fail(new UpstreamError('http', `${label} answered HTTP ${status}`, status));
-              record(true);
-              resolve(text);
-            },
-            (error: Error) => fail(new UpstreamError('connection', `${label}: ${error.message}`)),
-          ),
-      );
-      req.once('timeout', () => req.destroy(new UpstreamError('timeout', `${label} did not answer within ${options.timeoutMs} ms`)));
-      req.once('error', (error) => fail(error instanceof UpstreamError ? error : new UpstreamError('connection', `${label}: ${error.message}`)));
-      req.end(body);
-    });
+  const post = async (body: string): Promise<string> => {
+    let answer: HttpAnswer;
+    try {
+      answer = await client.post(body, limits);
+    } catch (error) {
+      record(false);
+      if (error instanceof HttpExchangeError && error.kind === 'timeout')
+        throw new UpstreamError('timeout', `${label} did not answer within ${options.timeoutMs} ms`);
+      throw new UpstreamError('connection', `${label}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    // 429 and 5xx say nothing about the call itself: another upstream may answer it.
+    if (answer.status >= 500 || answer.status === 429) {
+      record(false);
+      throw new UpstreamError('http', `${label} answered HTTP ${answer.status}`, answer.status);
+    }
+    record(true);
+    return answer.text;
+  };
 
   return {
     url,
@@ -113,23 +96,8 @@ export function createUpstream(url: string, options: UpstreamOptions): Upstream 
       headAt = at;
     },
     health: () => ({ label, head, headAt, errorRate: outcomes.length ? failures / outcomes.length : 0, consecutiveFailures }),
-    close: () => agent.destroy(),
+    close: () => client.close(),
   };
-}
-
-function readAnswer(res: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    res.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) res.destroy(new Error(`the answer is larger than ${maxBytes} bytes`));
-      else chunks.push(chunk);
-    });
-    res.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    res.once('error', reject);
-    res.once('aborted', () => reject(new Error('the connection closed mid-answer')));
-  });
 }
 
 /**

@@ -1,0 +1,274 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseEther } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { loadAppKeySecret } from '../src/apps/key-secret.ts';
+import { createAppStore } from '../src/apps/store.ts';
+import { openDatabase } from '../src/db/open.ts';
+import { startTestAnvil, THIRD_PARTY_KEY } from '../test/support/anvil.ts';
+import { writeFixtureDist } from '../test/support/fixture-dist.ts';
+import { startBuiltSite } from '../test/support/site.ts';
+import { cpuModel, writeBenchmarksSection } from './benchmarks-file.ts';
+import { loadAverage, waitForQuietMachine } from './build/measure.ts';
+import { type LoadResult, startLoadGenerator } from './gateway/load-generator.ts';
+import { childPid, cpuMsOf, type RecordedAnswer, startBareServer } from './gateway/processes.ts';
+import { type Workload, workloadsFor } from './gateway/workloads.ts';
+
+// `npm run bench:gateway [-- --duration <s>] [--rounds <n>] [--connections <n>] [--only <text>] [--no-wait] [--cpu-prof <dir>]`:
+// the node gateway (`{node_url}/v2/<key>` through the production server: key check, rate limit,
+// monthly quota and usage metering on) against the same anvil called directly, side by side in
+// one run, for eth_blockNumber, eth_getBalance, a 10-call batch and a cached
+// eth_getTransactionReceipt; beside them bare node:http answering the gateway's bytes, the
+// ceiling of a node:http server here. Each workload runs in alternating rounds at 32 keep-alive
+// connections, then at 1 (the latency the gateway adds to a request that does not queue).
+// A full run writes the `## Node gateway` section of BENCHMARKS.md.
+
+const option = (name: string, fallback: string) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at === -1 ? fallback : process.argv[at + 1]!;
+};
+const seconds = Number(option('duration', '5'));
+const rounds = Number(option('rounds', '3'));
+const connections = Number(option('connections', '32'));
+/** Only the workloads whose name contains this (profiling, quick runs); BENCHMARKS.md is left alone. */
+const only = option('only', '');
+/** A directory for the server's CPU profile (`node --cpu-prof`), written when it stops. */
+const cpuProfileDir = option('cpu-prof', '');
+const waitForQuiet = !process.argv.includes('--no-wait');
+/** Seconds of each side's warm-up, and of each round at one connection. */
+const WARM_UP_SECONDS = 2;
+const SERIAL_SECONDS = 2;
+const NETWORK = 'base-sepolia';
+const CHAIN_ID = 84532;
+/** Targets of the gateway against direct calls: req/s ratios, and the p50 it may add (ms). */
+const TARGET = { uncached: 0.7, cached: 3, addedP50Ms: 1 };
+
+interface Round extends LoadResult {
+  /** CPU time of the server and of anvil during the round (ms); the server's kernel part apart. */
+  serverCpuMs: number;
+  serverSystemMs: number;
+  anvilCpuMs: number;
+}
+
+type Side = Round[];
+
+interface Row {
+  workload: Workload;
+  gateway: Side;
+  direct: Side;
+  bare: Side;
+  serialGateway: Side;
+  serialDirect: Side;
+}
+
+/** Mean req/s over the rounds; the median round's (by rate) p50 and p99; failures summed. */
+function combine(side: Side): LoadResult {
+  const median = [...side].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(side.length / 2)]!;
+  const sum = (pick: (r: Round) => number) => side.reduce((total, r) => total + pick(r), 0);
+  return {
+    requestsPerSecond: sum((r) => r.requestsPerSecond) / side.length,
+    p50: median.p50,
+    p99: median.p99,
+    requests: sum((r) => r.requests),
+    failures: sum((r) => r.failures),
+  };
+}
+
+/** CPU time per request (µs) over a side's rounds. */
+function cpuPerRequest(side: Side): { server: number; serverSystem: number; anvil: number } {
+  const requests = side.reduce((total, r) => total + r.requests, 0);
+  const per = (pick: (r: Round) => number) => (1000 * side.reduce((total, r) => total + pick(r), 0)) / requests;
+  return { server: per((r) => r.serverCpuMs), serverSystem: per((r) => r.serverSystemMs), anvil: per((r) => r.anvilCpuMs) };
+}
+
+async function post(url: string, body: string): Promise<RecordedAnswer> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`${url} answered HTTP ${response.status}: ${text}`);
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (!['date', 'connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)) headers[name] = value;
+  });
+  return { status: response.status, headers, body: text };
+}
+
+/** The results of a JSON-RPC answer (one or a batch), ids dropped; throws on any error member. */
+function resultsOf(answer: RecordedAnswer, side: string): string {
+  const parsed = JSON.parse(answer.body) as unknown;
+  const items = (Array.isArray(parsed) ? parsed : [parsed]) as Array<{ result?: unknown; error?: unknown }>;
+  for (const item of items) if (item.error !== undefined || item.result === undefined) throw new Error(`${side} answered an error: ${JSON.stringify(item)}`);
+  return JSON.stringify(items.map((item) => item.result));
+}
+
+const scratch = await mkdtemp(join(tmpdir(), 'crucible-bench-gateway-'));
+const fixture = await writeFixtureDist();
+// Automine (no block time): the chain holds still while it is measured, so every side reads the
+// same state and anvil spends nothing on empty blocks.
+const chain = await startTestAnvil({ chainId: CHAIN_ID });
+const sender = privateKeyToAccount(THIRD_PARTY_KEY);
+const hash = await chain.client.sendTransaction({ account: sender, chain: null, to: '0x000000000000000000000000000000000000dEaD', value: parseEther('1') });
+await chain.client.waitForTransactionReceipt({ hash });
+
+const databasePath = join(scratch, 'crucible.sqlite');
+const database = await openDatabase({ engine: 'sqlite', path: databasePath });
+const apps = createAppStore(database, { keySecret: await loadAppKeySecret({ engine: 'sqlite', path: databasePath, appKeySecret: null }), networks: [NETWORK] });
+// The highest rate an app may have, and a monthly quota that is counted but never reached.
+const { key } = await apps.create({ name: 'gateway benchmark', computeUnitsPerSecond: 1_000_000, monthlyComputeUnitQuota: Number.MAX_SAFE_INTEGER });
+await database.close();
+
+const server = await startBuiltSite({
+  distDir: fixture.distDir,
+  env: {
+    DATABASE_PATH: databasePath,
+    [`NODE_UPSTREAMS_${NETWORK.toUpperCase().replaceAll('-', '_')}`]: chain.rpcUrl,
+    REQUEST_LOG: 'off',
+    ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
+  },
+});
+const gatewayUrl = `${server.origin}/node/${NETWORK}/v2/${key}`;
+const workloads = workloadsFor({ receiptHash: hash, account: sender.address }).filter((w) => w.name.includes(only));
+const serverPid = await childPid('src/server/main.ts');
+const load = startLoadGenerator();
+let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+
+const rows: Row[] = [];
+let loadBefore: number;
+let loadAfter: number;
+try {
+  // The same results from anvil and the gateway before anything is timed (the receipt enters the
+  // cache); the gateway's answers, byte for byte, are what the bare server will send.
+  const recorded: Record<string, RecordedAnswer> = {};
+  for (const [i, workload] of workloads.entries()) {
+    const viaGateway = await post(gatewayUrl, workload.body);
+    if (resultsOf(await post(chain.rpcUrl, workload.body), 'anvil') !== resultsOf(viaGateway, 'the gateway'))
+      throw new Error(`${workload.name}: the gateway and anvil answered differently`);
+    recorded[`/${i}`] = viaGateway;
+  }
+  bare = await startBareServer(scratch, recorded);
+  const bareOrigin = bare.origin;
+  loadBefore = waitForQuiet ? await waitForQuietMachine(console.log) : await loadAverage();
+  console.log(`1-minute load ${loadBefore.toFixed(2)}: ${rounds} rounds of ${seconds} s per side at ${connections} connections, then ${SERIAL_SECONDS} s at 1`);
+  for (const [i, workload] of workloads.entries()) {
+    const run = async (url: string, conns: number, s: number): Promise<Round> => {
+      const [server0, anvil0] = await Promise.all([cpuMsOf(serverPid), cpuMsOf(chain.pid)]);
+      const result = await load.run({ url, body: workload.body, connections: conns, seconds: s });
+      const [server1, anvil1] = await Promise.all([cpuMsOf(serverPid), cpuMsOf(chain.pid)]);
+      return {
+        ...result,
+        serverCpuMs: server1.total - server0.total,
+        serverSystemMs: server1.system - server0.system,
+        anvilCpuMs: anvil1.total - anvil0.total,
+      };
+    };
+    const row: Row = { workload, gateway: [], direct: [], bare: [], serialGateway: [], serialDirect: [] };
+    /** Rounds of every side, each round starting with the next side: the machine is shared, and load from elsewhere comes and goes. */
+    const alternate = async (sides: Array<[string, Side]>, conns: number, s: number) => {
+      for (let round = 0; round < rounds; round++) {
+        for (let k = 0; k < sides.length; k++) {
+          const [url, side] = sides[(round + k) % sides.length]!;
+          side.push(await run(url, conns, s));
+        }
+      }
+    };
+    const loaded: Array<[string, Side]> = [
+      [gatewayUrl, row.gateway],
+      [chain.rpcUrl, row.direct],
+      [`${bareOrigin}/${i}`, row.bare],
+    ];
+    for (const [url] of loaded) await run(url, connections, WARM_UP_SECONDS);
+    await alternate(loaded, connections, seconds);
+    await alternate(
+      [
+        [gatewayUrl, row.serialGateway],
+        [chain.rpcUrl, row.serialDirect],
+      ],
+      1,
+      SERIAL_SECONDS,
+    );
+    rows.push(row);
+    const [g, d, b] = [combine(row.gateway), combine(row.direct), combine(row.bare)];
+    const cpu = cpuPerRequest(row.gateway);
+    console.log(
+      `${workload.name.padEnd(34)} gateway ${g.requestsPerSecond.toFixed(0).padStart(6)} req/s p50 ${g.p50.toFixed(2)} p99 ${g.p99.toFixed(2)} ms | ` +
+        `direct ${d.requestsPerSecond.toFixed(0).padStart(6)} req/s p50 ${d.p50.toFixed(2)} p99 ${d.p99.toFixed(2)} ms | bare ${b.requestsPerSecond.toFixed(0)} req/s | ` +
+        `ratio ${(g.requestsPerSecond / d.requestsPerSecond).toFixed(2)} | added p50 ${(g.p50 - d.p50).toFixed(2)} ms (1 connection: ${(combine(row.serialGateway).p50 - combine(row.serialDirect).p50).toFixed(3)} ms) | ` +
+        `CPU µs/request: server ${cpu.server.toFixed(0)} (kernel ${cpu.serverSystem.toFixed(0)}), anvil ${cpu.anvil.toFixed(0)} via the gateway, ${cpuPerRequest(row.direct).anvil.toFixed(0)} direct` +
+        (g.failures + d.failures + b.failures ? ` | failures ${g.failures} / ${d.failures} / ${b.failures}` : ''),
+    );
+  }
+  loadAfter = await loadAverage();
+} finally {
+  load.stop();
+  await bare?.stop();
+  await server.stop();
+  await chain.stop();
+  await rm(fixture.root, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
+}
+
+if (only) process.exit(0);
+
+const fmt = (value: number, digits = 2) => value.toFixed(digits);
+const missed: string[] = [];
+const throughput = [
+  '| workload | gateway req/s | direct req/s | gateway / direct | target | bare node:http req/s | gateway / bare |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((row) => {
+    const [g, d, b] = [combine(row.gateway), combine(row.direct), combine(row.bare)];
+    const ratio = g.requestsPerSecond / d.requestsPerSecond;
+    const target = row.workload.cached ? TARGET.cached : TARGET.uncached;
+    if (ratio < target) missed.push(`${row.workload.name} reaches ${fmt(ratio)} of direct (target ${target})`);
+    return `| ${row.workload.name} | ${g.requestsPerSecond.toFixed(0)} | ${d.requestsPerSecond.toFixed(0)} | ${fmt(ratio)} | ≥ ${target} | ${b.requestsPerSecond.toFixed(0)} | ${fmt(g.requestsPerSecond / b.requestsPerSecond)} |`;
+  }),
+].join('\n');
+const latency = [
+  `| workload | gateway p50 / p99 (ms) | direct p50 / p99 (ms) | added p50, ${connections} connections (ms) | added p50, 1 connection (ms) | server CPU per request (µs; kernel) | anvil CPU per request (µs): via the gateway / direct |`,
+  '|---|---:|---:|---:|---:|---:|---:|',
+  ...rows.map((row) => {
+    const [g, d] = [combine(row.gateway), combine(row.direct)];
+    const added = g.p50 - d.p50;
+    const addedSerial = combine(row.serialGateway).p50 - combine(row.serialDirect).p50;
+    if (added > TARGET.addedP50Ms)
+      missed.push(`${row.workload.name} adds ${fmt(added)} ms at p50 with ${connections} connections (target ≤ ${TARGET.addedP50Ms} ms)`);
+    const cpu = cpuPerRequest(row.gateway);
+    return `| ${row.workload.name} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(added)} | ${fmt(addedSerial, 3)} | ${cpu.server.toFixed(0)}; ${cpu.serverSystem.toFixed(0)} | ${cpu.anvil.toFixed(0)} / ${cpuPerRequest(row.direct).anvil.toFixed(0)} |`;
+  }),
+].join('\n');
+const failures = rows
+  .map((row) => ({ name: row.workload.name, counts: [row.gateway, row.direct, row.bare].map((side) => combine(side).failures) }))
+  .filter((row) => row.counts.some(Boolean))
+  .map((row) => `${row.name}: ${row.counts.join(' / ')} (gateway / direct / bare)`);
+
+// Hand-written subsections (the comparison with earlier code, what changed) are kept across runs.
+const kept = await readFile(join(import.meta.dirname, '../BENCHMARKS.md'), 'utf8').then(
+  (text) => {
+    const start = text.indexOf('## Node gateway\n');
+    const end = start === -1 ? -1 : text.indexOf('\n## ', start + 1);
+    const sub = start === -1 ? -1 : text.indexOf('\n### ', start);
+    return sub === -1 || (end !== -1 && sub > end) ? '' : text.slice(sub + 1, end === -1 ? undefined : end).trimEnd();
+  },
+  () => '',
+);
+
+const section = [
+  '## Node gateway',
+  '',
+  "JSON-RPC through the node gateway (`POST {node_url}/v2/<key>` on the production server: key lookup, app state and network checks, registry validation, the app's CU rate limit and monthly quota, usage metering and metrics, then the upstream call or the answer cache) against the same anvil called directly, side by side in one run; beside them bare node:http answering the gateway's recorded bytes without reading the request (bench/bare-server.ts), the most any node:http server can do here.",
+  '',
+  `- Command: \`npm run bench:gateway\` (autocannon in its own process, ${connections} keep-alive connections with one request in flight on each; per workload a ${WARM_UP_SECONDS} s warm-up per side, ${rounds} rotating rounds of ${seconds} s per side, then ${rounds} rounds of ${SERIAL_SECONDS} s at 1 connection; anvil (chain ${CHAIN_ID}) with automine, so the chain holds still; one app with 1,000,000 CU/s and a quota it never reaches; request logging off). Figures are the mean req/s over the rounds and the median round's p50/p99, from each 2xx response's own time (autocannon's histogram counts whole milliseconds). CPU per request is read from /proc for the server and anvil processes over the rounds.`,
+  `- Workloads: ${workloads.map((w) => `${w.name} (${w.description})`).join('; ')}.`,
+  `- Machine: ${cpus().length} CPUs (\`nproc\`), ${await cpuModel()}, Node ${process.version}; the load generator, the server and anvil share the machine`,
+  `- 1-minute load average: ${loadBefore.toFixed(2)} when measuring started${waitForQuiet ? '' : ' (not waited for: --no-wait)'}, ${loadAfter.toFixed(2)} at the end`,
+  `- Date: ${new Date().toISOString().slice(0, 10)}`,
+  '',
+  throughput,
+  '',
+  latency,
+  '',
+  `Targets: ≥ ${TARGET.uncached} of direct req/s for uncached calls, ≥ ${TARGET.cached}× direct for cached ones, added p50 ≤ ${TARGET.addedP50Ms} ms. ${missed.length ? `Missed in this run: ${missed.join('; ')}.` : 'All met in this run.'}`,
+  '',
+  ...(failures.length ? [`Failed requests: ${failures.join('; ')}.`, ''] : []),
+  ...(kept ? [kept, ''] : []),
+].join('\n');
+await writeBenchmarksSection('Node gateway', section);
