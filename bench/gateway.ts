@@ -45,9 +45,9 @@ const CHAIN_ID = 84532;
 const TARGET = { uncached: 0.7, cached: 3, addedP50Ms: 1 };
 
 interface Round extends LoadResult {
-  /** CPU time of the server and of anvil during the round (ms); the server's kernel part apart. */
-  serverCpuMs: number;
-  serverSystemMs: number;
+  /** CPU time during the round (ms) of the process in front (the server, or the bare server; none direct), its kernel part, and anvil's. */
+  frontCpuMs: number;
+  frontSystemMs: number;
   anvilCpuMs: number;
 }
 
@@ -76,10 +76,10 @@ function combine(side: Side): LoadResult {
 }
 
 /** CPU time per request (µs) over a side's rounds. */
-function cpuPerRequest(side: Side): { server: number; serverSystem: number; anvil: number } {
+function cpuPerRequest(side: Side): { front: number; frontSystem: number; anvil: number } {
   const requests = side.reduce((total, r) => total + r.requests, 0);
   const per = (pick: (r: Round) => number) => (1000 * side.reduce((total, r) => total + pick(r), 0)) / requests;
-  return { server: per((r) => r.serverCpuMs), serverSystem: per((r) => r.serverSystemMs), anvil: per((r) => r.anvilCpuMs) };
+  return { front: per((r) => r.frontCpuMs), frontSystem: per((r) => r.frontSystemMs), anvil: per((r) => r.anvilCpuMs) };
 }
 
 async function post(url: string, body: string): Promise<RecordedAnswer> {
@@ -146,42 +146,38 @@ try {
     recorded[`/${i}`] = viaGateway;
   }
   bare = await startBareServer(scratch, recorded);
-  const bareOrigin = bare.origin;
+  const { origin: bareOrigin, pid: barePid } = bare;
   loadBefore = waitForQuiet ? await waitForQuietMachine(console.log) : await loadAverage();
   console.log(`1-minute load ${loadBefore.toFixed(2)}: ${rounds} rounds of ${seconds} s per side at ${connections} connections, then ${SERIAL_SECONDS} s at 1`);
   for (const [i, workload] of workloads.entries()) {
-    const run = async (url: string, conns: number, s: number): Promise<Round> => {
-      const [server0, anvil0] = await Promise.all([cpuMsOf(serverPid), cpuMsOf(chain.pid)]);
+    const run = async (url: string, front: number | null, conns: number, s: number): Promise<Round> => {
+      const none = { total: 0, system: 0 };
+      const [front0, anvil0] = await Promise.all([front ? cpuMsOf(front) : none, cpuMsOf(chain.pid)]);
       const result = await load.run({ url, body: workload.body, connections: conns, seconds: s });
-      const [server1, anvil1] = await Promise.all([cpuMsOf(serverPid), cpuMsOf(chain.pid)]);
-      return {
-        ...result,
-        serverCpuMs: server1.total - server0.total,
-        serverSystemMs: server1.system - server0.system,
-        anvilCpuMs: anvil1.total - anvil0.total,
-      };
+      const [front1, anvil1] = await Promise.all([front ? cpuMsOf(front) : none, cpuMsOf(chain.pid)]);
+      return { ...result, frontCpuMs: front1.total - front0.total, frontSystemMs: front1.system - front0.system, anvilCpuMs: anvil1.total - anvil0.total };
     };
     const row: Row = { workload, gateway: [], direct: [], bare: [], serialGateway: [], serialDirect: [] };
     /** Rounds of every side, each round starting with the next side: the machine is shared, and load from elsewhere comes and goes. */
-    const alternate = async (sides: Array<[string, Side]>, conns: number, s: number) => {
+    const alternate = async (sides: Array<[string, number | null, Side]>, conns: number, s: number) => {
       for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < sides.length; k++) {
-          const [url, side] = sides[(round + k) % sides.length]!;
-          side.push(await run(url, conns, s));
+          const [url, front, side] = sides[(round + k) % sides.length]!;
+          side.push(await run(url, front, conns, s));
         }
       }
     };
-    const loaded: Array<[string, Side]> = [
-      [gatewayUrl, row.gateway],
-      [chain.rpcUrl, row.direct],
-      [`${bareOrigin}/${i}`, row.bare],
+    const loaded: Array<[string, number | null, Side]> = [
+      [gatewayUrl, serverPid, row.gateway],
+      [chain.rpcUrl, null, row.direct],
+      [`${bareOrigin}/${i}`, barePid, row.bare],
     ];
-    for (const [url] of loaded) await run(url, connections, WARM_UP_SECONDS);
+    for (const [url, front] of loaded) await run(url, front, connections, WARM_UP_SECONDS);
     await alternate(loaded, connections, seconds);
     await alternate(
       [
-        [gatewayUrl, row.serialGateway],
-        [chain.rpcUrl, row.serialDirect],
+        [gatewayUrl, serverPid, row.serialGateway],
+        [chain.rpcUrl, null, row.serialDirect],
       ],
       1,
       SERIAL_SECONDS,
@@ -193,7 +189,7 @@ try {
       `${workload.name.padEnd(34)} gateway ${g.requestsPerSecond.toFixed(0).padStart(6)} req/s p50 ${g.p50.toFixed(2)} p99 ${g.p99.toFixed(2)} ms | ` +
         `direct ${d.requestsPerSecond.toFixed(0).padStart(6)} req/s p50 ${d.p50.toFixed(2)} p99 ${d.p99.toFixed(2)} ms | bare ${b.requestsPerSecond.toFixed(0)} req/s | ` +
         `ratio ${(g.requestsPerSecond / d.requestsPerSecond).toFixed(2)} | added p50 ${(g.p50 - d.p50).toFixed(2)} ms (1 connection: ${(combine(row.serialGateway).p50 - combine(row.serialDirect).p50).toFixed(3)} ms) | ` +
-        `CPU µs/request: server ${cpu.server.toFixed(0)} (kernel ${cpu.serverSystem.toFixed(0)}), anvil ${cpu.anvil.toFixed(0)} via the gateway, ${cpuPerRequest(row.direct).anvil.toFixed(0)} direct` +
+        `CPU µs/request: server ${cpu.front.toFixed(0)} (kernel ${cpu.frontSystem.toFixed(0)}), bare ${cpuPerRequest(row.bare).front.toFixed(0)}, anvil ${cpu.anvil.toFixed(0)} via the gateway, ${cpuPerRequest(row.direct).anvil.toFixed(0)} direct` +
         (g.failures + d.failures + b.failures ? ` | failures ${g.failures} / ${d.failures} / ${b.failures}` : ''),
     );
   }
@@ -223,7 +219,7 @@ const throughput = [
   }),
 ].join('\n');
 const latency = [
-  `| workload | gateway p50 / p99 (ms) | direct p50 / p99 (ms) | added p50, ${connections} connections (ms) | added p50, 1 connection (ms) | server CPU per request (µs; kernel) | anvil CPU per request (µs): via the gateway / direct |`,
+  `| workload | gateway p50 / p99 (ms) | direct p50 / p99 (ms) | added p50, ${connections} connections (ms) | added p50, 1 connection (ms) | CPU per request (µs): server (kernel part) / bare node:http | anvil CPU per request (µs): via the gateway / direct |`,
   '|---|---:|---:|---:|---:|---:|---:|',
   ...rows.map((row) => {
     const [g, d] = [combine(row.gateway), combine(row.direct)];
@@ -232,7 +228,7 @@ const latency = [
     if (added > TARGET.addedP50Ms)
       missed.push(`${row.workload.name} adds ${fmt(added)} ms at p50 with ${connections} connections (target ≤ ${TARGET.addedP50Ms} ms)`);
     const cpu = cpuPerRequest(row.gateway);
-    return `| ${row.workload.name} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(added)} | ${fmt(addedSerial, 3)} | ${cpu.server.toFixed(0)}; ${cpu.serverSystem.toFixed(0)} | ${cpu.anvil.toFixed(0)} / ${cpuPerRequest(row.direct).anvil.toFixed(0)} |`;
+    return `| ${row.workload.name} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(added)} | ${fmt(addedSerial, 3)} | ${cpu.front.toFixed(0)} (${cpu.frontSystem.toFixed(0)}) / ${cpuPerRequest(row.bare).front.toFixed(0)} | ${cpu.anvil.toFixed(0)} / ${cpuPerRequest(row.direct).anvil.toFixed(0)} |`;
   }),
 ].join('\n');
 const failures = rows

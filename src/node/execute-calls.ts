@@ -4,6 +4,7 @@ import { mayCacheAnswer } from './rpc/cache-policy.ts';
 import { rpcFailure, type RpcErrorObject } from './rpc/errors.ts';
 import type { RpcOutcome } from './rpc/jsonrpc.ts';
 import type { JsonValue, RpcMethod } from './rpc/method.ts';
+import { blockNumberOf } from './rpc/schemas/primitives.ts';
 import { logsRangeFailure } from './rpc/validate.ts';
 import { NoHealthyUpstreamError, type RetryRule, type UpstreamPool } from './upstreams/upstream-pool.ts';
 
@@ -42,6 +43,8 @@ export async function executeCalls(
   const chainHead = async () => (head === undefined ? (head = await network.pool.head()) : head);
 
   const answeredHere: Array<Promise<void>> = [];
+  /** Cache keys of the calls that may be kept, computed once for the lookup and the keeping. */
+  const keys: Array<string | undefined> = new Array(calls.length);
   for (const [i, call] of calls.entries()) {
     const own = extra?.get(call.method.name);
     if (own) {
@@ -52,7 +55,8 @@ export async function executeCalls(
       outcomes[i] = { result: call.method.answer(call.params, { openRpcDocument: network.openRpcDocument }) };
       continue;
     }
-    const cached = call.method.cache.kind === 'none' ? undefined : cache.get(answerKey(network.id, call.method.name, call.params));
+    if (call.method.cache.kind !== 'none') keys[i] = answerKey(network.id, call.method.name, call.params);
+    const cached = keys[i] === undefined ? undefined : cache.get(keys[i]);
     if (cached) {
       outcomes[i] = { result: cached.result };
       continue;
@@ -80,18 +84,19 @@ export async function executeCalls(
   };
   const remember = (i: number) => {
     const call = calls[i]!;
+    const key = keys[i];
     const { result } = outcomes[i] as { result: unknown };
-    if (call.method.cache.kind === 'none') return;
-    // `when-final` calls had the head read before they were sent; the other policies need none.
-    if (mayCacheAnswer(call.method, call.params, result, { head: head ?? null, finalityDepth: network.finalityDepth }))
-      cache.set(answerKey(network.id, call.method.name, call.params), result);
+    if (key === undefined) return;
+    // `when-final` calls at a numbered block had the head read before they were sent; the others need none.
+    if (mayCacheAnswer(call.method, call.params, result, { head: head ?? null, finalityDepth: network.finalityDepth })) cache.set(key, result);
   };
   const unavailable = (indexes: readonly number[], error: unknown) => {
     if (!(error instanceof NoHealthyUpstreamError)) throw error;
     for (const i of indexes) outcomes[i] = { failure: rpcFailure('no_healthy_upstream', { network: network.id }) };
   };
 
-  if (calls.some((call, i) => forUpstream.includes(i) && call.method.cache.kind === 'when-final')) await chainHead();
+  // A call at a numbered block is kept once that block is final: the head is read before it is sent.
+  if (forUpstream.some((i) => mayBecomeFinal(calls[i]!))) await chainHead();
 
   await Promise.all([
     ...answeredHere,
@@ -113,6 +118,12 @@ export async function executeCalls(
     ),
   ]);
   return outcomes;
+}
+
+/** A `when-final` call at a block named by number (`earliest` too): only such an answer waits on the head to be kept. */
+function mayBecomeFinal(call: ValidCall): boolean {
+  const policy = call.method.cache;
+  return policy.kind === 'when-final' && blockNumberOf(call.params[policy.blockParam]) !== null;
 }
 
 function outcomeOf(answer: UpstreamAnswer | undefined): RpcOutcome {

@@ -57,6 +57,8 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
   const settings = { ...defaults, ...options };
   const now = options.now ?? Date.now;
   let upstreams: Promise<Upstream[]> | undefined;
+  /** The upstreams once connected: calls then take them without waiting on a promise. */
+  let connected: Upstream[] | undefined;
   let probeTimer: NodeJS.Timeout | undefined;
   let next = 0;
   let closed = false;
@@ -68,6 +70,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
       else {
         probeTimer = setInterval(() => void probeAll(list), settings.probeIntervalMs).unref();
         void probeAll(list);
+        connected = list;
       }
       return list;
     });
@@ -102,6 +105,8 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
 
   /** Healthy upstreams in round-robin order (or configured order when pinned); when none is healthy, all of them (a last try beats a certain 503). */
   const candidates = (list: Upstream[], pinned: boolean): Upstream[] => {
+    // One upstream is tried whatever its health.
+    if (list.length === 1) return list;
     const best = bestHead(list);
     const healthy = list.filter((upstream) => isHealthy(upstream, best));
     const pool = healthy.length ? healthy : list;
@@ -112,9 +117,11 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
 
   return {
     async send(body, retry) {
-      const list = await connect().catch((error: unknown) => {
-        throw new NoHealthyUpstreamError(error);
-      });
+      const list =
+        connected ??
+        (await connect().catch((error: unknown) => {
+          throw new NoHealthyUpstreamError(error);
+        }));
       const [first, second] = candidates(list, retry.kind === 'pinned');
       if (!first) throw new NoHealthyUpstreamError();
       try {
