@@ -149,6 +149,8 @@ try {
   const { origin: bareOrigin, pid: barePid } = bare;
   loadBefore = waitForQuiet ? await waitForQuietMachine(console.log) : await loadAverage();
   console.log(`1-minute load ${loadBefore.toFixed(2)}: ${rounds} rounds of ${seconds} s per side at ${connections} connections, then ${SERIAL_SECONDS} s at 1`);
+  // The server's JIT warms on every workload first: a process's CPU counts its compiler threads too.
+  for (const workload of workloads) await load.run({ url: gatewayUrl, body: workload.body, connections, seconds: WARM_UP_SECONDS });
   for (const [i, workload] of workloads.entries()) {
     const run = async (url: string, front: number | null, conns: number, s: number): Promise<Round> => {
       const none = { total: 0, system: 0 };
@@ -252,7 +254,7 @@ const section = [
   '',
   "JSON-RPC through the node gateway (`POST {node_url}/v2/<key>` on the production server: key lookup, app state and network checks, registry validation, the app's CU rate limit and monthly quota, usage metering and metrics, then the upstream call or the answer cache) against the same anvil called directly, side by side in one run; beside them bare node:http answering the gateway's recorded bytes without reading the request (bench/bare-server.ts), the most any node:http server can do here.",
   '',
-  `- Command: \`npm run bench:gateway\` (autocannon in its own process, ${connections} keep-alive connections with one request in flight on each; per workload a ${WARM_UP_SECONDS} s warm-up per side, ${rounds} rotating rounds of ${seconds} s per side, then ${rounds} rounds of ${SERIAL_SECONDS} s at 1 connection; anvil (chain ${CHAIN_ID}) with automine, so the chain holds still; one app with 1,000,000 CU/s and a quota it never reaches; request logging off). Figures are the mean req/s over the rounds and the median round's p50/p99, from each 2xx response's own time (autocannon's histogram counts whole milliseconds). CPU per request is read from /proc for the server and anvil processes over the rounds.`,
+  `- Command: \`npm run bench:gateway\` (autocannon in its own process, ${connections} keep-alive connections with one request in flight on each; ${WARM_UP_SECONDS} s of each workload through the gateway first, then per workload a ${WARM_UP_SECONDS} s warm-up per side, ${rounds} rotating rounds of ${seconds} s per side, then ${rounds} rounds of ${SERIAL_SECONDS} s at 1 connection; anvil (chain ${CHAIN_ID}) with automine, so the chain holds still; one app with 1,000,000 CU/s and a quota it never reaches; request logging off). Figures are the mean req/s over the rounds and the median round's p50/p99, from each 2xx response's own time (autocannon's histogram counts whole milliseconds). CPU per request is read from /proc for the server and anvil processes over the rounds.`,
   `- Workloads: ${workloads.map((w) => `${w.name} (${w.description})`).join('; ')}.`,
   `- Machine: ${cpus().length} CPUs (\`nproc\`), ${await cpuModel()}, Node ${process.version}; the load generator, the server and anvil share the machine`,
   `- 1-minute load average: ${loadBefore.toFixed(2)} when measuring started${waitForQuiet ? '' : ' (not waited for: --no-wait)'}, ${loadAfter.toFixed(2)} at the end`,
