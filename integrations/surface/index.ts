@@ -1,19 +1,19 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import type { BuildEnvironment } from '../../src/config/build-environment.ts';
-import type { SurfaceManifest } from '../../src/http/surface-manifest.ts';
+import { surfaceManifestFile, type SurfaceManifest } from '../../src/http/surface-manifest.ts';
 import { checkContentLinks } from '../../src/site/content-links.ts';
 import { loadSite } from '../../src/site/load.ts';
 import { ContentError } from '../../src/site/records.ts';
 import { createSite, type Site } from '../../src/site/site.ts';
 import { canonicalPathOf, sitemapIntegrations } from './sitemap.ts';
 import { surfaceDevMiddleware } from './dev.ts';
+import { DistFiles } from './dist-files.ts';
 import { writeStaticHostFiles } from './static-host.ts';
 import { startTwinJob, type TwinJob, type TwinJobResult } from './twin-job.ts';
-import { writeSurfaceIndexes } from './write.ts';
+import { writeSurfaceIndexes, writeSurfaceManifest } from './write.ts';
 
 export interface SurfaceOptions {
   /** Sections longer than this are listed in `/<section>/llms.txt` only, linked from `/llms.txt`. */
@@ -33,10 +33,12 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
   const builtPaths = new Set<string>();
   let root = process.cwd();
   let siteUrl = 'http://localhost:4321';
+  /** dist/ as configured: Astro empties it before astro:build:setup. */
+  let configuredOutDir: string | undefined;
   // Build only: the site read once at config:setup, and the twins rendering in the background.
   let built: { site: Site; twins: TwinJob } | undefined;
-  // The manifest written at astro:build:done; the host files follow once the sitemap is in dist/ too.
-  let written: { outDir: string; manifest: SurfaceManifest } | undefined;
+  // The manifest written at astro:build:done, and dist/'s files then; the host files follow once the sitemap is in dist/ too.
+  let written: { outDir: string; manifest: SurfaceManifest; files: DistFiles } | undefined;
   const timing = { contentCheckMs: 0, outputsMs: 0, outputsDoneAt: 0, hostFilesMs: 0, twins: undefined as TwinJobResult | undefined };
   let buildLogger: AstroIntegrationLogger | undefined;
 
@@ -54,7 +56,8 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
   const afterSitemap = async () => {
     if (!written) return;
     const started = performance.now();
-    await writeStaticHostFiles(written.outDir, written.manifest);
+    written.files.addTopLevel(); // the sitemap's files
+    await writeStaticHostFiles(written.outDir, written.manifest, written.files.all());
     timing.hostFilesMs = performance.now() - started;
     logTiming();
   };
@@ -69,7 +72,8 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
     const twins = timing.twins;
     buildLogger.info(
       `surface timing: content check ${ms(timing.contentCheckMs)}, outputs ${ms(outputsMs)}, sitemap ${ms(sitemapMs)}, critical path ${ms(critical)}; ` +
-        `twins rendered in the background in ${ms(twins?.workMs ?? 0)} (${twins?.workers ?? 0} worker threads, peak worker heap ${Math.round((twins?.peakWorkerHeapBytes ?? 0) / 2 ** 20)} MiB)`,
+        `twins rendered in the background in ${ms(twins?.workMs ?? 0)} (${twins?.workers ?? 0} worker threads, peak worker heap ${Math.round((twins?.peakWorkerHeapBytes ?? 0) / 2 ** 20)} MiB); ` +
+        `peak RSS so far ${Math.round(process.resourceUsage().maxRSS / 2 ** 10)} MiB`,
     );
   };
 
@@ -90,34 +94,40 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
         }
         updateConfig({ integrations: sitemapIntegrations(builtPaths, () => siteUrl, afterSitemap) });
       },
+      'astro:config:done': ({ config }) => {
+        configuredOutDir = fileURLToPath(config.outDir);
+      },
+      // Astro has emptied dist/ by now: twins rendered from here on go straight into it.
+      'astro:build:setup': () => {
+        if (configuredOutDir) built?.twins.writeInto(configuredOutDir);
+      },
       'astro:server:setup': ({ server }) => {
         server.middlewares.use(surfaceDevMiddleware({ root, load, siteUrl: () => siteUrl, inlineLimit, watcher: server.watcher }));
       },
       'astro:build:done': async ({ dir, pages, logger }) => {
         const started = performance.now();
         const outDir = fileURLToPath(dir);
-        for (const { pathname } of pages) {
-          if (
-            /^(\d{3})$/.test(
-              pathname
-                .replace(/^\/|\/$/g, '')
-                .split('/')
-                .pop() ?? '',
-            )
-          )
-            continue; // 404, 500
-          const isIndex = pathname.replace(/\/$/, '') === '' || existsSync(`${outDir}/${pathname.replace(/\/$/, '')}/index.html`);
-          builtPaths.add(canonicalPathOf(pathname, isIndex));
-        }
         if (!built) throw new Error('crucible-surface: astro:build:done ran without astro:config:setup for a build');
         const { site, twins } = built;
+        // What Astro wrote, listed once: the page headers, the link check and the host files read it.
+        const files = DistFiles.list(outDir);
+        for (const { pathname } of pages) {
+          const path = pathname.replace(/^\/+|\/+$/g, '');
+          if (/^(\d{3})$/.test(path.split('/').pop() ?? '')) continue; // 404, 500
+          builtPaths.add(canonicalPathOf(pathname, path === '' || files.has(`${path}/index.html`)));
+        }
         twins.boost(availableParallelism()); // Astro is done with the CPU
-        const [twinResult, manifest] = await Promise.all([
-          twins.finish(outDir),
-          writeSurfaceIndexes(site, outDir, { siteUrl, inlineLimit, root, environment: options.environment }),
-        ]);
-        written = { outDir, manifest };
-        await checkContentLinks({ pages: site.pages, root, outDir }); // against everything written, twins included
+        // Twin threads still at work take page-header runs once their locales are done; this one takes the rest once it has
+        // written the other outputs and checked the links.
+        const pageHeaders = twins.pageHeaders(files.dir, files.htmlFiles(), new URL(siteUrl).origin);
+        const [twinResult, indexFiles] = await Promise.all([twins.finish(outDir), writeSurfaceIndexes(site, outDir, { siteUrl, inlineLimit, root })]);
+        files.add(twinResult.files);
+        files.add(indexFiles);
+        checkContentLinks({ pages: site.pages, root, files }); // against everything written, twins included
+        await twins.helpWithPageHeaders();
+        const manifest = await writeSurfaceManifest(site, outDir, { siteUrl, environment: options.environment, pageHeaders: await pageHeaders });
+        files.add([surfaceManifestFile]);
+        written = { outDir, manifest, files };
         timing.outputsMs = performance.now() - started;
         timing.outputsDoneAt = performance.now();
         timing.twins = twinResult;

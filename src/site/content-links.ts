@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { htmlToHast, type HastPluginDefinition, type MdxJsxFlowElementHast, type MdxJsxTextElementHast, type PluginFactoryContext } from 'satteri';
@@ -10,25 +10,33 @@ import { htmlFileOf } from './urls.ts';
 // its HTML is made from (src/site/markdown.ts), with their lines: Markdown links, `<a href>` in
 // raw HTML, and `href` on MDX elements. Once the build has written everything, the surface
 // integration checks them against dist/: the path must be a page or a file there (twins,
-// llms.txt and images included), and a `#fragment` an id on that HTML page. External links
-// (any scheme, or `//host`) are not followed.
+// llms.txt and images included), spelled as the server serves it, and a `#fragment` an id on
+// that HTML page. External links (any scheme, or `//host`) are not followed.
 
-/** A link as written in a page's source. */
-interface ContentLink {
-  href: string;
-  line: number | undefined;
+/** A page's links as written, kept until the build is done: hrefs and their lines (0 where unknown) side by side, not an object per link. */
+interface PageLinks {
+  hrefs: string[];
+  lines: number[];
 }
 
-interface BrokenLink extends ContentLink {
+interface BrokenLink {
   /** The page's source file, as messages name it. */
   file: string;
+  line: number;
+  href: string;
   reason: string;
 }
 
 // Astro renders the pages from its own bundle of this module, and the integration imports
-// another copy, in the same process: the two meet here. Keyed by the page's absolute path.
+// another copy, in the same process: the two meet here. Pages by their absolute path; each
+// href kept once however many pages link it (a 10,000-page site has about 10 links a page,
+// to a tenth as many places).
+interface RenderedLinks {
+  pages: Map<string, PageLinks>;
+  hrefs: Map<string, string>;
+}
 const renderedLinksKey = Symbol.for('crucible.renderedContentLinks');
-const renderedLinks = ((globalThis as { [renderedLinksKey]?: Map<string, ContentLink[]> })[renderedLinksKey] ??= new Map());
+const rendered: RenderedLinks = ((globalThis as { [renderedLinksKey]?: RenderedLinks })[renderedLinksKey] ??= { pages: new Map(), hrefs: new Map() });
 
 /** `https://…`, `mailto:…`, `//host/…`: somewhere else, not checked. */
 const isExternal = (href: string) => /^[a-z][a-z\d+.-]*:|^\/\//i.test(href);
@@ -37,9 +45,13 @@ const isExternal = (href: string) => /^[a-z][a-z\d+.-]*:|^\/\//i.test(href);
 export function collectContentLinks({ fileURL }: PluginFactoryContext): HastPluginDefinition | undefined {
   if (!fileURL) return undefined;
   const file = fileURLToPath(fileURL);
-  const links: ContentLink[] = [];
+  const links: PageLinks = { hrefs: [], lines: [] };
   const add = (href: unknown, line: number | undefined) => {
-    if (typeof href === 'string' && !isExternal(href)) links.push({ href, line });
+    if (typeof href !== 'string' || isExternal(href)) return;
+    let kept = rendered.hrefs.get(href);
+    if (kept === undefined) rendered.hrefs.set(href, (kept = href));
+    links.hrefs.push(kept);
+    links.lines.push(line ?? 0);
   };
   const fromJsx = {
     filter: [],
@@ -66,76 +78,89 @@ export function collectContentLinks({ fileURL }: PluginFactoryContext): HastPlug
     mdxJsxFlowElement: fromJsx,
     mdxJsxTextElement: fromJsx,
     after: () => {
-      renderedLinks.set(file, links);
+      rendered.pages.set(file, links);
     },
   };
 }
 
-/** The links of every page, as rendered in this process, against the site built in `outDir`. */
-async function brokenContentLinks(input: { pages: PageRecord[]; root: string; outDir: string }): Promise<BrokenLink[]> {
-  const built = builtSite(input.outDir);
+/** What the build wrote: its folder, and whether a file is there (a `/`-separated path relative to it, as the server looks it up). */
+export interface BuiltFiles {
+  readonly dir: string;
+  has(file: string): boolean;
+}
+
+/** The links of every page, as rendered in this process, against the files of the built site. */
+function brokenContentLinks(input: { pages: PageRecord[]; root: string; files: BuiltFiles }): BrokenLink[] {
+  const built = builtSite(input.files);
   const broken: BrokenLink[] = [];
   for (const page of input.pages) {
-    const links = renderedLinks.get(resolve(input.root, page.sourcePath));
+    const links = rendered.pages.get(resolve(input.root, page.sourcePath));
     if (!links) throw new Error(`${page.sourcePath}: its links were not collected: the page was not rendered by this build's process`);
-    for (const link of links) {
-      const reason = await built.problemWith(link.href, page.url);
-      if (reason) broken.push({ ...link, file: page.sourcePath, reason });
-    }
+    links.hrefs.forEach((href, i) => {
+      const reason = built.problemWith(href, page.url);
+      if (reason) broken.push({ file: page.sourcePath, line: links.lines[i]!, href, reason });
+    });
   }
   return broken;
 }
 
 /** Fails the build, naming the file, the line and the link, when a page links to nothing. */
-export async function checkContentLinks(input: { pages: PageRecord[]; root: string; outDir: string }): Promise<void> {
-  const broken = await brokenContentLinks(input);
+export function checkContentLinks(input: { pages: PageRecord[]; root: string; files: BuiltFiles }): void {
+  const broken = brokenContentLinks(input);
   if (!broken.length) return;
-  const listed = broken.map(({ file, line, href, reason }) => `  ${file}: ${line === undefined ? '' : `line ${line}: `}link "${href}": ${reason}`);
+  const listed = broken.map(({ file, line, href, reason }) => `  ${file}: ${line ? `line ${line}: ` : ''}link "${href}": ${reason}`);
   const message = `Broken links in content (${broken.length}):\n${listed.join('\n')}`;
   // The list is the message; a stack trace would only bury it.
   throw Object.assign(new Error(message), { stack: message });
 }
 
-/** `read`, asked once per key: many links lead to the same few pages. */
-function readOnce<T>(read: (key: string) => Promise<T>): (key: string) => Promise<T> {
-  const known = new Map<string, Promise<T>>();
-  return (key) => {
-    let answer = known.get(key);
-    if (!answer) known.set(key, (answer = read(key)));
-    return answer;
-  };
+/** A site path as the URL parser leaves it: no dot segments, nothing to decode or resolve. */
+const plainPath = /^\/(?:[\w~.-]+\/)*[\w~.-]*$/;
+const dotSegment = /(?:^|\/)\.\.?(?:\/|$)/;
+
+/** Path and fragment of a link from the page at `pageUrl`, decoded; undefined when the href is no URL. */
+function resolveLink(href: string, pageUrl: string): { path: string; fragment: string } | undefined {
+  // Nearly every link is a plain absolute path, which the parser would return as it is.
+  if (plainPath.test(href) && !dotSegment.test(href)) return { path: href, fragment: '' };
+  try {
+    const url = new URL(href, new URL(pageUrl, 'https://site.invalid'));
+    return { path: decodeURI(url.pathname), fragment: decodeURIComponent(url.hash.slice(1)) };
+  } catch {
+    return undefined;
+  }
 }
 
-/** What `outDir` serves, read as links need it. */
-function builtSite(outDir: string) {
-  const isFile = readOnce((relative) =>
-    stat(join(outDir, relative)).then(
-      (entry) => entry.isFile(),
-      () => false,
-    ),
-  );
-  const isPage = (path: string) => isFile(htmlFileOf(path));
-  const exists = async (path: string) => (await isPage(path)) || (!path.endsWith('/') && (await isFile(path.slice(1))));
-  const anchorsOf = readOnce((path) => readFile(join(outDir, htmlFileOf(path)), 'utf8').then(anchorsIn));
+/** What the built site serves, looked up as links need it; anchors are read only from pages a fragment points into. */
+function builtSite(files: BuiltFiles) {
+  const isPage = (path: string) => files.has(htmlFileOf(path));
+  const exists = (path: string) => isPage(path) || (!path.endsWith('/') && files.has(path.slice(1)));
+  const anchors = new Map<string, Set<string>>();
+  const anchorsOf = (path: string) => {
+    let ids = anchors.get(path);
+    if (!ids) anchors.set(path, (ids = anchorsIn(readFileSync(join(files.dir, htmlFileOf(path)), 'utf8'))));
+    return ids;
+  };
+  /** Answers for absolute hrefs, which mean the same from every page. */
+  const absolute = new Map<string, string | undefined>();
+
+  const problemWith = (href: string, pageUrl: string): string | undefined => {
+    const link = resolveLink(href, pageUrl);
+    if (!link) return 'not a valid URL';
+    const { path, fragment } = link;
+    if (!exists(path)) {
+      const otherSpelling = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
+      return `no page or file at ${path}${isPage(otherSpelling) ? ` (the page is ${otherSpelling})` : ''}`;
+    }
+    if (!fragment || !isPage(path)) return undefined;
+    return anchorsOf(path).has(fragment) ? undefined : `no heading or anchor "${fragment}" on ${path}`;
+  };
 
   return {
     /** Why a link from the page at `pageUrl` leads nowhere, or undefined when it leads somewhere. */
-    async problemWith(href: string, pageUrl: string): Promise<string | undefined> {
-      let path: string;
-      let fragment: string;
-      try {
-        const url = new URL(href, new URL(pageUrl, 'https://site.invalid'));
-        path = decodeURI(url.pathname);
-        fragment = decodeURIComponent(url.hash.slice(1));
-      } catch {
-        return 'not a valid URL';
-      }
-      if (!(await exists(path))) {
-        const otherSpelling = path.endsWith('/') ? path.slice(0, -1) : `${path}/`;
-        return `no page or file at ${path}${(await isPage(otherSpelling)) ? ` (the page is ${otherSpelling})` : ''}`;
-      }
-      if (!fragment || !(await isPage(path))) return undefined;
-      return (await anchorsOf(path)).has(fragment) ? undefined : `no heading or anchor "${fragment}" on ${path}`;
+    problemWith(href: string, pageUrl: string): string | undefined {
+      if (!href.startsWith('/')) return problemWith(href, pageUrl);
+      if (!absolute.has(href)) absolute.set(href, problemWith(href, pageUrl));
+      return absolute.get(href);
     },
   };
 }

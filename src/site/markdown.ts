@@ -11,7 +11,7 @@ import {
 } from '@astrojs/markdown-satteri';
 import type { MarkdownHeading } from 'astro';
 import * as jsxRuntime from 'astro/jsx-runtime';
-import { mdxToJs } from 'satteri';
+import { mdxToJs, type HastPluginDefinition, type PluginFactoryContext } from 'satteri';
 import { codeTitleTransformer } from './shiki-code-title.ts';
 import { collectContentLinks } from './content-links.ts';
 import { refuseScript } from './content-safety.ts';
@@ -25,7 +25,11 @@ import { splitFrontmatter } from './load.ts';
 // would run script (src/site/content-safety.ts) and record internal links for the build's link
 // check (src/site/content-links.ts).
 
-const processor = satteri({ features: { gfm: true, smartPunctuation: true }, hastPlugins: [refuseScript, collectContentLinks] });
+/** The content checks in one plugin: satteri walks the tree once per plugin and once more for each `after`, and materialises each matched node per plugin. */
+const contentChecks = (context: PluginFactoryContext): HastPluginDefinition =>
+  inOneTraversal('crucible:content-checks', [refuseScript(), collectContentLinks(context)]);
+
+const processor = satteri({ features: { gfm: true, smartPunctuation: true }, hastPlugins: [contentChecks] });
 
 export const markdownOptions = {
   processor,
@@ -94,8 +98,7 @@ async function renderMdx(body: string, absolute: string, frontmatter: Record<str
   const compiled = await mdxToJs(body, {
     mdastPlugins: [satteriCollectImagesPlugin(), refuseImports],
     hastPlugins: [
-      refuseScript,
-      collectContentLinks,
+      contentChecks,
       ...(highlight ? [satteriHighlightPlugin(highlight, markdownOptions.syntaxHighlight.excludeLangs)] : []),
       satteriHeadingIdsPlugin(),
     ],
@@ -115,4 +118,46 @@ async function renderMdx(body: string, absolute: string, frontmatter: Record<str
   Object.assign(Content, { [Symbol.for('mdx-component')]: true, [Symbol.for('astro.needsHeadRendering')]: true });
   Object.defineProperty(Content, Symbol.for('astro:renderer'), { value: 'astro:jsx' });
   return { Content, headings: astro.headings };
+}
+
+type Visited = { tagName?: string; name?: string | null };
+type FilteredVisitor = { filter: string[]; visit: (node: Visited, context: never) => unknown };
+type NodeVisitor = (node: never, context: never) => unknown;
+
+// The visitor keys of a hast plugin: filtered by tag or component name, or called for every node of their type.
+const filteredKeys = ['element', 'mdxJsxFlowElement', 'mdxJsxTextElement'] as const;
+const nodeKeys = ['text', 'comment', 'raw', 'doctype', 'mdxFlowExpression', 'mdxTextExpression', 'mdxjsEsm', 'before', 'after'] as const;
+
+/** Each visitor in turn; a promise if any of them is asynchronous. */
+function visitAll<A extends unknown[]>(visitors: Array<(...args: A) => unknown>, ...args: A): Promise<void> | undefined {
+  const pending = visitors.map((visitor) => visitor(...args)).filter((result) => result instanceof Promise);
+  return pending.length ? Promise.all(pending).then(() => undefined) : undefined;
+}
+
+/**
+ * Plugins that only read the tree (their visitors return no replacement) as one: each node
+ * matched once, and handed to every visitor whose filter takes it, in the plugins' order.
+ */
+function inOneTraversal(name: string, plugins: Array<HastPluginDefinition | undefined>): HastPluginDefinition {
+  const present = plugins.filter((plugin) => plugin !== undefined);
+  const combined: Record<string, unknown> = { name, options: { position: present.some((plugin) => plugin.options?.position) } };
+  for (const key of filteredKeys) {
+    const visitors = present.flatMap((plugin) => [plugin[key] ?? []].flat() as FilteredVisitor[]);
+    if (!visitors.length) continue;
+    const takes = (node: Visited) => visitors.filter(({ filter }) => !filter.length || filter.includes(node.tagName ?? node.name ?? ''));
+    combined[key] = {
+      filter: visitors.some(({ filter }) => !filter.length) ? [] : [...new Set(visitors.flatMap(({ filter }) => filter))],
+      visit: (node: Visited, context: never) =>
+        visitAll(
+          takes(node).map(({ visit }) => visit),
+          node,
+          context,
+        ),
+    };
+  }
+  for (const key of nodeKeys) {
+    const visitors = present.map((plugin) => plugin[key] as NodeVisitor | undefined).filter((visitor) => visitor !== undefined);
+    if (visitors.length) combined[key] = (node: never, context: never) => visitAll(visitors, node, context);
+  }
+  return combined as unknown as HastPluginDefinition;
 }

@@ -67,7 +67,7 @@ describe('internal links in content', () => {
           '',
           '[a twin of nothing](/blog/no-such-post.md), [a section without its slash](/blog), [nothing here](#nowhere)',
           '',
-          '[a page only in English](/ko/blog/hello-agents) and [fine](/blog/hello-agents).',
+          '[a page only in English](/ko/blog/hello-agents), [fine](/blog/hello-agents) and [wrongly cased](/Blog/Hello-Agents).',
           '',
         ].join('\n'),
       ),
@@ -83,6 +83,8 @@ describe('internal links in content', () => {
       `${file}: line 10: link "/blog": no page or file at /blog (the page is /blog/)`,
       `${file}: line 10: link "#nowhere": no heading or anchor "nowhere" on /blog/broken-links`,
       `${file}: line 12: link "/ko/blog/hello-agents": no page or file at /ko/blog/hello-agents`,
+      // Looked up as the server looks it up, whatever the file system's case rules.
+      `${file}: line 12: link "/Blog/Hello-Agents": no page or file at /Blog/Hello-Agents`,
       'en/overviews/broken-in-mdx.mdx: line 8: link "../support/no-such-page": no page or file at /support/no-such-page',
     ];
     for (const line of expected) expect(result.output).toContain(line);

@@ -1,0 +1,92 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { splitFrontmatter } from '../../src/site/load.ts';
+import type { Locale } from '../../src/site/locales.ts';
+import type { NetworkRecord, PageRecord } from '../../src/site/records.ts';
+import { createSite, type Site } from '../../src/site/site.ts';
+import { llmsFullUrl } from '../../src/site/urls.ts';
+import { LimitedWriter } from './limited-writer.ts';
+import { renderTwin } from './twin.ts';
+
+// A locale's `.md` twins and its llms-full.txt, as a twin worker thread (twin-worker.ts) writes
+// them: page bodies are read from the source files a few pages ahead of the one being rendered,
+// so no thread ever holds every body at once. Only twin workers load this module and what it
+// imports (remark, YAML, the UI strings): a worker that computes page headers needs none of it.
+
+export interface TwinStats {
+  twins: number;
+  twinBytes: number;
+  llmsFullBytes: number;
+  /** The files written, relative to the folder written into. */
+  files: string[];
+}
+
+/** The pages' twins and the locale's llms-full.txt, streamed in reading order (spec 2.7, 4.8). */
+async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<PageRecord>, site: Site, outDir: string, siteUrl: string): Promise<TwinStats> {
+  const stats: TwinStats = { twins: 0, twinBytes: 0, llmsFullBytes: 0, files: [llmsFullUrl(locale).slice(1)] };
+  const files = new LimitedWriter();
+  const fullPath = join(outDir, llmsFullUrl(locale));
+  await files.dirs.ensure(dirname(fullPath));
+  const full = createWriteStream(fullPath);
+  await writeChunk(
+    full,
+    `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`,
+  );
+  for await (const page of pages) {
+    const twin = renderTwin(page, site, siteUrl);
+    await files.write(join(outDir, page.twinUrl), twin);
+    stats.files.push(page.twinUrl.slice(1));
+    await writeChunk(full, `${twin}\n`);
+    stats.twins += 1;
+    stats.twinBytes += Buffer.byteLength(twin);
+  }
+  full.end();
+  await once(full, 'finish');
+  stats.llmsFullBytes = full.bytesWritten;
+  await files.done();
+  return stats;
+}
+
+async function writeChunk(stream: WriteStream, chunk: string): Promise<void> {
+  if (!stream.write(chunk)) await once(stream, 'drain');
+}
+
+const readAhead = 8;
+
+/**
+ * One locale's twins from pages without bodies (their files under `root` are read here); a
+ * failure names the page's file. `afterPage` runs between pages (the worker samples its heap).
+ */
+export async function renderLocaleTwins(input: {
+  root: string;
+  locale: Locale;
+  pages: PageRecord[];
+  networks: NetworkRecord[];
+  outDir: string;
+  siteUrl: string;
+  afterPage: () => void;
+}): Promise<TwinStats> {
+  // renderTwin looks up RPC pages' networks; no other part of the site is needed here.
+  const site = createSite({ pages: [], apps: [], networks: input.networks });
+  let current: PageRecord | undefined;
+  async function* withBodies(pages: PageRecord[]): AsyncGenerator<PageRecord> {
+    const read = (page: PageRecord) =>
+      readFile(resolve(input.root, page.sourcePath), 'utf8').then((source) => ({ ...page, body: splitFrontmatter(source).body }));
+    const pending = pages.slice(0, readAhead).map(read);
+    for (let i = 0; i < pages.length; i++) {
+      const page = await pending[i]!;
+      if (i + readAhead < pages.length) pending.push(read(pages[i + readAhead]!));
+      delete pending[i];
+      current = page;
+      yield page;
+      input.afterPage();
+    }
+  }
+  try {
+    return await writeLocaleTwins(input.locale, withBodies(input.pages), site, input.outDir, input.siteUrl);
+  } catch (error) {
+    throw new Error(`${current?.sourcePath ?? input.locale}: ${(error as Error).message}`, { cause: error });
+  }
+}
