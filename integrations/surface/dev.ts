@@ -9,6 +9,7 @@ import { renderLlmsTxt, renderSectionLlmsTxt } from './llms.ts';
 import { renderOpenApiDocument } from './openapi.ts';
 import { buildSearchIndex } from './search-index.ts';
 import { renderTwin } from './twin.ts';
+import { rpcTwinSections } from './twin-rpc-sections.ts';
 import { notFoundMarkdown, pagesInReadingOrder } from './write.ts';
 
 // `astro dev` answers the surface URLs from the same generators the build uses, so authors
@@ -19,6 +20,8 @@ interface DevOptions {
   root: string;
   load: () => Promise<Site>;
   siteUrl: () => string;
+  /** NODE_DOMAIN as the site is built with it: RPC pages' twins show the endpoint on it. */
+  nodeDomain: string | null;
   inlineLimit: number;
   watcher: { on(event: 'all', listener: (event: string, path: string) => void): unknown };
 }
@@ -57,14 +60,16 @@ async function answerSurfacePath(path: string, site: Site, options: DevOptions):
     if (!isLocale(locale)) return undefined; // the API router answers with its structured 404, as in production
     return { status: 200, type: jsonType, body: JSON.stringify(buildSearchIndex(site, locale, siteUrl)) };
   }
+  const rpcSections = () => rpcTwinSections(site, siteUrl, options.nodeDomain);
   for (const locale of locales) {
     if (path === llmsUrl(locale)) return { status: 200, type: plainTextType, body: renderLlmsTxt(site, locale, llmsOptions) };
     if (path === llmsFullUrl(locale)) {
+      const sections = rpcSections();
       return {
         status: 200,
         type: plainTextType,
         body: pagesInReadingOrder(site, locale)
-          .map((p) => renderTwin(p, site, siteUrl))
+          .map((p) => renderTwin(p, siteUrl, sections))
           .join('\n'),
       };
     }
@@ -75,7 +80,8 @@ async function answerSurfacePath(path: string, site: Site, options: DevOptions):
   if (path.endsWith('.md')) {
     const page = site.pages.find((p) => p.twinUrl === path);
     if (!page) return { status: 404, type: markdownType, body: notFoundMarkdown(siteUrl) };
-    return { status: 200, type: markdownType, body: renderTwin(page, site, siteUrl), headers: { Link: canonicalLink(siteUrl, page.url) } };
+    const body = renderTwin(page, siteUrl, rpcSections());
+    return { status: 200, type: markdownType, body, headers: { Link: canonicalLink(siteUrl, page.url) } };
   }
   return undefined;
 }

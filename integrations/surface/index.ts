@@ -13,6 +13,7 @@ import { surfaceDevMiddleware } from './dev.ts';
 import { DistFiles } from './dist-files.ts';
 import { writeStaticHostFiles } from './static-host.ts';
 import { startTwinJob, type TwinJob, type TwinJobResult } from './twin-job.ts';
+import { rpcTwinSections } from './twin-rpc-sections.ts';
 import { writeSurfaceIndexes, writeSurfaceManifest } from './write.ts';
 
 export interface SurfaceOptions {
@@ -88,8 +89,9 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
           const started = performance.now();
           const site = withoutBodies(await load()); // fail fast, before Astro renders anything
           const stagingDir = join(fileURLToPath(config.cacheDir), `crucible-surface-${process.pid}`);
+          const rpcSections = rpcTwinSections(site, siteUrl, options.environment.nodeDomain);
           // Astro's main thread keeps one core; the twins take the others until build:done.
-          built = { site, twins: startTwinJob({ root, site, siteUrl, stagingDir, workers: availableParallelism() - 1 }) };
+          built = { site, twins: startTwinJob({ root, site, siteUrl, rpcSections, stagingDir, workers: availableParallelism() - 1 }) };
           timing.contentCheckMs = performance.now() - started;
         }
         updateConfig({ integrations: sitemapIntegrations(builtPaths, () => siteUrl, afterSitemap) });
@@ -102,7 +104,9 @@ export default function crucibleSurface(options: SurfaceOptions): AstroIntegrati
         if (configuredOutDir) built?.twins.writeInto(configuredOutDir);
       },
       'astro:server:setup': ({ server }) => {
-        server.middlewares.use(surfaceDevMiddleware({ root, load, siteUrl: () => siteUrl, inlineLimit, watcher: server.watcher }));
+        server.middlewares.use(
+          surfaceDevMiddleware({ root, load, siteUrl: () => siteUrl, nodeDomain: options.environment.nodeDomain, inlineLimit, watcher: server.watcher }),
+        );
       },
       'astro:build:done': async ({ dir, pages, logger }) => {
         const started = performance.now();

@@ -4,16 +4,15 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { splitFrontmatter } from '../../src/site/load.ts';
 import type { Locale } from '../../src/site/locales.ts';
-import type { NetworkRecord, PageRecord } from '../../src/site/records.ts';
-import { createSite, type Site } from '../../src/site/site.ts';
+import type { PageRecord } from '../../src/site/records.ts';
 import { llmsFullUrl } from '../../src/site/urls.ts';
 import { LimitedWriter } from './limited-writer.ts';
-import { renderTwin } from './twin.ts';
+import { renderTwin, type RpcTwinSections } from './twin.ts';
 
 // A locale's `.md` twins and its llms-full.txt, as a twin worker thread (twin-worker.ts) writes
 // them: page bodies are read from the source files a few pages ahead of the one being rendered,
 // so no thread ever holds every body at once. Only twin workers load this module and what it
-// imports (remark, YAML, the UI strings): a worker that computes page headers needs none of it.
+// imports (remark, YAML): a worker that computes page headers or moves files needs none of it.
 
 export interface TwinStats {
   twins: number;
@@ -24,7 +23,13 @@ export interface TwinStats {
 }
 
 /** The pages' twins and the locale's llms-full.txt, streamed in reading order (spec 2.7, 4.8). */
-async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<PageRecord>, site: Site, outDir: string, siteUrl: string): Promise<TwinStats> {
+async function writeLocaleTwins(
+  locale: Locale,
+  pages: AsyncIterable<PageRecord>,
+  rpcSections: RpcTwinSections,
+  outDir: string,
+  siteUrl: string,
+): Promise<TwinStats> {
   const stats: TwinStats = { twins: 0, twinBytes: 0, llmsFullBytes: 0, files: [llmsFullUrl(locale).slice(1)] };
   const files = new LimitedWriter();
   const fullPath = join(outDir, llmsFullUrl(locale));
@@ -35,7 +40,7 @@ async function writeLocaleTwins(locale: Locale, pages: AsyncIterable<PageRecord>
     `# Crucible (${locale}): every page\n\n> Each page follows as its markdown twin: YAML frontmatter with title, url and description, then the body.\n\n`,
   );
   for await (const page of pages) {
-    const twin = renderTwin(page, site, siteUrl);
+    const twin = renderTwin(page, siteUrl, rpcSections);
     await files.write(join(outDir, page.twinUrl), twin);
     stats.files.push(page.twinUrl.slice(1));
     await writeChunk(full, `${twin}\n`);
@@ -63,13 +68,11 @@ export async function renderLocaleTwins(input: {
   root: string;
   locale: Locale;
   pages: PageRecord[];
-  networks: NetworkRecord[];
+  rpcSections: RpcTwinSections;
   outDir: string;
   siteUrl: string;
   afterPage: () => void;
 }): Promise<TwinStats> {
-  // renderTwin looks up RPC pages' networks; no other part of the site is needed here.
-  const site = createSite({ pages: [], apps: [], networks: input.networks });
   let current: PageRecord | undefined;
   async function* withBodies(pages: PageRecord[]): AsyncGenerator<PageRecord> {
     const read = (page: PageRecord) =>
@@ -85,7 +88,7 @@ export async function renderLocaleTwins(input: {
     }
   }
   try {
-    return await writeLocaleTwins(input.locale, withBodies(input.pages), site, input.outDir, input.siteUrl);
+    return await writeLocaleTwins(input.locale, withBodies(input.pages), input.rpcSections, input.outDir, input.siteUrl);
   } catch (error) {
     throw new Error(`${current?.sourcePath ?? input.locale}: ${(error as Error).message}`, { cause: error });
   }

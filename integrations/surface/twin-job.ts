@@ -3,11 +3,12 @@ import { resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { SurfaceManifest } from '../../src/http/surface-manifest.ts';
 import { locales, type Locale } from '../../src/site/locales.ts';
-import type { NetworkRecord, PageRecord } from '../../src/site/records.ts';
+import type { PageRecord } from '../../src/site/records.ts';
 import type { Site } from '../../src/site/site.ts';
 import type { TwinStats } from './locale-twins.ts';
 import { joinPageHeaderRuns, pageHeaderRun, type PageHeaderRun } from './page-headers.ts';
 import { moveStagedFiles } from './staging.ts';
+import type { RpcTwinSections } from './twin.ts';
 import { pagesInReadingOrder } from './write.ts';
 
 // Renders the `.md` twins and llms-full.txt files in worker threads, started at
@@ -48,7 +49,7 @@ export type TwinWorkerTask = TwinTask | MoveTask | PageHeadersTask;
 export interface TwinWorkerData {
   root: string;
   siteUrl: string;
-  networks: NetworkRecord[];
+  rpcSections: RpcTwinSections;
 }
 
 export type TwinWorkerMessage =
@@ -93,7 +94,7 @@ const youngGenerationMb = 24;
 
 type QueuedTask = Omit<TwinTask, 'outDir'> | MoveTask | PageHeadersTask;
 
-export function startTwinJob(input: { root: string; site: Site; siteUrl: string; stagingDir: string; workers: number }): TwinJob {
+export function startTwinJob(input: { root: string; site: Site; siteUrl: string; rpcSections: RpcTwinSections; stagingDir: string; workers: number }): TwinJob {
   const queue: QueuedTask[] = locales
     .map((locale) => ({ kind: 'twins' as const, locale, pages: pagesInReadingOrder(input.site, locale) }))
     .filter((task) => task.pages.length > 0)
@@ -114,7 +115,7 @@ export function startTwinJob(input: { root: string; site: Site; siteUrl: string;
   /** Page-header runs received, and who waits for them. */
   let headerRuns: { runs: PageHeaderRun[]; left: number; files: readonly string[]; done: Deferred<SurfaceManifest['pageHeaders']> } | undefined;
   const staged = rm(input.stagingDir, { recursive: true, force: true });
-  const workerData: TwinWorkerData = { root: input.root, siteUrl: input.siteUrl, networks: input.site.networks };
+  const workerData: TwinWorkerData = { root: input.root, siteUrl: input.siteUrl, rpcSections: input.rpcSections };
 
   const fail = (error: Error) => {
     failure ??= error;

@@ -42,6 +42,7 @@ describe('page headers in runs', () => {
       root: fixture.root,
       site: createSite({ pages: [], apps: [], networks: [] }),
       siteUrl: fixtureSite,
+      rpcSections: {},
       stagingDir: `${fixture.root}/staging`,
       workers: 1,
     });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../../integrations/surface/dist-files.ts';
 import { startTwinJob, type TwinJob } from '../../../integrations/surface/twin-job.ts';
+import { rpcTwinSections } from '../../../integrations/surface/twin-rpc-sections.ts';
 import { loadSite } from '../../../src/site/load.ts';
 import { createSite, type Site } from '../../../src/site/site.ts';
 import { projectRoot } from '../../support/build.ts';
@@ -26,7 +27,14 @@ afterAll(async () => {
 });
 
 const start = (name: string): TwinJob =>
-  startTwinJob({ root: projectRoot, site, siteUrl: 'https://fixture.example', stagingDir: join(dir, `${name}-staging`), workers: 1 });
+  startTwinJob({
+    root: projectRoot,
+    site,
+    siteUrl: 'https://fixture.example',
+    rpcSections: rpcTwinSections(site, 'https://fixture.example', null),
+    stagingDir: join(dir, `${name}-staging`),
+    workers: 1,
+  });
 
 describe('the twin job', () => {
   it('writes the same files whether they wait in the staging folder or go straight into dist/, and leaves no staging folder', async () => {

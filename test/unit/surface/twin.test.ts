@@ -1,8 +1,14 @@
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { renderTwin } from '../../../integrations/surface/twin.ts';
+import { rpcTwinSections } from '../../../integrations/surface/twin-rpc-sections.ts';
+import type { PageRecord } from '../../../src/site/records.ts';
+import type { Site } from '../../../src/site/site.ts';
 import { rpcRegistry } from '../../../src/node/rpc/registry.ts';
 import { siteUrl, smallSite } from '../../support/small-site.ts';
+
+/** A page's twin, RPC sections made for the site as the build makes them (no NODE_DOMAIN unless given). */
+const twinOf = (page: PageRecord, site: Site, nodeDomain: string | null = null) => renderTwin(page, siteUrl, rpcTwinSections(site, siteUrl, nodeDomain));
 
 function split(twin: string) {
   const match = /^---\n([\s\S]*?)\n---\n\n([\s\S]*)$/.exec(twin);
@@ -14,7 +20,7 @@ describe('renderTwin', () => {
   it('has YAML frontmatter with title and description, then an H1 and the body (spec 2.7)', () => {
     const site = smallSite();
     const page = site.pagesIn('en', 'blog')[0]!;
-    const { frontmatter, body } = split(renderTwin(page, site, siteUrl));
+    const { frontmatter, body } = split(twinOf(page, site));
     expect(frontmatter).toMatchObject({
       title: 'First post',
       description: 'The first post.',
@@ -27,13 +33,13 @@ describe('renderTwin', () => {
   it('renders MDX components as plain markdown', () => {
     const site = smallSite();
     const page = site.pagesIn('en', 'overviews')[0]!;
-    expect(split(renderTwin(page, site, siteUrl)).body).toBe('# Start [here]\n\n> **Note:** Read me.\n');
+    expect(split(twinOf(page, site)).body).toBe('# Start [here]\n\n> **Note:** Read me.\n');
   });
 
   it('gives RPC pages their network facts from the networks data', () => {
     const site = smallSite();
     const page = site.pagesIn('en', 'rpc')[0]!;
-    const { body } = split(renderTwin(page, site, siteUrl, null));
+    const { body } = split(twinOf(page, site));
     expect(body).toContain('| Chain ID | `84532` |');
     expect(body).toContain('| Block explorer | [https://sepolia.basescan.org](https://sepolia.basescan.org/) |');
     expect(body).toContain('| Endpoint | `https://crucible.example/node/base-sepolia/v2/<API_KEY>` |');
@@ -43,7 +49,7 @@ describe('renderTwin', () => {
 
   it('shows the endpoint on the configured node domain (platform §1)', () => {
     const site = smallSite();
-    const { body } = split(renderTwin(site.pagesIn('en', 'rpc')[0]!, site, siteUrl, 'node.example.com'));
+    const { body } = split(twinOf(site.pagesIn('en', 'rpc')[0]!, site, 'node.example.com'));
     expect(body).toContain('| Endpoint | `https://base-sepolia.node.example.com/v2/<API_KEY>` |');
   });
 
@@ -51,7 +57,7 @@ describe('renderTwin', () => {
     const site = smallSite([
       ['ja/rpc/base-sepolia.md', { title: 'Base Sepolia RPC', description: 'Base Sepolia の RPC。', network: 'base-sepolia' }, '本文。'],
     ]);
-    const twin = (locale: 'en' | 'ja') => split(renderTwin(site.pagesIn(locale, 'rpc')[0]!, site, siteUrl, null)).body;
+    const twin = (locale: 'en' | 'ja') => split(twinOf(site.pagesIn(locale, 'rpc')[0]!, site)).body;
     const body = twin('en');
     expect(body.indexOf('## Supported methods')).toBeGreaterThan(body.indexOf('| Faucet |'));
     expect(body.indexOf('## Supported methods')).toBeLessThan(body.indexOf('Use it.'));
@@ -64,6 +70,6 @@ describe('renderTwin', () => {
   it('quotes frontmatter values YAML would misread', () => {
     const site = smallSite([['en/support/colons.md', { title: 'Keys: how & why', description: '#1 question: "what"?' }]]);
     const page = site.pagesIn('en', 'support')[0]!;
-    expect(split(renderTwin(page, site, siteUrl)).frontmatter).toMatchObject({ title: 'Keys: how & why', description: '#1 question: "what"?' });
+    expect(split(twinOf(page, site)).frontmatter).toMatchObject({ title: 'Keys: how & why', description: '#1 question: "what"?' });
   });
 });
