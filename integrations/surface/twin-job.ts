@@ -73,9 +73,9 @@ export interface TwinJob {
   boost(workers: number): void;
   /**
    * The manifest's `pageHeaders` of these HTML files of `distDir` (sorted), as pageHeadersOf() gives them, computed in
-   * runs by the worker threads still alive once their locales are done, and by this one in helpWithPageHeaders().
+   * runs by the worker threads (up to `workers` of them, started if need be) and by this one in helpWithPageHeaders().
    */
-  pageHeaders(distDir: string, htmlFiles: readonly string[], siteOrigin: string): Promise<SurfaceManifest['pageHeaders']>;
+  pageHeaders(distDir: string, htmlFiles: readonly string[], siteOrigin: string, workers: number): Promise<SurfaceManifest['pageHeaders']>;
   /** Computes the page-header runs no worker has taken on this thread, yielding between runs so the workers get theirs. */
   helpWithPageHeaders(): Promise<void>;
   /** Waits for every locale and moves what is still staged into `outDir`; `files` are the twin files, relative to it. */
@@ -191,7 +191,7 @@ export function startTwinJob(input: { root: string; site: Site; siteUrl: string;
       }
     },
     boost,
-    pageHeaders(distDir, files, siteOrigin) {
+    pageHeaders(distDir, files, siteOrigin, workers) {
       if (headerRuns) throw new Error('page headers are computed once per build');
       const runs = Math.ceil(files.length / pagesPerRun);
       headerRuns = { runs: [], left: runs, files, done: deferred() };
@@ -200,9 +200,8 @@ export function startTwinJob(input: { root: string; site: Site; siteUrl: string;
       for (let run = 0; run < runs; run++) {
         queue.push({ kind: 'pageHeaders', run, distDir, siteOrigin, files: files.slice(run * pagesPerRun, (run + 1) * pagesPerRun) });
       }
-      // No thread is started for them: by build:done the twins are usually done and their threads gone, and a new
-      // thread costs about 50 MiB of RSS (its own copy of the TypeScript loader among it) for half a second of work.
       hold();
+      boost(workers);
       return headerRuns.done.promise;
     },
     async helpWithPageHeaders() {

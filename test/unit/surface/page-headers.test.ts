@@ -37,7 +37,10 @@ describe('page headers in runs', () => {
     expect(() => joinPageHeaderRuns(pages, [pageHeaderRun(fixture.distDir, pages.slice(1), fixtureSite)])).toThrow(/pages computed/);
   });
 
-  it('are computed by the twin job, with this thread helping, as pageHeadersOf computes them', async () => {
+  it.each([
+    ['a worker thread', 1],
+    ['this thread alone', 0],
+  ])('are computed by the twin job in %s as pageHeadersOf computes them', async (_name, workers) => {
     const job = startTwinJob({
       root: fixture.root,
       site: createSite({ pages: [], apps: [], networks: [] }),
@@ -46,8 +49,8 @@ describe('page headers in runs', () => {
       stagingDir: `${fixture.root}/staging`,
       workers: 1,
     });
-    const headers = job.pageHeaders(fixture.distDir, pages, new URL(fixtureSite).origin);
-    await job.helpWithPageHeaders();
+    const headers = job.pageHeaders(fixture.distDir, pages, new URL(fixtureSite).origin, workers);
+    if (!workers) await job.helpWithPageHeaders();
     expect(JSON.stringify(await headers)).toBe(JSON.stringify(pageHeadersOf(fixture.distDir, fixtureSite)));
     await job.finish(fixture.distDir);
   });
