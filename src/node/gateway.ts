@@ -46,7 +46,7 @@ export interface NodeGatewayOptions {
   now?: () => number;
 }
 
-export interface NodeRequest {
+interface NodeRequest {
   method: string;
   headers: Headers;
   body: ReadableStream<Uint8Array> | null;
@@ -90,7 +90,7 @@ const corsHeaders = {
 };
 
 /** An app may spend this many seconds of its rate at once (its bucket's size). */
-export const APP_BURST_SECONDS = 10;
+const APP_BURST_SECONDS = 10;
 
 export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   const now = options.now ?? Date.now;

@@ -8,7 +8,7 @@ import WebSocket, { WebSocketServer } from 'ws';
 // JSON-RPC request a WebSocket client sends upstream, so a test can count them, and it can drop
 // every WebSocket connection at once, as an upstream restart would.
 
-export interface WsProxyRequest {
+interface WsProxyRequest {
   method: string;
   params: unknown[];
 }

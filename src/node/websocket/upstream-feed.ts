@@ -11,9 +11,9 @@ import type { SubscriptionTopic } from './subscription-topic.ts';
 // live topic again: listeners keep listening and never see the upstream's ids.
 
 /** Receives each event of a topic: the notification's `result` as UTF-8 JSON, shared by every listener (read only). */
-export type TopicListener = (result: Buffer) => void;
+type TopicListener = (result: Buffer) => void;
 
-export type FeedJoin =
+type FeedJoin =
   | { ok: true; leave(): void }
   /** The upstream refused the subscription (its own error, e.g. an unsupported kind). */
   | { ok: false; nodeError: RpcErrorObject }
