@@ -12,16 +12,19 @@ import { startBuiltSite } from '../test/support/site.ts';
 import { cpuModel, writeBenchmarksSection } from './benchmarks-file.ts';
 import { loadAverage, waitForQuietMachine } from './build/measure.ts';
 import { type LoadResult, startLoadGenerator } from './gateway/load-generator.ts';
-import { childPid, cpuMsOf, type RecordedAnswer, startBareServer } from './gateway/processes.ts';
+import { childPid, cpuMsOf, type RecordedAnswer, startBareServer, startBaselineServer } from './gateway/processes.ts';
 import { type Workload, workloadsFor } from './gateway/workloads.ts';
 
-// `npm run bench:gateway [-- --duration <s>] [--rounds <n>] [--connections <n>] [--only <text>] [--no-wait] [--cpu-prof <dir>]`:
+// `npm run bench:gateway [-- --duration <s>] [--rounds <n>] [--connections <n>] [--only <text>] [--no-wait] [--cpu-prof <dir>]
+//   [--baseline <checkout> --baseline-label <text>]`:
 // the node gateway (`{node_url}/v2/<key>` through the production server: key check, rate limit,
 // monthly quota and usage metering on) against the same anvil called directly, side by side in
 // one run, for eth_blockNumber, eth_getBalance, a 10-call batch and a cached
 // eth_getTransactionReceipt; beside them bare node:http answering the gateway's bytes, the
 // ceiling of a node:http server here. Each workload runs in alternating rounds at 32 keep-alive
 // connections, then at 1 (the latency the gateway adds to a request that does not queue).
+// With --baseline, the production server of another checkout (an earlier commit, with its
+// node_modules) serves the same network and app beside this one, in the same rounds: before and after.
 // A full run writes the `## Node gateway` section of BENCHMARKS.md.
 
 const option = (name: string, fallback: string) => {
@@ -36,6 +39,8 @@ const only = option('only', '');
 /** A directory for the server's CPU profile (`node --cpu-prof`), written when it stops. */
 const cpuProfileDir = option('cpu-prof', '');
 const waitForQuiet = !process.argv.includes('--no-wait');
+const baselineCheckout = option('baseline', '');
+const baselineLabel = option('baseline-label', baselineCheckout);
 /** Seconds of each side's warm-up, and of each round at one connection. */
 const WARM_UP_SECONDS = 2;
 const SERIAL_SECONDS = 2;
@@ -58,8 +63,11 @@ interface Row {
   gateway: Side;
   direct: Side;
   bare: Side;
+  /** The other checkout's server (--baseline); empty without one. */
+  baseline: Side;
   serialGateway: Side;
   serialDirect: Side;
+  serialBaseline: Side;
 }
 
 /** Mean req/s over the rounds; the median round's (by rate) p50 and p99; failures summed. */
@@ -117,16 +125,17 @@ const apps = createAppStore(database, { keySecret: await loadAppKeySecret({ engi
 const { key } = await apps.create({ name: 'gateway benchmark', computeUnitsPerSecond: 1_000_000, monthlyComputeUnitQuota: Number.MAX_SAFE_INTEGER });
 await database.close();
 
-const server = await startBuiltSite({
-  distDir: fixture.distDir,
-  env: {
-    DATABASE_PATH: databasePath,
-    [`NODE_UPSTREAMS_${NETWORK.toUpperCase().replaceAll('-', '_')}`]: chain.rpcUrl,
-    REQUEST_LOG: 'off',
-    ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
-  },
-});
+const serverEnv = {
+  DATABASE_PATH: databasePath,
+  [`NODE_UPSTREAMS_${NETWORK.toUpperCase().replaceAll('-', '_')}`]: chain.rpcUrl,
+  REQUEST_LOG: 'off',
+  ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
+};
+const server = await startBuiltSite({ distDir: fixture.distDir, env: serverEnv });
 const gatewayUrl = `${server.origin}/node/${NETWORK}/v2/${key}`;
+// The baseline's server shares the database (the same app and key) and the anvil.
+const baseline = baselineCheckout ? await startBaselineServer(baselineCheckout, { ...serverEnv, SITE_DIR: fixture.distDir }) : null;
+const baselineUrl = baseline && `${baseline.origin}/node/${NETWORK}/v2/${key}`;
 const workloads = workloadsFor({ receiptHash: hash, account: sender.address }).filter((w) => w.name.includes(only));
 const serverPid = await childPid('src/server/main.ts');
 const load = startLoadGenerator();
@@ -141,8 +150,10 @@ try {
   const recorded: Record<string, RecordedAnswer> = {};
   for (const [i, workload] of workloads.entries()) {
     const viaGateway = await post(gatewayUrl, workload.body);
-    if (resultsOf(await post(chain.rpcUrl, workload.body), 'anvil') !== resultsOf(viaGateway, 'the gateway'))
-      throw new Error(`${workload.name}: the gateway and anvil answered differently`);
+    const expected = resultsOf(await post(chain.rpcUrl, workload.body), 'anvil');
+    if (resultsOf(viaGateway, 'the gateway') !== expected) throw new Error(`${workload.name}: the gateway and anvil answered differently`);
+    if (baselineUrl && resultsOf(await post(baselineUrl, workload.body), 'the baseline') !== expected)
+      throw new Error(`${workload.name}: the baseline and anvil answered differently`);
     recorded[`/${i}`] = viaGateway;
   }
   bare = await startBareServer(scratch, recorded);
@@ -150,7 +161,9 @@ try {
   loadBefore = waitForQuiet ? await waitForQuietMachine(console.log) : await loadAverage();
   console.log(`1-minute load ${loadBefore.toFixed(2)}: ${rounds} rounds of ${seconds} s per side at ${connections} connections, then ${SERIAL_SECONDS} s at 1`);
   // The server's JIT warms on every workload first: a process's CPU counts its compiler threads too.
-  for (const workload of workloads) await load.run({ url: gatewayUrl, body: workload.body, connections, seconds: WARM_UP_SECONDS });
+  for (const workload of workloads) {
+    for (const url of [gatewayUrl, baselineUrl]) if (url) await load.run({ url, body: workload.body, connections, seconds: WARM_UP_SECONDS });
+  }
   for (const [i, workload] of workloads.entries()) {
     const run = async (url: string, front: number | null, conns: number, s: number): Promise<Round> => {
       const none = { total: 0, system: 0 };
@@ -159,7 +172,7 @@ try {
       const [front1, anvil1] = await Promise.all([front ? cpuMsOf(front) : none, cpuMsOf(chain.pid)]);
       return { ...result, frontCpuMs: front1.total - front0.total, frontSystemMs: front1.system - front0.system, anvilCpuMs: anvil1.total - anvil0.total };
     };
-    const row: Row = { workload, gateway: [], direct: [], bare: [], serialGateway: [], serialDirect: [] };
+    const row: Row = { workload, gateway: [], direct: [], bare: [], baseline: [], serialGateway: [], serialDirect: [], serialBaseline: [] };
     /** Rounds of every side, each round starting with the next side: the machine is shared, and load from elsewhere comes and goes. */
     const alternate = async (sides: Array<[string, number | null, Side]>, conns: number, s: number) => {
       for (let round = 0; round < rounds; round++) {
@@ -173,6 +186,7 @@ try {
       [gatewayUrl, serverPid, row.gateway],
       [chain.rpcUrl, null, row.direct],
       [`${bareOrigin}/${i}`, barePid, row.bare],
+      ...(baseline && baselineUrl ? [[baselineUrl, baseline.pid, row.baseline] as [string, number, Side]] : []),
     ];
     for (const [url, front] of loaded) await run(url, front, connections, WARM_UP_SECONDS);
     await alternate(loaded, connections, seconds);
@@ -180,6 +194,7 @@ try {
       [
         [gatewayUrl, serverPid, row.serialGateway],
         [chain.rpcUrl, null, row.serialDirect],
+        ...(baseline && baselineUrl ? [[baselineUrl, baseline.pid, row.serialBaseline] as [string, number, Side]] : []),
       ],
       1,
       SERIAL_SECONDS,
@@ -194,11 +209,20 @@ try {
         `CPU µs/request: server ${cpu.front.toFixed(0)} (kernel ${cpu.frontSystem.toFixed(0)}), bare ${cpuPerRequest(row.bare).front.toFixed(0)}, anvil ${cpu.anvil.toFixed(0)} via the gateway, ${cpuPerRequest(row.direct).anvil.toFixed(0)} direct` +
         (g.failures + d.failures + b.failures ? ` | failures ${g.failures} / ${d.failures} / ${b.failures}` : ''),
     );
+    if (baseline) {
+      const before = combine(row.baseline);
+      console.log(
+        `${''.padEnd(34)} baseline ${before.requestsPerSecond.toFixed(0).padStart(5)} req/s p50 ${before.p50.toFixed(2)} ms | ratio ${(before.requestsPerSecond / d.requestsPerSecond).toFixed(2)} | ` +
+          `added p50 at 1 connection ${(combine(row.serialBaseline).p50 - combine(row.serialDirect).p50).toFixed(3)} ms | server CPU µs/request ${cpuPerRequest(row.baseline).front.toFixed(0)}` +
+          (before.failures ? ` | failures ${before.failures}` : ''),
+      );
+    }
   }
   loadAfter = await loadAverage();
 } finally {
   load.stop();
   await bare?.stop();
+  await baseline?.stop();
   await server.stop();
   await chain.stop();
   await rm(fixture.root, { recursive: true, force: true });
@@ -233,10 +257,28 @@ const latency = [
     return `| ${row.workload.name} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(added)} | ${fmt(addedSerial, 3)} | ${cpu.front.toFixed(0)} (${cpu.frontSystem.toFixed(0)}) / ${cpuPerRequest(row.bare).front.toFixed(0)} | ${cpu.anvil.toFixed(0)} / ${cpuPerRequest(row.direct).anvil.toFixed(0)} |`;
   }),
 ].join('\n');
+const comparison = baseline
+  ? [
+      `Against ${baselineLabel} (\`--baseline\`: that checkout's production server, beside this one in the same rounds, on the same database, anvil and app):`,
+      '',
+      `| workload | ${baselineLabel} req/s | this code req/s | ${baselineLabel} / direct | this code / direct | added p50, 1 connection (ms): ${baselineLabel} / this code | server CPU per request (µs): ${baselineLabel} / this code |`,
+      '|---|---:|---:|---:|---:|---:|---:|',
+      ...rows.map((row) => {
+        const [g, d, before] = [combine(row.gateway), combine(row.direct), combine(row.baseline)];
+        const addedBefore = combine(row.serialBaseline).p50 - combine(row.serialDirect).p50;
+        const addedNow = combine(row.serialGateway).p50 - combine(row.serialDirect).p50;
+        return `| ${row.workload.name} | ${before.requestsPerSecond.toFixed(0)} | ${g.requestsPerSecond.toFixed(0)} | ${fmt(before.requestsPerSecond / d.requestsPerSecond)} | ${fmt(g.requestsPerSecond / d.requestsPerSecond)} | ${fmt(addedBefore, 3)} / ${fmt(addedNow, 3)} | ${cpuPerRequest(row.baseline).front.toFixed(0)} / ${cpuPerRequest(row.gateway).front.toFixed(0)} |`;
+      }),
+      '',
+    ]
+  : [];
 const failures = rows
-  .map((row) => ({ name: row.workload.name, counts: [row.gateway, row.direct, row.bare].map((side) => combine(side).failures) }))
+  .map((row) => ({
+    name: row.workload.name,
+    counts: [row.gateway, row.direct, row.bare, ...(baseline ? [row.baseline] : [])].map((side) => combine(side).failures),
+  }))
   .filter((row) => row.counts.some(Boolean))
-  .map((row) => `${row.name}: ${row.counts.join(' / ')} (gateway / direct / bare)`);
+  .map((row) => `${row.name}: ${row.counts.join(' / ')} (gateway / direct / bare${baseline ? ' / baseline' : ''})`);
 
 // Hand-written subsections (the comparison with earlier code, what changed) are kept across runs.
 const kept = await readFile(join(import.meta.dirname, '../BENCHMARKS.md'), 'utf8').then(
@@ -249,12 +291,15 @@ const kept = await readFile(join(import.meta.dirname, '../BENCHMARKS.md'), 'utf8
   () => '',
 );
 
+// The options as given, the baseline's checkout named by its label (its path means nothing elsewhere).
+const given = process.argv.slice(2).map((arg) => (arg === baselineCheckout ? `<checkout of ${baselineLabel}>` : arg));
+const commandOptions = given.length ? ` -- ${given.join(' ')}` : '';
 const section = [
   '## Node gateway',
   '',
   "JSON-RPC through the node gateway (`POST {node_url}/v2/<key>` on the production server: key lookup, app state and network checks, registry validation, the app's CU rate limit and monthly quota, usage metering and metrics, then the upstream call or the answer cache) against the same anvil called directly, side by side in one run; beside them bare node:http answering the gateway's recorded bytes without reading the request (bench/bare-server.ts), the most any node:http server can do here.",
   '',
-  `- Command: \`npm run bench:gateway\` (autocannon in its own process, ${connections} keep-alive connections with one request in flight on each; ${WARM_UP_SECONDS} s of each workload through the gateway first, then per workload a ${WARM_UP_SECONDS} s warm-up per side, ${rounds} rotating rounds of ${seconds} s per side, then ${rounds} rounds of ${SERIAL_SECONDS} s at 1 connection; anvil (chain ${CHAIN_ID}) with automine, so the chain holds still; one app with 1,000,000 CU/s and a quota it never reaches; request logging off). Figures are the mean req/s over the rounds and the median round's p50/p99, from each 2xx response's own time (autocannon's histogram counts whole milliseconds). CPU per request is read from /proc for the server and anvil processes over the rounds.`,
+  `- Command: \`npm run bench:gateway${commandOptions}\` (autocannon in its own process, ${connections} keep-alive connections with one request in flight on each; ${WARM_UP_SECONDS} s of each workload through the gateway first, then per workload a ${WARM_UP_SECONDS} s warm-up per side, ${rounds} rotating rounds of ${seconds} s per side, then ${rounds} rounds of ${SERIAL_SECONDS} s at 1 connection; anvil (chain ${CHAIN_ID}) with automine, so the chain holds still; one app with 1,000,000 CU/s and a quota it never reaches; request logging off). Figures are the mean req/s over the rounds and the median round's p50/p99, from each 2xx response's own time (autocannon's histogram counts whole milliseconds). CPU per request is read from /proc for the server and anvil processes over the rounds.`,
   `- Workloads: ${workloads.map((w) => `${w.name} (${w.description})`).join('; ')}.`,
   `- Machine: ${cpus().length} CPUs (\`nproc\`), ${await cpuModel()}, Node ${process.version}; the load generator, the server and anvil share the machine`,
   `- 1-minute load average: ${loadBefore.toFixed(2)} when measuring started${waitForQuiet ? '' : ' (not waited for: --no-wait)'}, ${loadAfter.toFixed(2)} at the end`,
@@ -266,6 +311,7 @@ const section = [
   '',
   `Targets: ≥ ${TARGET.uncached} of direct req/s for uncached calls, ≥ ${TARGET.cached}× direct for cached ones, added p50 ≤ ${TARGET.addedP50Ms} ms. ${missed.length ? `Missed in this run: ${missed.join('; ')}.` : 'All met in this run.'}`,
   '',
+  ...comparison,
   ...(failures.length ? [`Failed requests: ${failures.join('; ')}.`, ''] : []),
   ...(kept ? [kept, ''] : []),
 ].join('\n');

@@ -31,15 +31,48 @@ export interface RecordedAnswer {
   body: string;
 }
 
+export interface ListeningProcess {
+  origin: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Starts a Node script that prints a JSON line `{"msg":"listening","url":…}` when it serves, as the server and the bare server do. */
+async function startListening(args: string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<ListeningProcess> {
+  const child = spawn(process.execPath, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let pending = '';
+    const onData = (chunk: string) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) {
+        const record = line.startsWith('{') ? (JSON.parse(line) as { msg?: string; url?: string }) : {};
+        if (record.msg !== 'listening' || !record.url) continue;
+        child.stdout.off('data', onData);
+        child.stdout.resume(); // drained from now on, so the child never blocks on a full pipe
+        resolve(record.url);
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    void exited.then(() => reject(new Error(`${args.join(' ')} exited before listening`)));
+  });
+  return {
+    origin: url.replace(/\/$/, ''),
+    pid: child.pid!,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
 /**
  * bench/bare-server.ts (the Server benchmark's baseline) answering each path with recorded
  * bytes; it does not read request bodies (node:http discards them), so it does less than any
  * JSON-RPC server could.
  */
-export async function startBareServer(
-  scratch: string,
-  answers: Record<string, RecordedAnswer>,
-): Promise<{ origin: string; pid: number; stop(): Promise<void> }> {
+export async function startBareServer(scratch: string, answers: Record<string, RecordedAnswer>): Promise<ListeningProcess> {
   const spec = join(scratch, 'bare-answers.json');
   const recorded = Object.entries(answers).map(([path, answer]) => {
     const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) };
@@ -47,19 +80,14 @@ export async function startBareServer(
     return [`${path} `, { status: answer.status, headers, body: Buffer.from(answer.body).toString('base64') }];
   });
   await writeFile(spec, JSON.stringify(Object.fromEntries(recorded)));
-  const child = spawn(process.execPath, [join(import.meta.dirname, '../bare-server.ts'), spec], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const line = await new Promise<string>((resolve, reject) => {
-    child.stdout.setEncoding('utf8').once('data', resolve);
-    void exited.then(() => reject(new Error('the bare server exited before listening')));
-  });
-  child.stdout.resume();
-  return {
-    origin: (JSON.parse(line) as { url: string }).url.replace(/\/$/, ''),
-    pid: child.pid!,
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  return startListening([join(import.meta.dirname, '../bare-server.ts'), spec]);
+}
+
+/**
+ * The production server of another checkout (`--baseline <dir>`: an earlier commit with its
+ * node_modules), started as startBuiltSite starts this one's, with the same environment: the
+ * gateway before and after a change, measured in the same rounds.
+ */
+export function startBaselineServer(checkout: string, env: Record<string, string>): Promise<ListeningProcess> {
+  return startListening(['src/server/main.ts'], { cwd: checkout, env: { PORT: '0', HOST: '127.0.0.1', REQUEST_LOG: 'off', ...env } });
 }
