@@ -6,7 +6,7 @@ import type { RpcOutcome, RpcReply } from '../rpc/jsonrpc.ts';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../rpc/limits.ts';
 import { rpcRegistry } from '../rpc/registry.ts';
 import type { WebSocketLimits } from './limits.ts';
-import { newSubscriptionId, notificationMessage } from './notification.ts';
+import { newSubscriptionId, notificationHead, notificationMessage } from './notification.ts';
 import { withRequestIds } from './request-ids.ts';
 import { subscriptionTopicOf } from './subscription-topic.ts';
 import type { UpstreamFeed } from './upstream-feed.ts';
@@ -58,6 +58,8 @@ export interface NodeConnection {
 
 interface LocalSubscription {
   id: string;
+  /** Its notifications' bytes before the result (notificationHead). */
+  head: Buffer;
   /** The answer carrying its id has been sent: notifications may follow. */
   announced: boolean;
   cancelled: boolean;
@@ -86,7 +88,7 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
   const deliverCharged = () => {
     while (deliveries.length > 0 && deliveries[0]!.charged !== undefined) {
       const { subscription, result, charged } = deliveries.shift()!;
-      if (charged && !subscription.cancelled) send(notificationMessage(subscription.id, result));
+      if (charged && !subscription.cancelled) send(notificationMessage(subscription.head, result));
     }
   };
 
@@ -128,7 +130,8 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
   const subscribe = async (params: unknown[], created: LocalSubscription[]): Promise<RpcOutcome> => {
     // Counted with the ones still being made, so concurrent calls cannot pass the cap together.
     if (subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) return { failure: rpcFailure('too_many_subscriptions') };
-    const subscription: LocalSubscription = { id: newSubscriptionId(), announced: false, cancelled: false, early: [], leave: null };
+    const id = newSubscriptionId();
+    const subscription: LocalSubscription = { id, head: notificationHead(id), announced: false, cancelled: false, early: [], leave: null };
     subscriptions.set(subscription.id, subscription);
     const joined = await feed.join(subscriptionTopicOf(params), (result) => receive(subscription, result));
     if (!joined.ok) {

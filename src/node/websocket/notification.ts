@@ -8,15 +8,21 @@ export function newSubscriptionId(): string {
   return `0x${randomBytes(16).toString('hex')}`;
 }
 
-const head = Buffer.from('{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"');
-const middle = Buffer.from('","result":');
 const tail = Buffer.from('}}');
 
 /**
- * The notification of one event to one subscriber, as the bytes of a text message. `result` is the
- * event's JSON, encoded once for every subscriber of its topic: only the id differs between them,
- * so each message is a copy of bytes rather than a string to encode again.
+ * The bytes of a subscription's notifications up to their result, encoded once when the
+ * subscription is made: a fan-out to many subscribers then only copies bytes per message.
  */
-export function notificationMessage(subscriptionId: string, result: Buffer): Buffer {
-  return Buffer.concat([head, Buffer.from(subscriptionId, 'latin1'), middle, result, tail]);
+export function notificationHead(subscriptionId: string): Buffer {
+  return Buffer.from(`{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":"${subscriptionId}","result":`, 'latin1');
+}
+
+/**
+ * The notification of one event to one subscriber, as the bytes of a text message: the
+ * subscription's `head` and the event's `result` JSON, which is encoded once for every subscriber
+ * of its topic.
+ */
+export function notificationMessage(head: Buffer, result: Buffer): Buffer {
+  return Buffer.concat([head, result, tail], head.length + result.length + tail.length);
 }

@@ -1,0 +1,210 @@
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { dirname, join, resolve } from 'node:path';
+import { loadAppKeySecret } from '../src/apps/key-secret.ts';
+import { createAppStore } from '../src/apps/store.ts';
+import { openDatabase } from '../src/db/open.ts';
+import { rpcRegistry } from '../src/node/rpc/registry.ts';
+import { startTestAnvil } from '../test/support/anvil.ts';
+import { writeFixtureDist } from '../test/support/fixture-dist.ts';
+import { startBuiltSite } from '../test/support/site.ts';
+import { writeBenchmarksSection } from './benchmarks-file.ts';
+import { loadAverage, waitForQuietMachine } from './build/measure.ts';
+import { startBareFanOut } from './gateway-websocket/bare-fanout.ts';
+import { readCpuProfile, summarizeCpuProfile } from './gateway-websocket/cpu-profile.ts';
+import { FAN_OUT_STAGES, type FanOutRun, type FanOutRunFile, renderFanOutSection, SECTION_HEADING } from './gateway-websocket/report.ts';
+import { combineRounds, type FanOutRound, startSubscriberProcess } from './gateway-websocket/subscribers.ts';
+
+// `npm run bench:gateway:ws [-- --subscribers <n>] [--heads <n>] [--rounds <n>] [--warm-up <n>] [--profile-heads <n>]
+// [--no-profile] [--label <text>] [--before <json>] [--no-wait] [--no-write]`: newHeads fan-out through the node
+// gateway's WebSocket side (`{node_url}/v2/<key>` on the production server as a child process, one
+// anvil mining a block a second as its upstream, every notification charged to the app and
+// metered). A subscriber process opens the connections and times each head's arrival on each of
+// them against its arrival on one connection straight to anvil; the same subscribers on a bare
+// `ws` fan-out server, in alternating rounds, show what 1,000 socket writes cost here. Then, unless
+// --no-profile, a second server under `--cpu-prof` serves them again and its profile says where
+// the time went. Writes the `## Node gateway: WebSocket fan-out` section of BENCHMARKS.md and the
+// figures to bench/out/gateway-websocket.json (which a later run's --before puts beside its own).
+
+const { values: args } = parseArgs({
+  options: {
+    subscribers: { type: 'string', default: '1000' },
+    heads: { type: 'string', default: '30' },
+    rounds: { type: 'string', default: '3' },
+    'warm-up': { type: 'string', default: '3' },
+    'profile-heads': { type: 'string', default: '10' },
+    'no-profile': { type: 'boolean', default: false },
+    label: { type: 'string' },
+    before: { type: 'string' },
+    'no-wait': { type: 'boolean', default: false },
+    /** Print and save the figures, but leave BENCHMARKS.md as it is (developing the benchmark). */
+    'no-write': { type: 'boolean', default: false },
+  },
+});
+const subscribers = Number(args.subscribers);
+const heads = Number(args.heads);
+const rounds = Number(args.rounds);
+const warmUpHeads = Number(args['warm-up']);
+const profileHeads = Number(args['profile-heads']);
+const waitForQuiet = !args['no-wait'];
+const NETWORK = 'base-sepolia';
+const CHAIN_ID = 84532;
+/** Each notification's price: the app's rate is twice what the subscribers spend. */
+const notificationComputeUnits = rpcRegistry.find('eth_subscribe')?.notificationComputeUnits;
+if (!notificationComputeUnits) throw new Error('the method registry gives eth_subscribe no notificationComputeUnits');
+const projectRoot = resolve(import.meta.dirname, '..');
+const resultsFile = join(projectRoot, 'bench/out/gateway-websocket.json');
+/** The profiled server's whole profile, for Chrome DevTools (Performance, "Load profile"). */
+const profileFile = join(projectRoot, 'bench/out/gateway-websocket.cpuprofile');
+const label = args.label ?? execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: projectRoot, encoding: 'utf8' }).trim();
+
+/** CPU time (user + system) a process has used, in ms: fields 14 and 15 of /proc/<pid>/stat, in 10 ms ticks. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The child of this process whose command line runs `script` (startBuiltSite does not give its pid). */
+function childRunning(script: string): number {
+  const children = readdirSync(`/proc/${process.pid}/task`).flatMap((task) =>
+    readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+  );
+  const pid = children.find((child) => readFileSync(`/proc/${child}/cmdline`, 'utf8').includes(script));
+  if (pid === undefined) throw new Error(`no child process runs ${script}`);
+  return pid;
+}
+
+const scratch = await mkdtemp(join(tmpdir(), 'crucible-bench-ws-'));
+const fixture = await writeFixtureDist();
+const chain = await startTestAnvil({ chainId: CHAIN_ID, blockTimeSeconds: 1 });
+const anvilWsUrl = chain.rpcUrl.replace(/^http/, 'ws');
+const databasePath = join(scratch, 'crucible.sqlite');
+const computeUnitsPerSecond = 2 * subscribers * notificationComputeUnits;
+const key = await (async () => {
+  const database = await openDatabase({ engine: 'sqlite', path: databasePath });
+  const keySecret = await loadAppKeySecret({ engine: 'sqlite', path: databasePath, appKeySecret: null });
+  const created = await createAppStore(database, { keySecret, networks: [NETWORK] }).create({ name: 'websocket fan-out bench', computeUnitsPerSecond });
+  await database.close();
+  return created.key;
+})();
+const serverEnv = { DATABASE_PATH: databasePath, NODE_UPSTREAMS_BASE_SEPOLIA: chain.rpcUrl, REQUEST_LOG: 'off' };
+const subscriberProcess = startSubscriberProcess();
+
+type Part = 'server' | 'subscribers' | 'anvil';
+
+/** One run of the subscribers against `url`, with the CPU time each process spent over its measured heads. */
+async function measureRound(name: string, url: string, serverPid: number, headCount: number): Promise<{ round: FanOutRound; cpuMs: Record<Part, number> }> {
+  const pids: Record<Part, number> = { server: serverPid, subscribers: subscriberProcess.pid, anvil: chain.pid };
+  const parts = Object.keys(pids) as Part[];
+  const at = { start: { server: 0, subscribers: 0, anvil: 0 }, end: { server: 0, subscribers: 0, anvil: 0 } };
+  const round = await subscriberProcess.run({ url, baselineUrl: anvilWsUrl, subscribers, warmUpHeads, heads: headCount }, (edge) => {
+    for (const part of parts) at[edge][part] = cpuMs(pids[part]);
+  });
+  const cpu = Object.fromEntries(parts.map((part) => [part, at.end[part] - at.start[part]])) as Record<Part, number>;
+  const heads = round.heads.map((head) => `${head.p99.toFixed(0)}`).join(' ');
+  console.log(
+    `${name}: ${headCount} heads, server CPU ${(cpu.server / headCount).toFixed(1)} ms per head, ${round.missed} missed, ${round.closed} closed; p99 per head (ms): ${heads}`,
+  );
+  return { round, cpuMs: cpu };
+}
+
+/** The rounds of one server as one run: every delivery pooled, CPU per head over all of them. */
+function runOf(measured: Array<{ round: FanOutRound; cpuMs: Record<Part, number> }>): FanOutRun {
+  const rounds = measured.map((one) => one.round);
+  const headCount = rounds.reduce((sum, round) => sum + round.heads.length, 0);
+  const perHead = (part: Part) => measured.reduce((sum, one) => sum + one.cpuMs[part], 0) / headCount;
+  return { result: combineRounds(rounds), cpuPerHeadMs: { server: perHead('server'), subscribers: perHead('subscribers'), anvil: perHead('anvil') } };
+}
+
+function logRun(name: string, run: FanOutRun): void {
+  const { overall, missed } = run.result;
+  console.log(
+    `${name}: delay p50 ${overall.p50.toFixed(1)} ms, p99 ${overall.p99.toFixed(1)} ms, max ${overall.max.toFixed(1)} ms, ${missed} missed; ` +
+      `CPU per head: server ${run.cpuPerHeadMs.server.toFixed(1)} ms, subscriber process ${run.cpuPerHeadMs.subscribers.toFixed(1)} ms`,
+  );
+}
+
+/** Read first, so that a wrong path does not waste a run. */
+const before = args.before ? (JSON.parse(await readFile(args.before, 'utf8')) as FanOutRunFile) : null;
+/** Child processes to stop however the run ends (stopping one twice is harmless). */
+const running: Array<{ stop(): Promise<void> }> = [];
+let file: FanOutRunFile;
+try {
+  const server = await startBuiltSite({ distDir: fixture.distDir, env: serverEnv });
+  running.push(server);
+  const gatewayUrl = `${server.origin.replace(/^http/, 'ws')}/node/${NETWORK}/v2/${key}`;
+  const serverPid = childRunning('src/server/main.ts');
+  const bare = await startBareFanOut(anvilWsUrl);
+  running.push(bare);
+  const loadAtStart = waitForQuiet ? await waitForQuietMachine((line) => console.log(line)) : await loadAverage();
+  const gatewayRounds: Array<Awaited<ReturnType<typeof measureRound>>> = [];
+  const bareRounds: typeof gatewayRounds = [];
+  // Alternating which server goes first, so that both see the machine as it changes.
+  for (let round = 0; round < rounds; round++) {
+    const headCount = Math.floor(heads / rounds) + (round < heads % rounds ? 1 : 0);
+    const measureGateway = async () => gatewayRounds.push(await measureRound(`round ${round + 1}, gateway`, gatewayUrl, serverPid, headCount));
+    const measureBare = async () => bareRounds.push(await measureRound(`round ${round + 1}, bare ws fan-out`, bare.url, bare.pid, headCount));
+    for (const measure of round % 2 === 0 ? [measureGateway, measureBare] : [measureBare, measureGateway]) await measure();
+  }
+  const loadAtEnd = await loadAverage();
+  await Promise.all([server.stop(), bare.stop()]);
+  const gateway = runOf(gatewayRounds);
+  const bareRun = runOf(bareRounds);
+  logRun('gateway', gateway);
+  logRun('bare ws fan-out', bareRun);
+
+  let hotSpots: FanOutRunFile['profile'] = null;
+  if (!args['no-profile']) {
+    const profileDir = join(scratch, 'profile');
+    const profiled = await startBuiltSite({ distDir: fixture.distDir, env: { ...serverEnv, NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } });
+    running.push(profiled);
+    const profiledUrl = `${profiled.origin.replace(/^http/, 'ws')}/node/${NETWORK}/v2/${key}`;
+    const { round } = await measureRound('gateway under --cpu-prof', profiledUrl, childRunning('src/server/main.ts'), profileHeads);
+    await profiled.stop();
+    const cpuProfile = await readCpuProfile(profileDir);
+    await mkdir(dirname(profileFile), { recursive: true });
+    await writeFile(profileFile, JSON.stringify(cpuProfile));
+    const summary = summarizeCpuProfile(cpuProfile, round.windowMicros, projectRoot, FAN_OUT_STAGES);
+    hotSpots = { heads: profileHeads, windowMicros: round.windowMicros, summary };
+  }
+  file = {
+    label,
+    date: new Date().toISOString().slice(0, 10),
+    settings: { subscribers, heads, rounds, warmUpHeads, notificationComputeUnits, computeUnitsPerSecond, waited: waitForQuiet },
+    load: { start: loadAtStart, end: loadAtEnd },
+    gateway,
+    bare: bareRun,
+    profile: hotSpots,
+  };
+} finally {
+  await Promise.all(running.map((child) => child.stop()));
+  subscriberProcess.stop();
+  await chain.stop();
+  await rm(fixture.root, { recursive: true, force: true });
+  await rm(scratch, { recursive: true, force: true });
+}
+
+if (file.profile) {
+  const { summary } = file.profile;
+  console.log(
+    `\nserver CPU profile over ${file.profile.heads} heads: ${summary.busyMs.toFixed(0)} ms busy${summary.windowed ? '' : ' (whole profile: the window missed it)'}`,
+  );
+  for (const [title, list] of [
+    ['by area (self)', summary.byArea],
+    ['by function (self)', summary.bySelf],
+    ['project and ws functions (with callees)', summary.byTotal],
+  ] as const) {
+    console.log(`${title}:`);
+    for (const spot of list) console.log(`  ${(spot.share * 100).toFixed(1).padStart(5)}%  ${spot.ms.toFixed(1).padStart(8)} ms  ${spot.name}`);
+  }
+}
+
+await mkdir(dirname(resultsFile), { recursive: true });
+await writeFile(resultsFile, `${JSON.stringify(file, null, 2)}\n`);
+console.log(`\nWrote ${resultsFile}`);
+const section = await renderFanOutSection(file, before);
+if (!args['no-write']) await writeBenchmarksSection(SECTION_HEADING, section);
+else console.log(`\n${section}`);
