@@ -8,7 +8,7 @@ import WebSocket from 'ws';
 // every connection is timed in this one process on one clock (performance.now()); a subscriber's
 // delay for a head is its arrival minus the baseline's.
 
-export interface FanOutJob {
+interface FanOutJob {
   /** ws:// URL the subscribers connect to: the gateway's `{node_url}/v2/<key>`, or the bare fan-out server. */
   url: string;
   /** anvil's own ws:// URL. */
@@ -19,7 +19,7 @@ export interface FanOutJob {
   heads: number;
 }
 
-export interface HeadDelays {
+interface HeadDelays {
   number: number;
   /** Subscribers that received it before the run ended. */
   received: number;
