@@ -38,7 +38,10 @@ export async function loadNodeRuntime(options: {
   const location = databaseConfig();
   const database = await openDatabase(location);
   const opened: Array<() => Promise<unknown>> = [() => database.close()];
-  const closeAll = () => Promise.allSettled(opened.reverse().map((close) => close()));
+  // In reverse order, one at a time: the usage meter's last flush needs the database still open.
+  const closeAll = async () => {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+  };
   try {
     const apps = createAppStore(database, { keySecret: await loadAppKeySecret(location), networks: networks.map((network) => network.id) });
     const usage = createUsageMeter(database);

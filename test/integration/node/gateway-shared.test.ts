@@ -113,4 +113,15 @@ describe('on PostgreSQL and Redis, with two server processes', () => {
       expect((await blockNumber(server, newKey)).status).toBe(200);
     }
   });
+
+  it('a server that stops stores the usage it metered last, before its database closes', async () => {
+    const { app, key } = await apps.create({ name: 'metered at shutdown' });
+    const last = servers.pop()!;
+    for (let i = 0; i < 3; i++) expect((await blockNumber(last, key)).status).toBe(200);
+    await last.stop();
+    const meter = createUsageMeter(database);
+    const points = await meter.usageSeries(app.id, { from: Date.now() - 3_600_000, to: Date.now() + 60_000, bucket: 'hour' });
+    await meter.close();
+    expect(points.reduce((sum, point) => sum + point.requests, 0)).toBe(3);
+  });
 });
