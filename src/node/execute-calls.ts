@@ -8,7 +8,7 @@ import { blockNumberOf } from './rpc/schemas/primitives.ts';
 import { logsRangeFailure } from './rpc/validate.ts';
 import { NoHealthyUpstreamError, type RetryRule, type UpstreamPool } from './upstreams/upstream-pool.ts';
 
-// Carries out a request's validated calls on one network: local answers and cached ones first,
+// Carries out a request's validated calls on one network: local answers, data products' and cached ones first,
 // then the rest in one upstream batch; eth_sendRawTransaction alone (its retry asks before it
 // resends) and filter calls on the upstream that holds the filter.
 
@@ -17,8 +17,13 @@ export interface ValidCall {
   params: unknown[];
 }
 
+/** A data product's answer to a validated call (platform §4–5), on one network. */
+export type ServedMethod = (params: unknown[]) => Promise<RpcOutcome>;
+
 export interface ExecutionNetwork {
   id: string;
+  /** The data-product methods this network answers, by registry name (no transfer index: none). */
+  served?: ReadonlyMap<string, ServedMethod>;
   finalityDepth: bigint;
   pool: UpstreamPool;
   openRpcDocument(): JsonValue;
@@ -46,7 +51,7 @@ export async function executeCalls(
   /** Cache keys of the calls that may be kept, computed once for the lookup and the keeping. */
   const keys: Array<string | undefined> = new Array(calls.length);
   for (const [i, call] of calls.entries()) {
-    const own = extra?.get(call.method.name);
+    const own = extra?.get(call.method.name) ?? network.served?.get(call.method.name);
     if (own) {
       answeredHere.push(own(call.params).then((outcome) => void (outcomes[i] = outcome)));
       continue;

@@ -167,6 +167,8 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       }
       const checked = validateCall(item, { docsUrl: docsUrlOf(network.id), transport });
       if (!checked.ok) outcomes[i] = { failure: checked.failure };
+      else if (checked.method.served && !network.served?.has(checked.method.name))
+        outcomes[i] = { failure: rpcFailure('not_served', { method: item.method, network: network.id, docsUrl: docsUrlOf(network.id) }) };
       else {
         valid.push({ method: checked.method, params: checked.params });
         validAt.push(i);

@@ -40,6 +40,12 @@ export const rpcErrors = {
     httpStatus: 200,
     message: (args: { method: string; docsUrl: string }) => `${args.method} needs a WebSocket connection: open the same URL with wss://. See ${args.docsUrl}`,
   },
+  /** A data-product method on a network that product does not serve (no transfer index for it). */
+  not_served: {
+    code: -32601,
+    httpStatus: 200,
+    message: (args: { method: string; network: string; docsUrl: string }) => `${args.method} is not available on network ${args.network}. See ${args.docsUrl}`,
+  },
   invalid_params: { code: -32602, httpStatus: 200, message: (args: { detail: string }) => `invalid params: ${args.detail}` },
   invalid_api_key: { code: -32600, httpStatus: 401, message: () => 'Invalid API key' },
   app_disabled: { code: -32600, httpStatus: 403, message: () => 'Forbidden: this app is disabled; its owner can enable it in the dashboard' },

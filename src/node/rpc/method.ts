@@ -87,6 +87,11 @@ export interface RpcMethod {
   idempotent: boolean;
   transport: RpcTransport;
   filterAffinity?: FilterAffinity;
+  /**
+   * Answered by one of Crucible's data products (platform §4–5) over the network's chain and the
+   * transfer index: never sent upstream as it is. A network without that product refuses the call.
+   */
+  served?: boolean;
   /** Answered by the gateway itself, without an upstream. */
   answer?: (params: readonly unknown[], context: LocalAnswerContext) => JsonValue;
   /** Rules across params (or on a param's value) that the schemas cannot say; runs on normalized params. */

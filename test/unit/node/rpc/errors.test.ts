@@ -9,6 +9,7 @@ describe('the gateway error table (platform §3)', () => {
       invalid_request: [-32600, 400],
       method_not_found: [-32601, 200],
       websocket_only: [-32601, 200],
+      not_served: [-32601, 200],
       invalid_params: [-32602, 200],
       invalid_api_key: [-32600, 401],
       app_disabled: [-32600, 403],

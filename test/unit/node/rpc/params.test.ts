@@ -49,6 +49,8 @@ const examples: Record<string, unknown[]> = {
   eth_uninstallFilter: ['0x1'],
   eth_subscribe: ['logs', { address, topics: [hash] }],
   eth_unsubscribe: ['0x9cef478923ff08bf67fde6c64013158d'],
+  crucible_getTokenBalances: [address, [address], null],
+  crucible_getTokenMetadata: [address],
 };
 
 describe('every method with params', () => {

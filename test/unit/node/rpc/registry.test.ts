@@ -54,6 +54,8 @@ describe('the method registry (platform §3)', () => {
       'web3_clientVersion',
       'web3_sha3',
       'rpc.discover',
+      'crucible_getTokenBalances',
+      'crucible_getTokenMetadata',
     ];
     expect([...names].sort()).toEqual([...required].sort());
     expect(new Set(names).size).toBe(names.length);

@@ -3,7 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { defineRpcMethod } from '../../../../src/node/rpc/method.ts';
 import { createRpcRegistry, findRpcMethod, isBlockedMethod, resolveMethodName, rpcRegistry } from '../../../../src/node/rpc/registry.ts';
 import { type ValidateOptions, validateCall } from '../../../../src/node/rpc/validate.ts';
-import { registryWithVendor, tokenMetadataMethod } from './vendor-registry.ts';
 
 const docsUrl = 'https://crucible.test/rpc/ethereum-sepolia/';
 const http: ValidateOptions = { docsUrl, transport: 'http' };
@@ -88,28 +87,41 @@ describe('validateCall: which methods (platform §3)', () => {
 });
 
 describe('alchemy_ names (platform §4)', () => {
-  const registry = registryWithVendor;
-
   it('resolves alchemy_<x> to crucible_<x> only when crucible_<x> is registered', () => {
-    expect(registry.resolveName('alchemy_getTokenMetadata')).toBe('crucible_getTokenMetadata');
-    expect(registry.resolveName('alchemy_getTokenBalances')).toBe('alchemy_getTokenBalances');
-    expect(registry.resolveName('eth_chainId')).toBe('eth_chainId');
-    expect(resolveMethodName('alchemy_getTokenMetadata')).toBe('alchemy_getTokenMetadata');
+    expect(resolveMethodName('alchemy_getTokenMetadata')).toBe('crucible_getTokenMetadata');
+    expect(resolveMethodName('alchemy_getTokenBalances')).toBe('crucible_getTokenBalances');
+    expect(resolveMethodName('alchemy_getAssetTransfers')).toBe('alchemy_getAssetTransfers');
+    expect(resolveMethodName('eth_chainId')).toBe('eth_chainId');
   });
 
   it('validates an alias call as the vendor method, and refuses an alias of nothing with its own name', () => {
-    const options = { ...http, registry };
     const address = `0x${'ab'.repeat(20)}`;
-    expect(validateCall({ method: 'alchemy_getTokenMetadata', params: [address] }, options)).toEqual({
+    expect(validateCall({ method: 'alchemy_getTokenMetadata', params: [address] }, http)).toEqual({
       ok: true,
-      method: tokenMetadataMethod,
+      method: findRpcMethod('crucible_getTokenMetadata'),
       params: [address],
     });
-    expect(refusal('alchemy_getTokenMetadata', ['0x1'], options).error).toEqual({
+    expect(refusal('alchemy_getTokenMetadata', ['0x1']).error).toEqual({
       code: -32602,
       message: 'invalid params: [0] contractAddress must be a 20-byte address: "0x" and 40 hex digits',
     });
-    expect(refusal('alchemy_getTokenBalances', [address], options).error.message).toBe(`Unsupported method: alchemy_getTokenBalances. See ${docsUrl}`);
-    expect(refusal('alchemy_getTokenMetadata', [address]).error.code).toBe(-32601);
+    expect(refusal('alchemy_getAssetTransfers', [address]).error.message).toBe(`Unsupported method: alchemy_getAssetTransfers. See ${docsUrl}`);
+  });
+
+  it('refuses a token spec other than "erc20", "NATIVE_TOKEN" or 1 to 100 contracts, naming the param', () => {
+    const address = `0x${'ab'.repeat(20)}`;
+    for (const spec of ['DEFAULT_TOKENS', [], Array.from({ length: 101 }, () => address)]) {
+      expect(refusal('alchemy_getTokenBalances', [address, spec]).error.message).toMatch(
+        /^invalid params: \[1\] spec must be "erc20", "NATIVE_TOKEN" or a list of 1 to 100 contract addresses/,
+      );
+    }
+    expect(refusal('alchemy_getTokenBalances', [address, [address, '0x1']]).error.message).toBe(
+      'invalid params: [1] spec[1] must be a 20-byte address: "0x" and 40 hex digits',
+    );
+    expect(refusal('crucible_getTokenBalances', [address, 'erc20', { maxCount: 0 }]).error.message).toBe(
+      'invalid params: [2] options.maxCount must be an integer from 1 to 100',
+    );
+    expect(refusal('crucible_getTokenBalances', [address, 'erc20', { pageSize: 5 }]).error.message).toMatch(/^invalid params: \[2\] options/);
+    expect(refusal('crucible_getTokenBalances', ['0xabc']).error.code).toBe(-32602);
   });
 });
