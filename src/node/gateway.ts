@@ -77,8 +77,20 @@ export interface NodeGateway {
    * the caller's rate; false when the caller is over its limit (the notification is dropped).
    */
   chargeNotification(session: NodeSession, method: string, computeUnits: number): Promise<boolean>;
-  /** `path` is the request's path as received, for error messages. */
-  handle(request: NodeRequest, target: NodeTarget, context: { path: string; clientIp: string | null }): Promise<Response>;
+  handle(request: NodeRequest, target: NodeTarget, context: HandleContext): Promise<Response>;
+}
+
+interface HandleContext {
+  /** The request's path as received, for error messages. */
+  path: string;
+  clientIp: string | null;
+  /** Told who the key names once it is known: request logs show the app id, never the key (platform §2). */
+  identified?: (caller: string) => void;
+}
+
+/** How logs name a caller: its app id, or `demo`. */
+export function callerLabel(caller: Caller): string {
+  return caller.kind === 'app' ? caller.app.id : 'demo';
 }
 
 /** App keys ship in web front ends (platform §2): any origin may call, and the allow-list decides. */
@@ -197,11 +209,13 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network, method, computeUnits, errorCode });
   };
 
-  const answerHttp = async (request: NodeRequest, network: GatewayNetwork, key: string, clientIp: string | null): Promise<Response> => {
+  const answerHttp = async (request: NodeRequest, network: GatewayNetwork, key: string, context: HandleContext): Promise<Response> => {
     const declared = Number(request.headers.get('content-length') ?? 0);
     if (declared > MAX_BODY_BYTES) return failureResponse(rpcFailure('body_too_large'));
     const authorized = await authorize(network, key, request.headers.get('origin'));
     if (!authorized.ok) return failureResponse(authorized.failure);
+    context.identified?.(callerLabel(authorized.caller));
+    const { clientIp } = context;
     const text = await (request.textWithin ? request.textWithin(MAX_BODY_BYTES) : readBody(request.body, MAX_BODY_BYTES));
     if (text === null) return failureResponse(rpcFailure('body_too_large'));
     return replyResponse(await answer({ caller: authorized.caller, network, clientIp }, text, 'http'));
@@ -216,7 +230,8 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       if (!refused) meter(session.caller, session.network.id, method, computeUnits, null);
       return refused === null;
     },
-    async handle(request, target, { path, clientIp }) {
+    async handle(request, target, context) {
+      const { path } = context;
       const network = options.networks.get(target.network);
       if (!network || target.kind === 'unknown-path')
         return apiErrorResponse('not_found', { method: request.method, path, documentationUrl: options.documentationUrl });
@@ -226,7 +241,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
         return json(200, network.openRpcDocument());
       }
       if (request.method !== 'POST') return methodNotAllowed('POST, OPTIONS');
-      return answerHttp(request, network, target.key, clientIp);
+      return answerHttp(request, network, target.key, context);
     },
   };
 }

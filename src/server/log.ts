@@ -12,6 +12,8 @@ interface RequestLogLine {
   status: number;
   durationMs: number;
   requestId: string;
+  /** The app a node key names (or `demo`): logs name apps, never keys (platform §2). */
+  app?: string;
 }
 
 export interface ServerLogger extends Logger {

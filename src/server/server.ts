@@ -76,6 +76,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
     target: RequestPath,
     rawPath: string,
     nodeTarget: NodeTarget | null,
+    logged: { app?: string },
   ): void | Promise<void> {
     const head = method === 'HEAD';
     if (!target.ok) {
@@ -90,7 +91,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
     const callerIp = () => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy);
     if (node && nodeTarget) {
       return node.gateway
-        .handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp() })
+        .handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp(), identified: (caller) => (logged.app = caller) })
         .then((response) => writeWebResponse(res, response, { head, requestId }));
     }
     if (isApiPath(target.path) && !((method === 'GET' || head) && site.has(target.path))) {
@@ -120,6 +121,8 @@ export function createSiteServer(options: SiteServerOptions): Server {
     const nodeTarget = node && target.ok ? nodeTargetOf(headerValue(req, 'host'), target.path, node.nodeDomain) : null;
     // An app key is a secret: request logs never carry it (platform §2).
     const loggedPath = nodeTarget?.kind === 'rpc' ? rawPath.replace(/\/v2\/[^/]+/, '/v2/<key>') : rawPath;
+    // What the answer learns for the log line: the app a node key names.
+    const logged: { app?: string } = {};
     const fail = (error: unknown) => {
       logger.error('request failed', { requestId, method, path: loggedPath, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       if (!res.headersSent) {
@@ -130,11 +133,11 @@ export function createSiteServer(options: SiteServerOptions): Server {
     if (logger.request) {
       const log = logger.request;
       res.once('close', () =>
-        log({ method, path: loggedPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId }),
+        log({ method, path: loggedPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId, ...logged }),
       );
     }
     try {
-      const pending = answer(req, res, requestId, method, target, rawPath, nodeTarget);
+      const pending = answer(req, res, requestId, method, target, rawPath, nodeTarget, logged);
       if (pending) pending.catch(fail);
     } catch (error) {
       fail(error);

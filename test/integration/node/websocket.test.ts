@@ -60,6 +60,8 @@ let websockets: NodeWebSockets;
 let origin: string;
 let key: string;
 const usage: Array<Parameters<UsageRecorder['record']>[0]> = [];
+/** The server's request log lines (stdout). */
+const requestLog: string[] = [];
 
 const wsUrl = (appKey = key, network = NETWORK) => `${origin.replace(/^http/, 'ws')}/node/${network}/v2/${appKey}`;
 
@@ -95,7 +97,13 @@ beforeAll(async () => {
     ipv6PrefixLength: 64,
     pool: { probeIntervalMs: 500 },
   });
-  const logger = createServerLogger({ requests: false, stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+  const requestLines = new Writable({
+    write: (chunk, _encoding, done) => {
+      requestLog.push(String(chunk));
+      done();
+    },
+  });
+  const logger = createServerLogger({ requests: true, stdout: requestLines, stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) });
   server = createSiteServer({
     site: await openStaticSite(fixture.distDir, rules),
     router: noApi,
@@ -401,6 +409,38 @@ describe('the same methods and errors as over HTTP', () => {
     const body = (await response.json()) as RpcMessage;
     expect(body.error?.code).toBe(-32601);
     expect(body.error?.message).toMatch(/WebSocket/);
+  });
+
+  it('request log lines name the app (or demo) and never carry the key (platform §2)', async () => {
+    const logged = await apps.create({ name: 'logged app' });
+    const before = requestLog.length;
+    const call = (appKey: string) =>
+      fetch(`${origin}/node/${NETWORK}/v2/${appKey}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      });
+    expect((await call(logged.key)).status).toBe(200);
+    expect((await call('demo')).status).toBe(200);
+    expect((await call('not-a-key')).status).toBe(401);
+    const nodeLines = () =>
+      requestLog
+        .slice(before)
+        .map((line) => JSON.parse(line) as { path: string; status: number; app?: string })
+        .filter((line) => line.path.includes('/v2/'));
+    // A line is written when its response closes, which may come after the client has read it.
+    await vi.waitFor(() => expect(nodeLines().filter((line) => line.status === 401)).toHaveLength(1));
+    const lines = nodeLines();
+    expect(lines).toHaveLength(3);
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ path: `/node/${NETWORK}/v2/<key>`, status: 200, app: logged.app.id }),
+        expect.objectContaining({ path: `/node/${NETWORK}/v2/<key>`, status: 200, app: 'demo' }),
+        expect.objectContaining({ path: `/node/${NETWORK}/v2/<key>`, status: 401 }),
+      ]),
+    );
+    expect(lines.find((line) => line.status === 401)).not.toHaveProperty('app');
+    expect(requestLog.join('')).not.toContain(logged.key);
   });
 
   it('the demo key works over WebSocket', async () => {
