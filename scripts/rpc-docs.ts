@@ -2,14 +2,13 @@
 // from the method registry (src/node/rpc/) and the locale's UI strings (platform §3: the RPC docs come
 // from the registry). The files are committed content, so each gets its HTML page, twin, llms.txt
 // line and sitemap entry like any page; a test renders them again and fails when they differ.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { stringify as stringifyYaml } from 'yaml';
+import { join, resolve } from 'node:path';
 import { rpcMethodReference, type RpcReference } from '../src/node/rpc/reference.ts';
 import { type Locale, locales } from '../src/site/locales.ts';
 import { rpcMethodAnchor } from '../src/site/networks.ts';
 import { formatUi, ui, type UiStrings } from '../src/site/ui.ts';
 import { rpcReferenceSlug } from '../src/site/urls.ts';
+import { code, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from './generated-markdown.ts';
 
 type MethodReference = RpcReference['categories'][number]['methods'][number];
 type Strings = UiStrings['rpcDocs'];
@@ -25,17 +24,6 @@ export function rpcReferencePath(locale: Locale): string {
   return `${locale}/rpc/${rpcReferenceSlug}.md`;
 }
 
-/** Registry text as Markdown that reads as written: one line, no markup, table-safe. */
-export function markdownText(text: string): string {
-  return text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[\\`*[\]<>|]|&(?=#?\w+;)|(?<!\w)_|_(?!\w)/g, '\\$&');
-}
-
-const code = (text: string) => `\`${text}\``;
-const row = (cells: string[]) => `| ${cells.join(' | ')} |`;
-
 /** The `{node_url}/v2/<API_KEY>` pattern the intro names; each RPC page shows the network's own. */
 const endpointPattern = code('{node_url}/v2/<API_KEY>');
 
@@ -45,9 +33,9 @@ function paramsTable(method: MethodReference, strings: Strings): string {
     const optional = param.required
       ? ''
       : ` (${param.default === undefined ? strings.optional : formatUi(strings.optionalDefault, { value: code(JSON.stringify(param.default)) })})`;
-    return row([`${code(param.name)}${optional}`, markdownText(param.type), markdownText(param.description)]);
+    return [`${code(param.name)}${optional}`, markdownText(param.type), markdownText(param.description)];
   });
-  return [row([strings.parameter, strings.type, strings.summary]), row(['-', '-', '-']), ...rows].join('\n');
+  return markdownTable([strings.parameter, strings.type, strings.summary], ['-', '-', '-'], rows);
 }
 
 function methodFacts(method: MethodReference, strings: Strings): string {
@@ -77,23 +65,17 @@ function methodSection(method: MethodReference, strings: Strings): string {
 }
 
 function categorySection(category: RpcReference['categories'][number], strings: Strings): string {
-  const index = [
-    row([strings.method, 'CU', strings.summary]),
-    row(['-', '-:', '-']),
-    ...category.methods.map((method) =>
-      row([`[${code(method.name)}](#${rpcMethodAnchor(method.name)})`, String(method.computeUnits), markdownText(method.summary)]),
-    ),
-  ].join('\n');
+  const index = markdownTable(
+    [strings.method, 'CU', strings.summary],
+    ['-', '-:', '-'],
+    category.methods.map((method) => [`[${code(method.name)}](#${rpcMethodAnchor(method.name)})`, String(method.computeUnits), markdownText(method.summary)]),
+  );
   return [`## ${strings.categories[category.name]}`, index, ...category.methods.map((method) => methodSection(method, strings))].join('\n\n');
 }
 
 function blockedSection(reference: RpcReference, strings: Strings): string {
-  const rows = reference.blocked.map((family) => row([code(family.match === 'prefix' ? `${family.pattern}*` : family.pattern), markdownText(family.reason)]));
-  return [
-    `## ${strings.blockedHeading}`,
-    strings.blockedIntro,
-    [row([strings.blockedMethods, strings.blockedReason]), row(['-', '-']), ...rows].join('\n'),
-  ].join('\n\n');
+  const rows = reference.blocked.map((family) => [code(family.match === 'prefix' ? `${family.pattern}*` : family.pattern), markdownText(family.reason)]);
+  return [`## ${strings.blockedHeading}`, strings.blockedIntro, markdownTable([strings.blockedMethods, strings.blockedReason], ['-', '-'], rows)].join('\n\n');
 }
 
 function limitsSection(reference: RpcReference, strings: Strings): string {
@@ -111,29 +93,21 @@ function limitsSection(reference: RpcReference, strings: Strings): string {
 export function renderRpcReference(locale: Locale, reference: RpcReference = rpcMethodReference()): string {
   const strings = ui[locale].rpcDocs;
   // First in the RPC section: the page about every network.
-  const frontmatter = stringifyYaml({ title: strings.title, description: strings.description, order: 0 }, { lineWidth: 0 });
-  const body = [
+  return generatedPage({ title: strings.title, description: strings.description, order: 0 }, [
     formatUi(strings.intro, { endpoint: endpointPattern }),
     formatUi(strings.openRpc, { url: code('{node_url}/openrpc.json') }),
     ...reference.categories.map((category) => categorySection(category, strings)),
     blockedSection(reference, strings),
     limitsSection(reference, strings),
-  ];
-  return `---\n${frontmatter}---\n\n${body.join('\n\n')}\n`;
+  ]);
 }
 
 /** Writes every target's references under `root`; returns the files written, relative to it. */
-export async function writeRpcReferences(root: string): Promise<string[]> {
-  const written: string[] = [];
-  for (const target of rpcReferenceTargets) {
-    for (const locale of target.locales) {
-      const file = join(target.contentDir, rpcReferencePath(locale));
-      await mkdir(dirname(join(root, file)), { recursive: true });
-      await writeFile(join(root, file), renderRpcReference(locale));
-      written.push(file);
-    }
-  }
-  return written;
+export function writeRpcReferences(root: string): Promise<string[]> {
+  const files = rpcReferenceTargets.flatMap((target) =>
+    target.locales.map((locale) => ({ path: join(target.contentDir, rpcReferencePath(locale)), text: renderRpcReference(locale) })),
+  );
+  return writeGeneratedFiles(root, files);
 }
 
 if (import.meta.main) {

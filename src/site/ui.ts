@@ -136,6 +136,27 @@ function uiStringsSchema(locale: Locale) {
       networkIntro: message('reference'),
       category: uiText,
     }),
+    // The local world's page (content/<locale>/overviews/local-world.md): its contracts and the demo wallet.
+    worldDocs: z.strictObject({
+      title: uiText,
+      description: uiText,
+      intro: message('start'),
+      persistence: message('dataDir', 'multicall'),
+      contractsHeading: uiText,
+      contract: uiText,
+      kind: uiText,
+      address: uiText,
+      purpose: uiText,
+      // One label per kind of the world's manifest (src/chain/world/, which the content model may not import).
+      kinds: z.strictObject({ erc20: uiText, erc721: uiText, erc1155: uiText, 'legacy-nft': uiText, multicall: uiText }),
+      demoWalletHeading: uiText,
+      demoWallet: message('address'),
+      examplesHeading: uiText,
+      examplesIntro: message('start', 'network', 'key'),
+      curlExample: uiText,
+      sdkExample: message('sdk', 'setting'),
+      examplesReference: message('reference'),
+    }),
   });
 }
 

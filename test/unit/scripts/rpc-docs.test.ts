@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markdownText, renderRpcReference, rpcReferencePath, rpcReferenceTargets } from '../../../scripts/rpc-docs.ts';
+import { renderRpcReference, rpcReferencePath, rpcReferenceTargets } from '../../../scripts/rpc-docs.ts';
 import { createRpcRegistry, rpcRegistry } from '../../../src/node/rpc/registry.ts';
 import { rpcMethodReference } from '../../../src/node/rpc/reference.ts';
 import { splitFrontmatter } from '../../../src/site/load.ts';
@@ -64,14 +64,6 @@ describe('renderRpcReference', () => {
     const { headings } = await renderPageBody(join(projectRoot, 'content', rpcReferencePath('en')));
     const ids = new Set(headings.map((heading) => heading.slug));
     for (const { methods } of rpcMethodListing()) for (const method of methods) expect(ids, method.name).toContain(method.anchor);
-  });
-});
-
-describe('markdownText', () => {
-  it('keeps registry text one line and free of markup', () => {
-    expect(markdownText('The id a eth_new*Filter call\nreturned.')).toBe('The id a eth_new\\*Filter call returned.');
-    expect(markdownText('a | b <script> [x](y) `c` _d_ &amp;')).toBe('a \\| b \\<script\\> \\[x\\](y) \\`c\\` \\_d\\_ \\&amp;');
-    expect(markdownText('eth_getLogs & co')).toBe('eth_getLogs & co');
   });
 });
 

@@ -1,0 +1,101 @@
+// `npm run docs:world`: writes the guide to the local world of every locale (content/<locale>/overviews/local-world.md)
+// from the world's manifest (src/chain/world/) and the locale's UI strings (ARCHITECTURE principle 3: the docs list
+// the world's contracts and its demo wallet). The files are committed content, so each gets its HTML page, twin,
+// llms.txt line and search entry like any guide; a test renders them again and fails when they differ.
+import { resolve } from 'node:path';
+import { getAddress, type Address } from 'viem';
+import { DEMO_WALLET } from '../src/chain/world/actors.ts';
+import { MULTICALL3_ADDRESS, WORLD_CONTRACTS, type WorldContract } from '../src/chain/world/manifest.ts';
+import { buildEnvironment } from '../src/config/build-environment.ts';
+import { type Locale, locales } from '../src/site/locales.ts';
+import { rpcMethodAnchor } from '../src/site/networks.ts';
+import { formatUi, ui } from '../src/site/ui.ts';
+import { nodeUrlOf, rpcReferenceUrl } from '../src/site/urls.ts';
+import { code, codeBlock, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from './generated-markdown.ts';
+
+/** What the page shows: the manifest's contracts and the demo wallet. */
+interface WorldFacts {
+  contracts: ReadonlyArray<Pick<WorldContract, 'id' | 'kind' | 'address' | 'purpose'>>;
+  demoWallet: Address;
+}
+
+const worldFacts: WorldFacts = { contracts: WORLD_CONTRACTS, demoWallet: DEMO_WALLET };
+
+const worldDocsSlug = 'local-world';
+
+/** A locale's page, relative to its content folder. */
+export function worldDocsPath(locale: Locale): string {
+  return `${locale}/overviews/${worldDocsSlug}.md`;
+}
+
+/** The network and key the examples use: a local devnet of `npm start`, and the key that needs no account (platform §2). */
+export const exampleNetwork = 'ethereum-sepolia';
+export const exampleKey = 'demo';
+
+/** Where the examples send their calls: `{node_url}/v2/demo` on the origin `npm start` serves when nothing is configured. */
+export function exampleEndpoint(): string {
+  const { siteOrigin } = buildEnvironment({});
+  return `${nodeUrlOf(exampleNetwork, { siteOrigin, nodeDomain: null })}/v2/${exampleKey}`;
+}
+
+/** Where devnets keep their chains between starts. */
+const dataDir = '.data/';
+const tokenBalancesMethod = 'crucible_getTokenBalances';
+
+function curlExample(endpoint: string, wallet: Address): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: tokenBalancesMethod, params: [wallet] });
+  return codeBlock('sh', [`curl -s ${endpoint} \\`, `  -H 'content-type: application/json' \\`, `  -d '${body}'`]);
+}
+
+function alchemySdkExample(endpoint: string, wallet: Address): string {
+  return codeBlock('ts', [
+    "import { Alchemy } from 'alchemy-sdk';",
+    '',
+    `const alchemy = new Alchemy({ url: '${endpoint}' });`,
+    `const { tokenBalances } = await alchemy.core.getTokenBalances('${wallet}');`,
+    'for (const { contractAddress, tokenBalance, error } of tokenBalances) console.log(contractAddress, tokenBalance ?? error);',
+  ]);
+}
+
+/** The guide of `locale`: what the local world is, its contracts, the demo wallet and two calls that read it. */
+export function renderWorldDocs(locale: Locale, world: WorldFacts = worldFacts): string {
+  const strings = ui[locale].worldDocs;
+  const start = code('npm start');
+  const endpoint = exampleEndpoint();
+  const wallet = getAddress(world.demoWallet);
+  const contracts = markdownTable(
+    [strings.contract, strings.kind, strings.address, strings.purpose],
+    ['-', '-', '-', '-'],
+    world.contracts.map((contract) => [code(contract.id), strings.kinds[contract.kind], code(getAddress(contract.address)), markdownText(contract.purpose)]),
+  );
+  const reference = `[${code(tokenBalancesMethod)}](${rpcReferenceUrl(locale)}#${rpcMethodAnchor(tokenBalancesMethod)})`;
+  // After the guides written by hand.
+  return generatedPage({ title: strings.title, description: strings.description, order: 9 }, [
+    formatUi(strings.intro, { start }),
+    formatUi(strings.persistence, { dataDir: code(dataDir), multicall: code(MULTICALL3_ADDRESS) }),
+    `## ${strings.contractsHeading}`,
+    contracts,
+    `## ${strings.demoWalletHeading}`,
+    formatUi(strings.demoWallet, { address: code(wallet) }),
+    `## ${strings.examplesHeading}`,
+    formatUi(strings.examplesIntro, { start, network: code(exampleNetwork), key: code(exampleKey) }),
+    strings.curlExample,
+    curlExample(endpoint, wallet),
+    formatUi(strings.sdkExample, { sdk: code('alchemy-sdk'), setting: code('url') }),
+    alchemySdkExample(endpoint, wallet),
+    formatUi(strings.examplesReference, { reference }),
+  ]);
+}
+
+/** Writes every locale's page under `root`'s content/; returns the files written, relative to `root`. */
+export function writeWorldDocs(root: string): Promise<string[]> {
+  return writeGeneratedFiles(
+    root,
+    locales.map((locale) => ({ path: `content/${worldDocsPath(locale)}`, text: renderWorldDocs(locale) })),
+  );
+}
+
+if (import.meta.main) {
+  const written = await writeWorldDocs(resolve(import.meta.dirname, '..'));
+  console.log(`Wrote the local world's page from its manifest:\n${written.map((file) => `  ${file}`).join('\n')}`);
+}

@@ -1,0 +1,126 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { getAddress, type Address } from 'viem';
+import { describe, expect, it } from 'vitest';
+import { rpcReferencePath } from '../../../scripts/rpc-docs.ts';
+import { exampleEndpoint, exampleKey, exampleNetwork, renderWorldDocs, worldDocsPath } from '../../../scripts/world-docs.ts';
+import { isDemoKey } from '../../../src/apps/demo.ts';
+import { DEMO_WALLET } from '../../../src/chain/world/actors.ts';
+import { MULTICALL3_ADDRESS, WORLD_CONTRACTS } from '../../../src/chain/world/manifest.ts';
+import { rpcRegistry } from '../../../src/node/rpc/registry.ts';
+import { loadNetworks, splitFrontmatter } from '../../../src/site/load.ts';
+import { locales } from '../../../src/site/locales.ts';
+import { renderPageBody } from '../../../src/site/markdown.ts';
+import { pageFrontmatter } from '../../../src/site/schema.ts';
+import { ui } from '../../../src/site/ui.ts';
+import { projectRoot } from '../../support/build.ts';
+
+// The local world's guide is generated from its manifest and demo wallet (ARCHITECTURE principle 3)
+// and committed as content, one page per locale.
+
+const english = renderWorldDocs('en');
+
+/** The body of the page's fenced block in `language`. */
+function fenced(page: string, language: string): string {
+  const block = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\\n\`\`\``).exec(page)?.[1];
+  if (block === undefined) throw new Error(`no ${language} block`);
+  return block;
+}
+
+describe('renderWorldDocs', () => {
+  it('writes valid frontmatter in the locale’s words, after the guides written by hand', () => {
+    expect(pageFrontmatter.parse(splitFrontmatter(english).data)).toMatchObject({ title: 'The local world: contracts and demo wallet', order: 9 });
+    for (const locale of locales) {
+      expect(pageFrontmatter.parse(splitFrontmatter(renderWorldDocs(locale)).data)).toMatchObject({ title: ui[locale].worldDocs.title });
+    }
+  });
+
+  it('gives every contract of the manifest a row: its id, kind, checksummed address and purpose', () => {
+    expect(english).toContain(
+      '| Contract | Kind | Address | What it is for |\n| - | - | - | - |\n| `multicall3` | Multicall | `0xcA11bde05977b3631167028862bE2a173976CA11` |',
+    );
+    for (const contract of WORLD_CONTRACTS) {
+      expect(english).toContain(`| \`${contract.id}\` | ${ui.en.worldDocs.kinds[contract.kind]} | \`${getAddress(contract.address)}\` | `);
+    }
+    expect(english).toContain('| `punks` | NFT from before ERC-721 |');
+    expect(english).toContain('| An ERC-20 whose name() and symbol() return bytes32, as MKR does. |');
+    expect(renderWorldDocs('ja')).toContain('| `punks` | ERC-721 以前の NFT |');
+  });
+
+  it('writes every address checksummed', () => {
+    const addresses = [...english.matchAll(/0x[0-9a-fA-F]{40}/g)].map(([address]) => address);
+    expect(addresses.length).toBeGreaterThan(WORLD_CONTRACTS.length);
+    for (const address of addresses) expect(address).toBe(getAddress(address));
+  });
+
+  it('says where the world lives: every devnet of npm start, state under .data/, Multicall3 at its canonical address', () => {
+    expect(english).toContain('Every local devnet that `npm start` runs');
+    expect(english).toContain('across restarts under `.data/`');
+    expect(english).toContain(`canonical address, \`${MULTICALL3_ADDRESS}\``);
+  });
+
+  it('names the demo wallet and what it holds', () => {
+    expect(english).toContain(`## Demo wallet\n\nThe demo wallet, \`${DEMO_WALLET}\`, holds some of every token of the world.`);
+  });
+
+  it('calls a local devnet of npm start with the demo key, at the origin it serves by default', async () => {
+    expect(exampleEndpoint()).toBe('http://localhost:4321/node/ethereum-sepolia/v2/demo');
+    expect(isDemoKey(exampleKey)).toBe(true);
+    const network = (await loadNetworks(projectRoot)).find((record) => record.id === exampleNetwork);
+    expect(network?.vm).toBe('evm');
+  });
+
+  it('gives a curl whose JSON-RPC body asks a registry method for the demo wallet’s balances', () => {
+    const curl = fenced(english, 'sh');
+    expect(curl).toMatch(/^curl -s http:\/\/localhost:4321\/node\/ethereum-sepolia\/v2\/demo \\\n/);
+    const body = JSON.parse(/-d '(.+)'$/.exec(curl)?.[1] ?? 'null');
+    expect(body).toEqual({ jsonrpc: '2.0', id: 1, method: 'crucible_getTokenBalances', params: [DEMO_WALLET] });
+    expect(rpcRegistry.methods.map((method) => method.name)).toContain(body.method);
+  });
+
+  it('gives an alchemy-sdk example with its url setting on the same endpoint', () => {
+    const sdk = fenced(english, 'ts');
+    expect(sdk).toContain("import { Alchemy } from 'alchemy-sdk';");
+    expect(sdk).toContain("new Alchemy({ url: 'http://localhost:4321/node/ethereum-sepolia/v2/demo' })");
+    expect(sdk).toContain(`alchemy.core.getTokenBalances('${DEMO_WALLET}')`);
+  });
+
+  it('links the method’s entry in the locale’s reference, at an anchor that exists', async () => {
+    for (const locale of ['en', 'ja'] as const) {
+      const link = /\[`crucible_getTokenBalances`\]\(([^)#]+)#([^)]+)\)/.exec(renderWorldDocs(locale));
+      expect(link?.[1]).toBe(locale === 'en' ? '/rpc/methods' : `/${locale}/rpc/methods`);
+      const { headings } = await renderPageBody(join(projectRoot, 'content', rpcReferencePath(locale)));
+      expect(headings.map((heading) => heading.slug)).toContain(link?.[2]);
+    }
+  });
+
+  it('follows the facts it is given, escaping their text as Markdown', () => {
+    const wallet: Address = '0x00000000000000000000000000000000000000aa';
+    const page = renderWorldDocs('es', {
+      contracts: [{ id: 'forge', kind: 'erc20', address: '0x000000000000000000000000000000000000beef', purpose: 'A token | with *markup*' }],
+      demoWallet: wallet,
+    });
+    expect(page).toContain('| `forge` | ERC-20 | `0x000000000000000000000000000000000000bEEF` | A token \\| with \\*markup\\* |');
+    expect(page).toContain(`\`${getAddress(wallet)}\``);
+    expect(page).not.toContain('`multicall3`');
+  });
+});
+
+describe('the committed pages', () => {
+  it('are what npm run docs:world writes from the manifest now, in every locale', async () => {
+    for (const locale of locales) {
+      const file = join('content', worldDocsPath(locale));
+      const committed = await readFile(join(projectRoot, file), 'utf8').catch(() => '');
+      expect(committed, `${file} differs from the world's manifest: run npm run docs:world`).toBe(renderWorldDocs(locale));
+    }
+  });
+
+  it('render as pages, and the token balances guide links to the English one', async () => {
+    for (const locale of locales) {
+      const { html } = await renderPageBody(join(projectRoot, 'content', worldDocsPath(locale)));
+      expect(html).toContain(`<code>${DEMO_WALLET}</code>`);
+    }
+    const guide = await readFile(join(projectRoot, 'content/en/overviews/reading-token-balances.md'), 'utf8');
+    expect(guide).toContain('](/overviews/local-world)');
+  });
+});
