@@ -1,24 +1,62 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import pLimit from 'p-limit';
 import { createTestClient, http, parseEther, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { startAnvil, type AnvilProcess } from './anvil.ts';
 import { DEV_FAUCET_PRIVATE_KEY } from './dev-accounts.ts';
+import { deployWorld } from './world/deploy.ts';
 
-// The embedded default: a network without an RPC URL gets
-// its own anvil with that network's chain ID, started on first use and stopped with us.
+// The embedded default: a network without an RPC URL gets its own anvil with that network's chain
+// ID, started on first use (or all at once, startAll) and stopped with us. Every devnet carries the
+// local world (src/chain/world/), and with a state directory it keeps its chain across restarts.
 
 export interface LocalDevnets {
   /**
    * RPC URL of the network's devnet, starting it on first call; concurrent first calls share one
    * start. `fund`: an address that must hold funds there (a configured faucet key), funded once.
    */
-  rpcUrlFor(network: { id: string; chainId: number }, fund?: Address): Promise<string>;
+  rpcUrlFor(network: DevnetNetwork, fund?: Address): Promise<string>;
+  /** Starts every network's devnet now (a few at a time), for callers that follow each chain; resolves with their RPC URLs by network id. */
+  startAll(networks: readonly DevnetNetwork[]): Promise<Map<string, string>>;
   stop(): Promise<void>;
 }
+
+interface DevnetNetwork {
+  id: string;
+  chainId: number;
+}
+
+export interface LocalDevnetsOptions {
+  /** Seconds between blocks (interval mining). */
+  blockTimeSeconds: number;
+  /**
+   * Directory of the devnets' chains: each network's anvil loads `<stateDir>/<network id>.json` at
+   * start and writes it back every STATE_INTERVAL_SECONDS and at exit. null or absent: every start
+   * is a new chain.
+   */
+  stateDir?: string | null;
+  /** Origin of the site that serves the world's NFT metadata (/world/nft/); default DEFAULT_SITE_ORIGIN. */
+  siteOrigin?: string;
+}
+
+/** `npm start`'s origin when nothing else is configured. */
+const DEFAULT_SITE_ORIGIN = 'http://localhost:4321';
+
+/** How often anvil writes its state file: what a crash (no exit hook) can lose. */
+const STATE_INTERVAL_SECONDS = 10;
+
+/** Devnets started at once by startAll: each start is mostly anvil's own work, on few cores. */
+const START_CONCURRENCY = 4;
 
 const DEV_FAUCET_ADDRESS = privateKeyToAddress(DEV_FAUCET_PRIVATE_KEY);
 const FAUCET_BALANCE = parseEther('10000');
 
-export function createLocalDevnets(options: { blockTimeSeconds: number }): LocalDevnets {
+/** A network id names its state file, so it must be a plain file name. */
+const FILE_SAFE_ID = /^[a-z0-9][a-z0-9._-]*$/i;
+
+export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
+  const { stateDir = null, siteOrigin = DEFAULT_SITE_ORIGIN } = options;
   // A promise per network, stored before anvil starts: that is what makes the start happen once.
   const devnets = new Map<string, Promise<AnvilProcess>>();
   let stopped = false;
@@ -40,19 +78,47 @@ export function createLocalDevnets(options: { blockTimeSeconds: number }): Local
     return funding;
   };
 
+  const start = async (network: DevnetNetwork): Promise<AnvilProcess> => {
+    let stateArgs: string[] = [];
+    if (stateDir !== null) {
+      if (!FILE_SAFE_ID.test(network.id)) throw new Error(`network id ${JSON.stringify(network.id)} cannot name a state file`);
+      await mkdir(stateDir, { recursive: true });
+      stateArgs = ['--state', join(stateDir, `${network.id}.json`), '--state-interval', String(STATE_INTERVAL_SECONDS)];
+    }
+    const anvil = await startAnvil({ chainId: network.chainId, blockTimeSeconds: options.blockTimeSeconds, extraArgs: stateArgs });
+    try {
+      // Deployed at the first start; at every later one only the base URIs follow the site's origin.
+      await deployWorld(anvil.rpcUrl, { siteOrigin });
+    } catch (error) {
+      await anvil.stop();
+      const where = stateArgs.length ? ` (state file ${stateArgs[1]})` : '';
+      throw new Error(`the local world could not be installed on the ${network.id} devnet${where}: ${(error as Error).message}`, { cause: error });
+    }
+    return anvil;
+  };
+
+  const devnetFor = (network: DevnetNetwork): Promise<AnvilProcess> => {
+    if (stopped) return Promise.reject(new Error('local devnets are stopped'));
+    let devnet = devnets.get(network.id);
+    if (!devnet) {
+      devnet = start(network);
+      devnets.set(network.id, devnet);
+      // A failed start is not memoized: the next request tries again.
+      devnet.catch(() => devnets.delete(network.id));
+    }
+    return devnet;
+  };
+
   return {
     async rpcUrlFor(network, fund) {
-      if (stopped) throw new Error('local devnets are stopped');
-      let devnet = devnets.get(network.id);
-      if (!devnet) {
-        devnet = startAnvil({ chainId: network.chainId, blockTimeSeconds: options.blockTimeSeconds });
-        devnets.set(network.id, devnet);
-        // A failed start is not memoized: the next request tries again.
-        devnet.catch(() => devnets.delete(network.id));
-      }
-      const { rpcUrl } = await devnet;
+      const { rpcUrl } = await devnetFor(network);
       if (fund) await fundOnce(network.id, rpcUrl, fund);
       return rpcUrl;
+    },
+    async startAll(networks) {
+      const limit = pLimit(START_CONCURRENCY);
+      const started = await Promise.all(networks.map((network) => limit(async () => [network.id, (await devnetFor(network)).rpcUrl] as const)));
+      return new Map(started);
     },
     async stop() {
       stopped = true;

@@ -1,0 +1,45 @@
+import type { Abi, Hex } from 'viem';
+import { z } from 'zod';
+import airdropCollection from '../../../contracts/artifacts/AirdropCollection.json' with { type: 'json' };
+import bytes32MetadataToken from '../../../contracts/artifacts/Bytes32MetadataToken.json' with { type: 'json' };
+import legacyPunks from '../../../contracts/artifacts/LegacyPunks.json' with { type: 'json' };
+import materialCollection from '../../../contracts/artifacts/MaterialCollection.json' with { type: 'json' };
+import multicall3 from '../../../contracts/artifacts/Multicall3.json' with { type: 'json' };
+import noMetadataToken from '../../../contracts/artifacts/NoMetadataToken.json' with { type: 'json' };
+import relicCollection from '../../../contracts/artifacts/RelicCollection.json' with { type: 'json' };
+import revertingBalanceToken from '../../../contracts/artifacts/RevertingBalanceToken.json' with { type: 'json' };
+import worldToken from '../../../contracts/artifacts/WorldToken.json' with { type: 'json' };
+
+// The compiled contracts of the local world (contracts/artifacts/, written by `npm run contracts`).
+
+export interface ContractArtifact {
+  contractName: string;
+  abi: Abi;
+  /** Creation code, without constructor arguments. */
+  bytecode: Hex;
+  /** Runtime code, what `eth_getCode` returns once deployed. */
+  deployedBytecode: Hex;
+}
+
+const hex = z.string().regex(/^0x(?:[0-9a-f]{2})+$/) as z.ZodType<Hex>;
+const artifactSchema = z.object({
+  contractName: z.string(),
+  // Solidity's ABI JSON; only its shape as a list of typed entries is checked.
+  abi: z.array(z.looseObject({ type: z.string() })) as unknown as z.ZodType<Abi>,
+  bytecode: hex,
+  deployedBytecode: hex,
+});
+
+const artifact = (json: unknown): ContractArtifact => artifactSchema.parse(json);
+
+export const ARTIFACTS = {
+  AirdropCollection: artifact(airdropCollection),
+  Bytes32MetadataToken: artifact(bytes32MetadataToken),
+  LegacyPunks: artifact(legacyPunks),
+  MaterialCollection: artifact(materialCollection),
+  Multicall3: artifact(multicall3),
+  NoMetadataToken: artifact(noMetadataToken),
+  RelicCollection: artifact(relicCollection),
+  RevertingBalanceToken: artifact(revertingBalanceToken),
+  WorldToken: artifact(worldToken),
+} satisfies Record<string, ContractArtifact>;

@@ -1,0 +1,31 @@
+import { toHex } from 'viem';
+import { WORLD_HISTORY, type HostedCollectionId } from './history.ts';
+
+// The world's hosted NFT metadata: JSON documents and images under public/world/nft/<collection>/,
+// which the site serves at <siteOrigin>/world/nft/<collection>/. The collections' base URIs point
+// there, so they follow the site's origin (deployWorld sets them at every start).
+// A document's `image` is relative to the document (`1.svg`): static files cannot know the origin
+// they are served from, so a reader resolves it against the token URI (new URL(image, tokenUri)).
+
+export const HOSTED_COLLECTIONS: readonly HostedCollectionId[] = ['relics', 'materials', 'airdrop'];
+
+/** RelicCollection.FIRST_ONCHAIN_ID: relics from this id on carry data: URIs instead of hosted metadata. */
+export const RELIC_FIRST_ONCHAIN_ID = 100n;
+
+/** The base URI a hosted collection is given on a devnet served by the site at `siteOrigin`. */
+export function worldBaseUri(siteOrigin: string, collection: HostedCollectionId): string {
+  return `${new URL(siteOrigin).origin}/world/nft/${collection}/`;
+}
+
+/** ERC-1155's `{id}` substitution: the id as 64 lowercase hex digits, no 0x. */
+export const erc1155IdInUri = (id: bigint): string => toHex(id, { size: 32 }).slice(2);
+
+/** The metadata documents the site must serve, relative to /world/nft/: one per hosted token (the airdrop's tokens share one). */
+export function hostedMetadataDocuments(): string[] {
+  const documents = new Set<string>(['airdrop/pass.json']);
+  for (const step of WORLD_HISTORY.flat()) {
+    if (step.action === 'relic-mint') for (const id of step.ids) if (id < RELIC_FIRST_ONCHAIN_ID) documents.add(`relics/${id}.json`);
+    if (step.action === 'material-mint') for (const id of step.ids) documents.add(`materials/${erc1155IdInUri(id)}.json`);
+  }
+  return [...documents].sort();
+}

@@ -1,0 +1,104 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, http, type Address } from 'viem';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createLocalDevnets, type LocalDevnets } from '../../../src/chain/local-devnets.ts';
+import { DEMO_WALLET, WORLD_DEPLOYER } from '../../../src/chain/world/actors.ts';
+import { worldHoldings } from '../../../src/chain/world/history.ts';
+import { WORLD_CONTRACTS, worldContract } from '../../../src/chain/world/manifest.ts';
+
+const network = { id: 'world-test', chainId: 7357001 };
+let stateDir: string;
+let devnets: LocalDevnets | undefined;
+
+beforeEach(async () => {
+  stateDir = await mkdtemp(join(tmpdir(), 'crucible-devnet-state-'));
+});
+afterEach(async () => {
+  await devnets?.stop();
+  devnets = undefined;
+  await rm(stateDir, { recursive: true, force: true });
+});
+
+const clientFor = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl) });
+const forgeBalance = (rpcUrl: string, holder: Address) =>
+  clientFor(rpcUrl).readContract({
+    address: worldContract('forge').address,
+    abi: worldContract('forge').artifact.abi,
+    functionName: 'balanceOf',
+    args: [holder],
+  });
+const anvilChildren = (): number => {
+  try {
+    return execFileSync('pgrep', ['-P', String(process.pid), 'anvil'], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .filter(Boolean).length;
+  } catch {
+    return 0; // pgrep exits 1 when nothing matches
+  }
+};
+
+describe('local devnets with the world', () => {
+  it('carry the world from their first start', async () => {
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir: null });
+    const rpcUrl = await devnets.rpcUrlFor(network);
+    for (const contract of WORLD_CONTRACTS) expect(await clientFor(rpcUrl).getCode({ address: contract.address }), contract.id).toMatch(/^0x[0-9a-f]+$/);
+    expect(await forgeBalance(rpcUrl, DEMO_WALLET)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
+    // No state directory, no file.
+    await devnets.stop();
+    expect(await readdir(stateDir)).toEqual([]);
+  });
+
+  it('keep their chain across a restart with the same state file, without deploying again', async () => {
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
+    const first = await devnets.rpcUrlFor(network);
+    const client = clientFor(first);
+    const head = await client.getBlock();
+    const deployerNonce = await client.getTransactionCount({ address: WORLD_DEPLOYER });
+    await devnets.stop();
+    expect(await readdir(stateDir)).toEqual([`${network.id}.json`]);
+
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir, siteOrigin: 'https://crucible.example' });
+    const again = clientFor(await devnets.rpcUrlFor(network));
+    expect((await again.getBlock({ blockNumber: head.number })).hash).toBe(head.hash);
+    expect(await forgeBalance(await devnets.rpcUrlFor(network), DEMO_WALLET)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
+    // The only transactions of the second start point the base URIs at the new origin.
+    expect(await again.getTransactionCount({ address: WORLD_DEPLOYER })).toBe(deployerNonce + 3);
+    const relics = worldContract('relics');
+    expect(await again.readContract({ address: relics.address, abi: relics.artifact.abi, functionName: 'tokenURI', args: [1n] })).toBe(
+      'https://crucible.example/world/nft/relics/1.json',
+    );
+  });
+
+  it('start every network at once with startAll, each with its chain ID', async () => {
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
+    const networks = [
+      { id: 'one', chainId: 1001 },
+      { id: 'two', chainId: 1002 },
+      { id: 'three', chainId: 1003 },
+    ];
+    const urls = await devnets.startAll(networks);
+    expect([...urls.keys()]).toEqual(['one', 'two', 'three']);
+    expect(anvilChildren()).toBe(3);
+    for (const { id, chainId } of networks) expect(await clientFor(urls.get(id)!).getChainId()).toBe(chainId);
+    // Later calls get the same devnets.
+    expect(await devnets.rpcUrlFor(networks[1]!)).toBe(urls.get('two'));
+    expect(anvilChildren()).toBe(3);
+  });
+
+  it('refuse a state file anvil cannot read, naming it, and leave it as it was', async () => {
+    const file = join(stateDir, `${network.id}.json`);
+    await writeFile(file, '{"block": ');
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
+    await expect(devnets.rpcUrlFor(network)).rejects.toThrow(file);
+    expect(await readdir(stateDir)).toEqual([`${network.id}.json`]);
+  });
+
+  it('refuse a network id that cannot name a state file', async () => {
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
+    await expect(devnets.rpcUrlFor({ id: '../escape', chainId: 1 })).rejects.toThrow(/cannot name a state file/);
+  });
+});
