@@ -8,7 +8,7 @@ import type { TokenChain, TokenIndex } from './ports.ts';
 // crucible_getTokenBalances (platform §4): the balances of one answer are read at one block, the
 // tokens' in one aggregate3 eth_call; a balance that cannot be read is null with the reason.
 
-export interface TokenBalance {
+interface TokenBalance {
   contractAddress: Address;
   /** A 32-byte zero-padded hex quantity, or null when `error` says why it could not be read. */
   tokenBalance: Hex | null;

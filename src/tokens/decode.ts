@@ -4,9 +4,9 @@ import { decodeAbiParameters, hexToBytes, type Hex } from 'viem';
 // bytes32 names, uint8 or uint256 decimals, junk), and an answer that does not fit is unknown, not an error.
 
 /** Characters a name or symbol keeps. */
-export const MAX_TOKEN_TEXT_LENGTH = 255;
+const MAX_TOKEN_TEXT_LENGTH = 255;
 /** Decimals above this are not a real token's: 10^78 exceeds uint256. */
-export const MAX_TOKEN_DECIMALS = 78;
+const MAX_TOKEN_DECIMALS = 78;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 

@@ -1,10 +1,9 @@
 import { decodeFunctionResult, encodeFunctionData, multicall3Abi, type Address, type Hex } from 'viem';
+import { MULTICALL3_ADDRESS } from '../chain/world/manifest.ts';
 import type { TokenChain } from './ports.ts';
 
 // Many reads in one eth_call (platform §4): Multicall3's aggregate3 at its canonical address, each
 // call allowed to fail on its own, all of them at one block.
-
-export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
 
 export interface ContractRead {
   target: Address;

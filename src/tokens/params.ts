@@ -7,8 +7,8 @@ import { decodePageKey } from './page-key.ts';
 // called directly. Every message reads after the parameter's name: `[2] options.maxCount must be …`.
 
 /** Contracts one answer may name, and balances one "erc20" page may hold (platform §4). */
-export const MAX_TOKEN_CONTRACTS = 100;
-export const MAX_PAGE_SIZE = 100;
+const MAX_TOKEN_CONTRACTS = 100;
+const MAX_PAGE_SIZE = 100;
 
 const addressPhrase = 'must be a 20-byte address: "0x" and 40 hex digits';
 const addressSchema = () =>

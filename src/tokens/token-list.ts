@@ -4,13 +4,14 @@ import { glob } from 'tinyglobby';
 import type { Address } from 'viem';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { WORLD_ADDRESSES } from '../chain/world/manifest.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
 import type { TokenLogos } from './metadata.ts';
 
 // Crucible's token list (platform §4): content/tokens/<symbol-or-slug>.yaml, where token logos come
 // from, never invented. A token is listed on networks by address, and on the local world by the
-// name of its contract there: every local devnet has the world at the same addresses, while a real
+// id of its contract there: every local devnet has the world at the same addresses, while a real
 // network's addresses mean nothing on a devnet that carries its id.
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -27,15 +28,15 @@ const address = z.string({ error: 'must be an address' }).regex(/^0x[0-9a-fA-F]{
 const decimalsPhrase = 'must be an integer from 0 to 78';
 
 /** One file of content/tokens/. */
-export const tokenListData = z
+const tokenListData = z
   .strictObject({
     symbol: line(32),
     name: line(255),
     decimals: z.number({ error: decimalsPhrase }).int({ error: decimalsPhrase }).min(0, { error: decimalsPhrase }).max(78, { error: decimalsPhrase }),
     /** Site-relative path of the logo, a file under public/tokens/. */
     logo: z.string().regex(/^\/tokens\/[a-z0-9-]+\.svg$/, { error: 'must be a site-relative SVG path under /tokens/, such as /tokens/usdc.svg' }),
-    /** The token's contract in the local world (its name in the world's manifest), on every local devnet. */
-    world: z.string().regex(slugPattern, { error: "must be a contract name of the local world's manifest" }).optional(),
+    /** The token's contract in the local world (its id in the world's manifest), on every local devnet. */
+    world: z.string().regex(slugPattern, { error: "must be the id of a contract in the local world's manifest" }).optional(),
     /** Its address per network id (content/networks/<id>.yaml), on the real network. */
     addresses: z.record(z.string().regex(slugPattern, { error: 'must be a network id' }), address).default({}),
   })
@@ -43,7 +44,7 @@ export const tokenListData = z
     error: 'must name its world contract or an address on at least one network',
   });
 
-export interface TokenListEntry extends z.output<typeof tokenListData> {
+interface TokenListEntry extends z.output<typeof tokenListData> {
   /** The file name without `.yaml`. */
   slug: string;
   /** The file as messages name it. */
@@ -61,17 +62,18 @@ export interface TokenList {
 export interface TokenListOptions {
   /** The site origin logo URLs start with. */
   siteOrigin: string;
-  /** The local world's contracts by manifest name. */
-  world: Readonly<Record<string, Address>>;
+  /** The local world's contracts by manifest id; the world's own manifest unless a test gives another. */
+  world?: Readonly<Record<string, Address>>;
 }
 
 /** The token list from entries already validated: lookups by network and address, logos as absolute URLs. */
-export function createTokenList(entries: readonly TokenListEntry[], options: TokenListOptions): TokenList {
+function createTokenList(entries: readonly TokenListEntry[], options: TokenListOptions): TokenList {
+  const world: Readonly<Record<string, Address>> = options.world ?? WORLD_ADDRESSES;
   const logoUrl = (entry: TokenListEntry) => new URL(entry.logo, options.siteOrigin).href;
   const onWorld = new Map<string, string>();
   const onNetworks = new Map<string, string>();
   for (const entry of entries) {
-    const worldAddress = entry.world === undefined ? undefined : options.world[entry.world];
+    const worldAddress = entry.world === undefined ? undefined : world[entry.world];
     if (worldAddress !== undefined) onWorld.set(worldAddress.toLowerCase(), logoUrl(entry));
     for (const [network, contract] of Object.entries(entry.addresses)) onNetworks.set(`${network} ${contract.toLowerCase()}`, logoUrl(entry));
   }
@@ -87,6 +89,7 @@ export function createTokenList(entries: readonly TokenListEntry[], options: Tok
  */
 export async function loadTokenList(rootDir: string, options: TokenListOptions & { dir?: string }): Promise<TokenList> {
   const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir, options.dir);
+  const world: Readonly<Record<string, Address>> = options.world ?? WORLD_ADDRESSES;
   const networks = new Set((await glob('networks/*.yaml', { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
   const issues: ContentIssue[] = [];
   const entries: TokenListEntry[] = [];
@@ -117,8 +120,8 @@ export async function loadTokenList(rootDir: string, options: TokenListOptions &
     const entry: TokenListEntry = { ...parsed.data, slug, sourcePath };
     if (!(await exists(join(rootDir, 'public', entry.logo)))) problem('logo', `no such file: public${entry.logo}`);
     if (entry.world !== undefined) {
-      const worldAddress = options.world[entry.world];
-      if (worldAddress === undefined) problem('world', `the local world has no contract named ${entry.world}`);
+      const worldAddress = world[entry.world];
+      if (worldAddress === undefined) problem('world', `the local world has no contract with id ${entry.world}`);
       else claim(`world ${worldAddress.toLowerCase()}`, sourcePath, 'world', `world contract ${entry.world}`);
     }
     for (const [network, contract] of Object.entries(entry.addresses)) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContentError } from '../../../src/site/records.ts';
+import { WORLD_ADDRESSES } from '../../../src/chain/world/manifest.ts';
 import { loadTokenList } from '../../../src/tokens/token-list.ts';
 
 const world = { 'world-usd': '0x00000000000000000000000000000000000000A1', 'world-ether': '0x00000000000000000000000000000000000000a2' } as const;
@@ -76,7 +77,7 @@ describe('the token list', () => {
     await writeToken('e', 'symbol: E\nname: E\ndecimals: 0\nlogo: /tokens/usd.svg\n');
     expect(await issues()).toEqual([
       { file: 'content/tokens/a.yaml', field: 'logo', message: 'no such file: public/tokens/a.svg' },
-      { file: 'content/tokens/a.yaml', field: 'world', message: 'the local world has no contract named world-gold' },
+      { file: 'content/tokens/a.yaml', field: 'world', message: 'the local world has no contract with id world-gold' },
       { file: 'content/tokens/a.yaml', field: 'addresses.mars-testnet', message: 'no network mars-testnet in content/networks/' },
       { file: 'content/tokens/c.yaml', field: 'world', message: 'world contract world-usd is already listed by content/tokens/b.yaml' },
       {
@@ -87,5 +88,15 @@ describe('the token list', () => {
       { file: 'content/tokens/d.yaml', field: '', message: expect.stringMatching(/^not valid YAML: /) },
       { file: 'content/tokens/e.yaml', field: '', message: 'must name its world contract or an address on at least one network' },
     ]);
+  });
+
+  it("as committed, gives a logo to the world's ERC-20s with metadata, and none to the one without", async () => {
+    const list = await loadTokenList(process.cwd(), { siteOrigin });
+    const logo = (id: keyof typeof WORLD_ADDRESSES) => list.logoOf('crucible-testnet', WORLD_ADDRESSES[id], { localWorld: true });
+    expect(logo('forge')).toBe(`${siteOrigin}/tokens/forge.svg`);
+    expect(logo('cusd')).toBe(`${siteOrigin}/tokens/cusd.svg`);
+    expect(logo('ember')).toBe(`${siteOrigin}/tokens/ember.svg`);
+    expect(logo('slag')).toBe(`${siteOrigin}/tokens/slag.svg`);
+    expect(logo('bare')).toBeNull();
   });
 });
