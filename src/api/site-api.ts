@@ -5,6 +5,7 @@ import { faucetHandlers } from './faucet-handlers.ts';
 import { buildOpenApiDocument } from './openapi.ts';
 import type { ApiOperation, DescribedOperation } from './operation.ts';
 import { faucetOperations, type FaucetHandlers } from './operations/faucet.ts';
+import { indexerStatusOperation, type IndexerStatusSource } from './operations/indexer.ts';
 import { ipOperation } from './operations/ip.ts';
 import { openApiOperations } from './operations/openapi.ts';
 import { searchOperation } from './operations/search.ts';
@@ -22,6 +23,8 @@ export interface SiteApiOptions {
   /** The faucet networks: their ids are the faucetId enum and `supportedChains`, in this order. */
   networks: ReadonlyArray<{ id: string }>;
   faucet: FaucetHandlers;
+  /** The transfer index's progress; without it GET /api/indexer/status is not served here (404). */
+  indexerStatus?: IndexerStatusSource;
   /** Releases what the services behind the handlers hold. */
   close?: () => Promise<void>;
 }
@@ -43,6 +46,7 @@ const tags = [
   { name: 'Search', description: 'Prerendered search indexes (spec 4.3).' },
   { name: 'Utility', description: 'Client IP echo (spec 4.4).' },
   { name: 'Meta', description: 'This document (spec 4.5).' },
+  { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (platform §4–6).' },
   { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (spec 4.7).' },
   { name: 'Markdown twins', description: 'Every content page as markdown (spec 2.7, 4.7).' },
   { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
@@ -54,22 +58,23 @@ export function isApiPath(path: string): boolean {
 }
 
 export function createSiteApi(options: SiteApiOptions): SiteApi {
-  const { routed } = siteOperations(options.origin, options.networks, options.faucet);
+  const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus);
   return { router: createRouter(routed, { origin: options.origin }), close: options.close ?? (async () => {}) };
 }
 
 /** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
 export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
-  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly);
+  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus);
   const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
   return buildOpenApiDocument({ origin: options.origin, components: componentSchemas(faucetId), operations, tags, description });
 }
 
 /** The router's operations; the faucet id schema is shared with the document's components, so it is one `$ref`. */
-function siteOperations(origin: string, networks: ReadonlyArray<{ id: string }>, faucet: FaucetHandlers) {
+function siteOperations(origin: string, networks: ReadonlyArray<{ id: string }>, faucet: FaucetHandlers, indexerStatus?: IndexerStatusSource) {
   const faucetIds = networks.map((network) => network.id);
   const faucetId = faucetIdSchema(faucetIds);
-  const routed: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...openApiOperations()];
+  const indexer = indexerStatus ? [indexerStatusOperation(indexerStatus)] : [];
+  const routed: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...indexer, ...openApiOperations()];
   return { routed, faucetId };
 }
 
@@ -83,15 +88,25 @@ const describedOnly: FaucetHandlers = {
   },
 };
 
+const describedStatus: IndexerStatusSource = () => {
+  throw new Error('the indexer status is described, not served, here');
+};
+
 /**
  * The API with its services, configured from the project's content and environment: the faucet
  * runtime reads the environment once here (throws FaucetConfigError naming a bad variable).
  */
-export async function loadSiteApi(options: { root: string; origin: string; devnets?: LocalDevnets }): Promise<SiteApi> {
+export async function loadSiteApi(options: { root: string; origin: string; devnets?: LocalDevnets; indexerStatus?: IndexerStatusSource }): Promise<SiteApi> {
   const networks = await loadFaucetNetworks(options.root);
   const faucet = await startFaucetRuntime({ networks, devnets: options.devnets });
   try {
-    return createSiteApi({ origin: options.origin, networks, faucet: faucetHandlers(faucet.faucet), close: () => faucet.close() });
+    return createSiteApi({
+      origin: options.origin,
+      networks,
+      faucet: faucetHandlers(faucet.faucet),
+      indexerStatus: options.indexerStatus,
+      close: () => faucet.close(),
+    });
   } catch (error) {
     await faucet.close();
     throw error;

@@ -4,6 +4,7 @@ import { buildEnvironment, type BuildEnvironment } from './build-environment.ts'
 import { readDatabaseConfig, type DatabaseConfig } from './database.ts';
 import { envValue, type Env } from './env.ts';
 import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
+import { readIndexerConfig, type IndexerConfig } from './indexer.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
 import { readDevApiConfig, readServerConfig, type DevApiConfig, type ServerConfig } from './server.ts';
 
@@ -50,6 +51,11 @@ export function databaseConfig(): DatabaseConfig {
 /** The node gateway (src/node/); the networks' ids name its per-network variables. */
 export function nodeConfig(networks: ReadonlyArray<{ id: string }>): NodeConfig {
   return readNodeConfig(processEnvironment(), networks);
+}
+
+/** The transfer indexer (src/indexer/); the networks' ids name its per-network variables. */
+export function indexerConfig(networks: ReadonlyArray<{ id: string }>): IndexerConfig {
+  return readIndexerConfig(processEnvironment(), networks);
 }
 
 /** The build's inputs from the environment: the site origin and the faucet pages' widget. */

@@ -6,6 +6,12 @@ export interface DatabaseSchema {
   apps: AppRow;
   usage_minutes: UsageMinuteRow;
   usage_errors: UsageErrorRow;
+  indexer_checkpoints: IndexerCheckpointRow;
+  indexer_leases: IndexerLeaseRow;
+  indexer_blocks: IndexerBlockRow;
+  indexer_transfers: IndexerTransferRow;
+  indexer_holder_tokens: IndexerHolderTokenRow;
+  indexer_nft_balances: IndexerNftBalanceRow;
 }
 
 /** An app and its key (platform §2). */
@@ -53,4 +59,79 @@ export interface UsageErrorRow {
   code: number;
   minute: number;
   count: number;
+}
+
+/** Per network: how far the transfer index reaches (src/indexer/). */
+export interface IndexerCheckpointRow {
+  network: string;
+  /** Block 0's hash when indexing began: another one means the chain was reset. */
+  genesis_hash: string;
+  /** The last block indexed; with block_hash null, none is yet and this is the one before the first. */
+  block_number: number;
+  block_hash: string | null;
+  /** Seconds since the epoch. */
+  block_timestamp: number | null;
+  /** The chain head the leader last saw. */
+  head_number: number;
+  state: 'backfilling' | 'following';
+  updated_at: number;
+  last_error: string | null;
+  last_error_at: number | null;
+}
+
+/** Which process indexes a network, until when (renewed while it does). */
+interface IndexerLeaseRow {
+  network: string;
+  holder: string;
+  expires_at: number;
+  acquired_at: number;
+}
+
+/** Hashes of recently indexed blocks: a reorg's common ancestor is found among them. */
+interface IndexerBlockRow {
+  network: string;
+  block_number: number;
+  block_hash: string;
+  /** Seconds since the epoch. */
+  block_timestamp: number;
+}
+
+/** One transfer (one per id of an ERC-1155 batch). */
+export interface IndexerTransferRow {
+  network: string;
+  block_number: number;
+  log_index: number;
+  batch_index: number;
+  block_hash: string;
+  block_timestamp: number | null;
+  transaction_hash: string;
+  contract: string;
+  kind: 'erc20' | 'erc721' | 'erc1155' | 'legacy';
+  from_address: string;
+  to_address: string;
+  /** Decimal; null for ERC-20. */
+  token_id: string | null;
+  /** Decimal. */
+  amount: string;
+}
+
+/** An ERC-20 contract a holder ever received or sent, with how many indexed transfers say so. */
+interface IndexerHolderTokenRow {
+  network: string;
+  holder: string;
+  contract: string;
+  transfers: number;
+}
+
+/** An owner's balance of one NFT (1 for ERC-721 and legacy), with the transfer that last changed it. */
+export interface IndexerNftBalanceRow {
+  network: string;
+  owner: string;
+  contract: string;
+  token_id: string;
+  kind: 'erc721' | 'erc1155' | 'legacy';
+  /** Decimal; never 0 (the row is deleted), negative only for a contract whose logs contradict each other. */
+  balance: string;
+  last_block: number;
+  last_log_index: number;
 }

@@ -1,0 +1,62 @@
+// `npm run worker -- <name>`: one background worker as a process of its own (ARCHITECTURE
+// principle 7), configured from the environment and .env like the server (.env.example). Several
+// may run at once against one PostgreSQL database: each network is led by one of them. Exit codes:
+// 0 stopped by SIGINT/SIGTERM, 1 could not start, 2 no such worker.
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from '../src/config/server.ts';
+import { loadTransferIndexer } from '../src/indexer/load.ts';
+import { redactUrls } from '../src/log/redact.ts';
+
+const projectRoot = fileURLToPath(new URL('..', import.meta.url));
+
+interface RunningWorker {
+  close(): Promise<void>;
+}
+
+const workers: Record<string, { summary: string; start(): Promise<RunningWorker> }> = {
+  indexer: {
+    summary: 'the transfer indexer: follows each network’s Transfer logs into the database (INDEXER_* variables)',
+    async start() {
+      const indexer = await loadTransferIndexer({ root: projectRoot });
+      indexer.start();
+      console.log(JSON.stringify({ component: 'indexer', level: 'info', message: 'started', networks: indexer.networks }));
+      return indexer;
+    },
+  },
+};
+
+const usage = `Usage: npm run worker -- <name>\n\nWorkers:\n${Object.entries(workers)
+  .map(([name, worker]) => `  ${name.padEnd(10)} ${worker.summary}`)
+  .join('\n')}\n`;
+
+const name = process.argv[2];
+const worker = name === undefined ? undefined : workers[name];
+if (!worker) {
+  process.stderr.write(name === undefined || name === '--help' ? usage : `No worker named "${name}".\n\n${usage}`);
+  process.exit(name === '--help' ? 0 : 2);
+}
+
+let running: RunningWorker;
+try {
+  running = await worker.start();
+} catch (error) {
+  console.error(
+    error instanceof ConfigError ? error.message : `The ${name} worker failed to start: ${redactUrls(error instanceof Error ? error.message : String(error))}`,
+  );
+  process.exit(1);
+}
+
+let stopping = false;
+const stop = () => {
+  // A second signal while stopping: leave now.
+  if (stopping) process.exit(1);
+  stopping = true;
+  running.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`The ${name} worker did not stop cleanly: ${redactUrls(error instanceof Error ? error.message : String(error))}`);
+      process.exit(1);
+    },
+  );
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { envValue, type Env } from './env.ts';
+import { envSuffixOf } from './faucet.ts';
+import { readNodeConfig } from './node.ts';
+import { ConfigError } from './server.ts';
+
+// The transfer indexer's configuration (src/indexer/), validated; a bad value stops start-up with
+// a message naming the variable. Every variable is listed in .env.example. A network's JSON-RPC
+// URLs are the node gateway's (NODE_UPSTREAMS_<ID>, else RPC_URL_<ID>): one setting per network.
+
+export interface IndexerConfig {
+  /** INDEXER_NETWORKS: the network ids to index; null: every network with an upstream (and local devnets where they run). */
+  networks: string[] | null;
+  /** Upstream URLs per network id; empty where none is configured. */
+  rpcUrls: Record<string, string[]>;
+  /** INDEXER_START_BLOCK_<ID>: the first block of a network never indexed before; absent: 0. */
+  startBlocks: Record<string, number>;
+  confirmations: number;
+  pollIntervalMs: number;
+  maxBlockRange: number;
+  maxLogsPerRange: number;
+  reorgWindow: number;
+  blocksPerStep: number;
+  leaseMs: number;
+  rpcTimeoutMs: number;
+}
+
+const wholeNumber = z
+  .string()
+  .trim()
+  .regex(/^\d{1,15}$/, 'must be a whole number from 0')
+  .transform(Number);
+const positive = wholeNumber.refine((value) => value >= 1, 'must be a whole number from 1');
+
+function read<T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T {
+  const value = envValue(env, name);
+  if (value === undefined) return fallback;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ConfigError(`Invalid indexer configuration: ${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}. See .env.example.`);
+  return parsed.data;
+}
+
+export function readIndexerConfig(env: Env, networks: ReadonlyArray<{ id: string }>): IndexerConfig {
+  const ids = networks.map((network) => network.id);
+  const bySuffix = new Map(ids.map((id) => [envSuffixOf(id), id]));
+  const startBlocks: Record<string, number> = {};
+  for (const name of Object.keys(env)) {
+    const suffix = /^INDEXER_START_BLOCK_(.+)$/.exec(name)?.[1];
+    if (suffix === undefined) continue;
+    const id = bySuffix.get(suffix);
+    if (!id) throw new ConfigError(`Invalid indexer configuration: ${name} does not name a network (known: ${[...bySuffix.keys()].join(', ')}).`);
+    startBlocks[id] = read(env, name, wholeNumber, 0);
+  }
+  const listed = read(
+    env,
+    'INDEXER_NETWORKS',
+    z
+      .string()
+      .transform((value) =>
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      )
+      .pipe(
+        z.array(z.enum(ids as [string, ...string[]], { error: (issue) => `names ${String(issue.input)}, which is no network (known: ${ids.join(', ')})` })),
+      ),
+    null,
+  );
+  const node = readNodeConfig(env, networks);
+  const confirmations = read(env, 'INDEXER_CONFIRMATIONS', wholeNumber, 0);
+  const reorgWindow = read(env, 'INDEXER_REORG_WINDOW', positive, 128);
+  if (reorgWindow <= confirmations) {
+    throw new ConfigError(
+      `Invalid indexer configuration: INDEXER_REORG_WINDOW (${reorgWindow}) must be larger than INDEXER_CONFIRMATIONS (${confirmations}): reorgs are rolled back within the window. See .env.example.`,
+    );
+  }
+  return {
+    networks: listed,
+    rpcUrls: node.upstreams,
+    startBlocks,
+    confirmations,
+    pollIntervalMs: read(env, 'INDEXER_POLL_INTERVAL_MS', positive, 1000),
+    maxBlockRange: read(env, 'INDEXER_MAX_BLOCK_RANGE', positive, 2000),
+    maxLogsPerRange: read(env, 'INDEXER_MAX_LOGS_PER_RANGE', positive, 10_000),
+    reorgWindow,
+    blocksPerStep: read(env, 'INDEXER_BLOCKS_PER_STEP', positive, 32),
+    leaseMs: read(env, 'INDEXER_LEASE_MS', positive, 30_000),
+    rpcTimeoutMs: node.upstreamTimeoutMs,
+  };
+}

@@ -1,0 +1,202 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { ChainReader } from './chain-reader.ts';
+import { ChainReadError } from './chain-reader.ts';
+import { checkLinks, logsMatchBlocks, newestCommonBlock } from './chain-continuity.ts';
+import { createCheckpoint, readCheckpoint, recentBlocks, recordHead, type Checkpoint } from './checkpoints.ts';
+import { decodeTransferLogs } from './decode-logs.ts';
+import { applyStep, resetIndex, rollbackTo, type IndexHooks, type IndexReset, type WriterLease } from './index-writes.ts';
+import { classifyLogsError } from './logs-range-errors.ts';
+import { rangeAfterAnswer, rangeAfterRefusal, type RangeSize, type RangeSizeLimits } from './range-size.ts';
+import { planStep } from './step-plan.ts';
+import type { BlockHeader, BlockRef, ChainLog } from './transfer.ts';
+
+// One step of one network's follower (principle 7): read the head, check the checkpoint block is
+// still the node's (else find the common ancestor and roll back, or reset), then read and store the
+// next planned blocks in one transaction. The decisions are the pure functions it calls; this
+// module only sequences the reads and the writes.
+
+export interface FollowSettings {
+  confirmations: number;
+  reorgWindow: number;
+  blocksPerStep: number;
+  range: RangeSizeLimits;
+  leaseMs: number;
+}
+
+/** What a network's follower remembers between steps, in memory. */
+interface FollowMemory {
+  range: RangeSize;
+  /** Block 0 was compared with the checkpoint's genesis since this process took the lease. */
+  genesisChecked: boolean;
+  /** The head last written to the checkpoint row. */
+  recordedHead: number | null;
+  /** An error is shown in the checkpoint row and must be cleared by the next success. */
+  errorShown: boolean;
+}
+
+export interface FollowContext {
+  db: Kysely<DatabaseSchema>;
+  network: string;
+  reader: ChainReader;
+  /** The EIP-155 chain id the node must serve; undefined: not checked. */
+  chainId?: number;
+  startBlock: number;
+  holder: string;
+  settings: FollowSettings;
+  memory: FollowMemory;
+  hooks: IndexHooks;
+  now: () => number;
+}
+
+export type StepOutcome =
+  | { kind: 'indexed'; from: number; to: number; head: number; transfers: number; skippedLogs: number }
+  | { kind: 'idle'; head: number; indexed: number | null }
+  | { kind: 'rolled-back'; ancestor: BlockRef; removed: number }
+  | { kind: 'reset'; reason: IndexReset['reason'] }
+  /** Nothing stored; `wait`: pause before the next step (the node's view was moving). */
+  | { kind: 'retry'; reason: string; wait: boolean };
+
+/** Stored blocks compared with the node's at once while looking for a reorg's ancestor. */
+const ANCESTOR_BATCH = 32;
+
+export async function followStep(context: FollowContext): Promise<StepOutcome> {
+  const { reader, memory, settings } = context;
+  // Once per leadership: the node serves the network's chain, and the chain is the one indexed.
+  if (!memory.genesisChecked && context.chainId !== undefined) {
+    const served = await reader.chainId();
+    if (served !== context.chainId) throw new ChainReadError(`the node serves chain ${served}, not ${context.network}'s ${context.chainId}: nothing indexed`);
+  }
+  const head = await reader.blockNumber();
+  const checkpoint = await currentCheckpoint(context, head);
+  if (!memory.genesisChecked) {
+    const genesis = await blockZero(reader);
+    if (genesis.hash.toLowerCase() !== checkpoint.genesisHash.toLowerCase())
+      return reset(context, { genesisHash: genesis.hash, head, reason: 'genesis-changed' });
+    memory.genesisChecked = true;
+  }
+
+  const plan = planStep({
+    next: checkpoint.nextBlock,
+    head,
+    confirmations: settings.confirmations,
+    reorgWindow: settings.reorgWindow,
+    rangeBlocks: memory.range.blocks,
+    blocksPerStep: settings.blocksPerStep,
+  });
+  // One batch: the checkpoint block (is it still the node's?) and the headers the plan needs.
+  const planned = plan === null ? [] : plan.kind === 'range' ? [plan.to] : numbersFrom(plan.from, plan.to);
+  const headers = await reader.headers([...(checkpoint.block ? [checkpoint.block.number] : []), ...planned]);
+  if (checkpoint.block) {
+    const nodeBlock = headers.shift();
+    if (nodeBlock?.hash.toLowerCase() !== checkpoint.block.hash.toLowerCase()) return rollBack(context, checkpoint, head);
+  }
+  if (plan === null) {
+    if (memory.recordedHead !== head || memory.errorShown) {
+      await recordHead(context.db, context.network, { head, state: 'following', now: context.now() });
+      memory.recordedHead = head;
+      memory.errorShown = false;
+    }
+    return { kind: 'idle', head, indexed: checkpoint.block?.number ?? null };
+  }
+  if (headers.some((header) => header === null)) return { kind: 'retry', reason: `the node has no block up to ${plan.to} yet`, wait: true };
+  const read = headers as BlockHeader[];
+
+  let logs: ChainLog[];
+  if (plan.kind === 'blocks') {
+    const links = checkLinks(checkpoint.block, read);
+    if (!links.ok)
+      return links.reason === 'checkpoint-replaced'
+        ? rollBack(context, checkpoint, head)
+        : { kind: 'retry', reason: 'the node switched forks while answering', wait: true };
+    logs = (await reader.logsOfBlocks(read.map((header) => header.hash))).flat();
+  } else {
+    try {
+      logs = await reader.logsInRange(plan.from, plan.to);
+    } catch (error) {
+      const refusal = classifyLogsError(error);
+      const smaller = refusal && rangeAfterRefusal(memory.range, refusal);
+      if (!smaller) throw error;
+      memory.range = smaller;
+      return { kind: 'retry', reason: `${refusal.source} refused ${plan.to - plan.from + 1} blocks of logs; next range ${smaller.blocks}`, wait: false };
+    }
+    memory.range = rangeAfterAnswer(memory.range, logs.length, settings.range);
+  }
+  const byNumber = new Map(read.map((header) => [header.number, header]));
+  if (!logsMatchBlocks(logs, plan, byNumber)) return { kind: 'retry', reason: 'logs and headers came from different forks', wait: true };
+
+  const dated = logs.map((log) => (log.blockTimestamp === null ? { ...log, blockTimestamp: byNumber.get(log.blockNumber)?.timestamp ?? null } : log));
+  const { transfers, skipped } = decodeTransferLogs(dated);
+  const last = read.at(-1)!;
+  await applyStep(
+    context.db,
+    {
+      lease: lease(context),
+      after: checkpoint.nextBlock - 1,
+      from: plan.from,
+      to: { number: last.number, hash: last.hash, timestamp: last.timestamp },
+      blocks: read.map((header) => ({ number: header.number, hash: header.hash, timestamp: header.timestamp })),
+      transfers,
+      head,
+      state: plan.kind === 'range' ? 'backfilling' : 'following',
+      reorgWindow: settings.reorgWindow,
+    },
+    context.hooks,
+  );
+  memory.recordedHead = head;
+  memory.errorShown = false;
+  return { kind: 'indexed', from: plan.from, to: plan.to, head, transfers: transfers.length, skippedLogs: skipped };
+}
+
+/** The network's checkpoint, made (with block 0's hash) when the network was never indexed. */
+async function currentCheckpoint(context: FollowContext, head: number): Promise<Checkpoint> {
+  const existing = await readCheckpoint(context.db, context.network);
+  if (existing) return existing;
+  const genesis = await blockZero(context.reader);
+  await createCheckpoint(context.db, { network: context.network, genesisHash: genesis.hash, startBlock: context.startBlock, head, now: context.now() });
+  context.memory.genesisChecked = true;
+  const created = await readCheckpoint(context.db, context.network);
+  if (!created) throw new Error(`the checkpoint of ${context.network} was not stored`);
+  return created;
+}
+
+/** The checkpoint block is not the node's: roll back to the newest kept block the node still has, or reset when none is. */
+async function rollBack(context: FollowContext, checkpoint: Checkpoint, head: number): Promise<StepOutcome> {
+  const stored = await recentBlocks(context.db, context.network);
+  for (let offset = 0; offset < stored.length; offset += ANCESTOR_BATCH) {
+    const batch = stored.slice(offset, offset + ANCESTOR_BATCH);
+    const nodeHeaders = await context.reader.headers(batch.map((block) => block.number));
+    const ancestor = newestCommonBlock(batch, new Map(batch.map((block, index) => [block.number, nodeHeaders[index]?.hash ?? null])));
+    if (!ancestor) continue;
+    const kept = batch.find((block) => block.number === ancestor.number)!;
+    const removed = await rollbackTo(context.db, { lease: lease(context), ancestor: kept }, context.hooks);
+    return { kind: 'rolled-back', ancestor, removed: removed.length };
+  }
+  const genesis = await blockZero(context.reader);
+  const reason = genesis.hash.toLowerCase() === checkpoint.genesisHash.toLowerCase() ? 'reorg-beyond-window' : 'genesis-changed';
+  return reset(context, { genesisHash: genesis.hash, head, reason });
+}
+
+async function reset(context: FollowContext, input: { genesisHash: BlockRef['hash']; head: number; reason: IndexReset['reason'] }): Promise<StepOutcome> {
+  await resetIndex(
+    context.db,
+    { lease: lease(context), genesisHash: input.genesisHash, startBlock: context.startBlock, head: input.head, reason: input.reason },
+    context.hooks,
+  );
+  context.memory.genesisChecked = true;
+  return { kind: 'reset', reason: input.reason };
+}
+
+async function blockZero(reader: ChainReader): Promise<BlockHeader> {
+  const [genesis] = await reader.headers([0]);
+  if (!genesis) throw new ChainReadError('the node has no block 0');
+  return genesis;
+}
+
+function lease(context: FollowContext): WriterLease {
+  return { network: context.network, holder: context.holder, now: context.now(), leaseMs: context.settings.leaseMs };
+}
+
+function numbersFrom(from: number, to: number): number[] {
+  return Array.from({ length: to - from + 1 }, (_, index) => from + index);
+}

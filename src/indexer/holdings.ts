@@ -1,0 +1,80 @@
+import type { Address } from 'viem';
+import { ZERO_ADDRESS, type NftKind, type Transfer } from './transfer.ts';
+
+// What a batch of transfers changes in the two views the products read (platform §4–5): which
+// ERC-20 contracts each holder ever received or sent, and each NFT balance. Applying a step adds
+// these; rolling one back adds them negated (sign -1), so the same sums undo exactly what was done.
+// The zero address is no holder: mints and burns move tokens from and to nobody.
+
+export interface HolderTokenCount {
+  holder: Address;
+  contract: Address;
+  /** Transfers of `contract` that name `holder`, negative when undoing. */
+  transfers: number;
+}
+
+export interface NftBalanceDelta {
+  owner: Address;
+  contract: Address;
+  tokenId: string;
+  kind: NftKind;
+  delta: bigint;
+  /** The latest transfer among those summed. */
+  lastBlock: number;
+  lastLogIndex: number;
+}
+
+/** ERC-20 transfers per holder and contract, in key order. */
+export function holderTokenCounts(transfers: readonly Transfer[], sign: 1 | -1): HolderTokenCount[] {
+  const counts = new Map<string, HolderTokenCount>();
+  for (const transfer of transfers) {
+    if (transfer.kind !== 'erc20') continue;
+    for (const holder of [transfer.from, transfer.to]) {
+      if (holder === ZERO_ADDRESS) continue;
+      const key = `${holder}:${transfer.contract}`;
+      const entry = counts.get(key);
+      if (entry) entry.transfers += sign;
+      else counts.set(key, { holder, contract: transfer.contract, transfers: sign });
+    }
+  }
+  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, count]) => count);
+}
+
+/** NFT balance changes per owner, contract and token, in key order. */
+export function nftBalanceDeltas(transfers: readonly Transfer[], sign: 1 | -1): NftBalanceDelta[] {
+  const deltas = new Map<string, NftBalanceDelta>();
+  for (const transfer of transfers) {
+    if (transfer.kind === 'erc20' || transfer.tokenId === null) continue;
+    const amount = BigInt(transfer.amount) * BigInt(sign);
+    for (const [owner, change] of [
+      [transfer.from, -amount],
+      [transfer.to, amount],
+    ] as const) {
+      if (owner === ZERO_ADDRESS) continue;
+      const key = nftKey(owner, transfer.contract, transfer.tokenId);
+      const entry = deltas.get(key);
+      if (!entry) {
+        deltas.set(key, {
+          owner,
+          contract: transfer.contract,
+          tokenId: transfer.tokenId,
+          kind: transfer.kind,
+          delta: change,
+          lastBlock: transfer.blockNumber,
+          lastLogIndex: transfer.logIndex,
+        });
+        continue;
+      }
+      entry.delta += change;
+      if (transfer.blockNumber > entry.lastBlock || (transfer.blockNumber === entry.lastBlock && transfer.logIndex > entry.lastLogIndex)) {
+        entry.lastBlock = transfer.blockNumber;
+        entry.lastLogIndex = transfer.logIndex;
+      }
+    }
+  }
+  return [...deltas.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, delta]) => delta);
+}
+
+export function nftKey(owner: Address, contract: Address, tokenId: string): string {
+  return `${owner}:${contract}:${tokenId}`;
+}
