@@ -1,3 +1,4 @@
+import { dirname, join } from 'node:path';
 import { parseEther, type Hex } from 'viem';
 import { z } from 'zod';
 import { DEV_FAUCET_PRIVATE_KEY, isWellKnownDevKey } from '../chain/dev-accounts.ts';
@@ -55,6 +56,12 @@ export interface FaucetConfig {
   redisUrl: string | null;
   /** Seconds between blocks on local anvil devnets. */
   anvilBlockTimeSeconds: number;
+  /**
+   * Where local devnets keep their chains across restarts: `devnets/` beside the SQLite file
+   * (DATABASE_PATH), so one setting moves all local state and a test's temporary database gets
+   * temporary chains too.
+   */
+  devnetStateDir: string;
 }
 
 export class FaucetConfigError extends Error {
@@ -111,6 +118,7 @@ export function readFaucetConfig(env: Env, networks: Networks): FaucetConfig {
   const { raw, read } = envReader(env);
   const mode = readMode(read);
   const production = mode === 'production';
+  const databasePath = readDatabasePath(env);
 
   rejectUnknownNetworkVariables(env, networks);
 
@@ -153,7 +161,8 @@ export function readFaucetConfig(env: Env, networks: Networks): FaucetConfig {
     // A burst of a quarter minute's polls: a page that reloads, or a few people behind one address.
     statusPollLimit: statusPolls === 0 ? null : { perMinute: statusPolls, burst: Math.max(1, Math.ceil(statusPolls / 4)) },
     ipHashSalt: ipHashSalt ?? LOCAL_IP_HASH_SALT,
-    databasePath: readDatabasePath(env),
+    databasePath,
+    devnetStateDir: join(dirname(databasePath), 'devnets'),
     redisUrl: read('REDIS_URL', redisUrl) ?? null,
     anvilBlockTimeSeconds: read('ANVIL_BLOCK_TIME', positiveNumber) ?? 2,
   };

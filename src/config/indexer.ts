@@ -9,6 +9,8 @@ import { ConfigError } from './server.ts';
 // URLs are the node gateway's (NODE_UPSTREAMS_<ID>, else RPC_URL_<ID>): one setting per network.
 
 export interface IndexerConfig {
+  /** INDEXER_IN_SERVER (on|off, default on): the server runs the indexer beside the gateway; off when workers do. */
+  inServer: boolean;
   /** INDEXER_NETWORKS: the network ids to index; null: every network with an upstream (and local devnets where they run). */
   networks: string[] | null;
   /** Upstream URLs per network id; empty where none is configured. */
@@ -76,6 +78,7 @@ export function readIndexerConfig(env: Env, networks: ReadonlyArray<{ id: string
     );
   }
   return {
+    inServer: read(env, 'INDEXER_IN_SERVER', z.enum(['on', 'off'], { error: 'must be on or off' }), 'on') === 'on',
     networks: listed,
     rpcUrls: node.upstreams,
     startBlocks,

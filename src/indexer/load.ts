@@ -1,6 +1,7 @@
 import type { LocalDevnets } from '../chain/local-devnets.ts';
-import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
+import { loadFaucetNetworks, speaksEvmRpc, type FaucetNetwork } from '../chain/networks.ts';
 import { databaseConfig, indexerConfig } from '../config/config.ts';
+import type { IndexerConfig } from '../config/indexer.ts';
 import { ConfigError } from '../config/server.ts';
 import { openDatabase, type Database } from '../db/open.ts';
 import type { IndexHooks } from './index-writes.ts';
@@ -21,6 +22,8 @@ export interface LoadedTransferIndexer extends TransferIndexer {
   close(): Promise<void>;
 }
 
+type EvmNetwork = FaucetNetwork & { chainId: number };
+
 export async function loadTransferIndexer(options: {
   root: string;
   /** Local mode's devnets: networks without an upstream are indexed on theirs. */
@@ -31,7 +34,26 @@ export async function loadTransferIndexer(options: {
   log?: (entry: IndexerLogEntry) => void;
 }): Promise<LoadedTransferIndexer> {
   const evmNetworks = (await loadFaucetNetworks(options.root)).filter(speaksEvmRpc);
+  return startConfigured(options, evmNetworks, indexerConfig(evmNetworks));
+}
+
+/**
+ * The indexer the server runs beside the gateway, or null: when INDEXER_IN_SERVER is off (workers
+ * index), or when no network can be reached (production without upstreams serves no node API).
+ */
+export async function loadServerTransferIndexer(options: Parameters<typeof loadTransferIndexer>[0]): Promise<LoadedTransferIndexer | null> {
+  const evmNetworks = (await loadFaucetNetworks(options.root)).filter(speaksEvmRpc);
   const config = indexerConfig(evmNetworks);
+  const reachable = options.devnets || evmNetworks.some((network) => (config.rpcUrls[network.id]?.length ?? 0) > 0);
+  if (!config.inServer || !reachable) return null;
+  return startConfigured(options, evmNetworks, config);
+}
+
+async function startConfigured(
+  options: Parameters<typeof loadTransferIndexer>[0],
+  evmNetworks: readonly EvmNetwork[],
+  config: IndexerConfig,
+): Promise<LoadedTransferIndexer> {
   const devnets = options.devnets ?? null;
   const reachable = (id: string) => (config.rpcUrls[id]?.length ?? 0) > 0 || devnets !== null;
   const chosen = config.networks

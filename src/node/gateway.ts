@@ -89,7 +89,7 @@ interface HandleContext {
 }
 
 /** How logs name a caller: its app id, or `demo`. */
-export function callerLabel(caller: Caller): string {
+function callerLabel(caller: Caller): string {
   return caller.kind === 'app' ? caller.app.id : 'demo';
 }
 

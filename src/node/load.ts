@@ -4,7 +4,10 @@ import { createAppStore } from '../apps/store.ts';
 import { createUsageMeter } from '../apps/usage-meter.ts';
 import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { databaseConfig, nodeConfig } from '../config/config.ts';
-import { openDatabase } from '../db/open.ts';
+import { WORLD_ADDRESSES } from '../chain/world/manifest.ts';
+import { openDatabase, type Database } from '../db/open.ts';
+import { createTokenMetadataReader } from '../tokens/metadata.ts';
+import { loadTokenList } from '../tokens/token-list.ts';
 import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { monthResetAt } from '../limits/month.ts';
@@ -15,10 +18,14 @@ import { connectRedis } from '../store/redis.ts';
 import { createKeyLookup } from './access.ts';
 import { serveMetrics } from './metrics.ts';
 import { startNodeRuntime, type NodeRuntime } from './runtime.ts';
+import { databaseTokenIndex } from './token-index.ts';
 
 // The gateway as the server runs it, configured from the project's content and environment:
 // the database (apps, usage), the limits (in memory, or in Redis with REDIS_URL so several
 // processes share them) and the upstreams.
+
+/** A token's name, symbol and decimals rarely change: each is read once an hour (platform §4). */
+const TOKEN_METADATA_CACHE = { ttlMs: 60 * 60 * 1000, max: 50_000 };
 
 export interface LoadedNodeRuntime extends NodeRuntime {
   nodeDomain: string | null;
@@ -32,12 +39,14 @@ export async function loadNodeRuntime(options: {
   devnets: LocalDevnets | null;
   redisUrl: string | null;
   ipv6PrefixLength: number;
+  /** The process's database (the transfer index is read from it), opened here when absent. */
+  database?: Database;
 }): Promise<LoadedNodeRuntime> {
   const networks = await loadNetworks(options.root);
   const config = nodeConfig(networks);
   const location = databaseConfig();
-  const database = await openDatabase(location);
-  const opened: Array<() => Promise<unknown>> = [() => database.close()];
+  const database = options.database ?? (await openDatabase(location));
+  const opened: Array<() => Promise<unknown>> = options.database ? [] : [() => database.close()];
   // In reverse order, one at a time: the usage meter's last flush needs the database still open.
   const closeAll = async () => {
     for (const close of opened.reverse()) await close().catch(() => undefined);
@@ -60,6 +69,11 @@ export async function loadNodeRuntime(options: {
       usage,
       siteOrigin: options.origin,
       ipv6PrefixLength: options.ipv6PrefixLength,
+      tokens: {
+        indexOf: (network) => databaseTokenIndex(database.db, network),
+        metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
+        list: await loadTokenList(options.root, { siteOrigin: options.origin, world: WORLD_ADDRESSES }),
+      },
     });
     opened.push(async () => runtime.close());
     if (config.metrics) {

@@ -11,7 +11,12 @@ import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { createNodeMetrics, type NodeMetrics } from './metrics.ts';
 import { nodeUrlOf } from './node-url.ts';
 import { openRpcDocument } from './rpc/openrpc.ts';
+import { chainOverPool } from './pool-chain.ts';
+import { tokenMethods } from './token-methods.ts';
 import { createUpstreamPool, type UpstreamPool } from './upstreams/upstream-pool.ts';
+import type { TokenMetadataReader } from '../tokens/metadata.ts';
+import type { TokenIndex } from '../tokens/ports.ts';
+import type { TokenList } from '../tokens/token-list.ts';
 
 // Wires the gateway from its configuration and the parts the server holds (the app store's key
 // lookup, limits, usage meter): one upstream pool per network, each network's upstreams being its
@@ -31,6 +36,13 @@ export interface NodeRuntimeOptions {
   ipv6PrefixLength: number;
   /** Test settings for the pools (faster probes). */
   pool?: { probeIntervalMs?: number };
+  /** The token data methods (platform §4); without it they answer -32601 on every network. */
+  tokens?: {
+    /** A network's transfer index, or null where none runs. */
+    indexOf(network: string): TokenIndex | null;
+    metadata: TokenMetadataReader;
+    list: TokenList;
+  };
 }
 
 export interface NodeRuntime {
@@ -55,6 +67,19 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     };
     const pool = createUpstreamPool({ urls, timeoutMs: config.upstreamTimeoutMs, ...options.pool });
     pools.set(record.id, pool);
+    const { tokens } = options;
+    // On a local devnet the token list's world addresses apply, not the real network's.
+    const localWorld = configured.length === 0 && devnets !== null;
+    const served =
+      tokens && evm
+        ? tokenMethods({
+            network: record.id,
+            chain: chainOverPool(pool),
+            index: tokens.indexOf(record.id),
+            metadata: tokens.metadata,
+            logos: tokens.list.logos(record.id, { localWorld }),
+          })
+        : undefined;
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
     networks.set(record.id, {
@@ -63,6 +88,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
       chainId: record.chainId,
       finalityDepth: BigInt(record.finalityBlocks),
       pool,
+      served,
       openRpcDocument: () =>
         (document ??= openRpcDocument({
           network: { id: record.id, name: record.name, chainId: record.chainId },

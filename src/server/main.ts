@@ -4,7 +4,10 @@ import { loadSiteApi } from '../api/site-api.ts';
 import type { BuildEnvironment } from '../config/build-environment.ts';
 import { createLocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks } from '../chain/networks.ts';
-import { buildConfig, faucetConfig, serverConfig } from '../config/config.ts';
+import { buildConfig, databaseConfig, faucetConfig, serverConfig } from '../config/config.ts';
+import { openDatabase } from '../db/open.ts';
+import { loadServerTransferIndexer } from '../indexer/load.ts';
+import { registerIndexerMetrics } from '../indexer/metrics.ts';
 import { loadNodeRuntime } from '../node/load.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
 import { ConfigError, type ServerConfig } from '../config/server.ts';
@@ -31,10 +34,33 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   const site = await openStaticSite(config.distDir, rules);
   // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
   // visible through the node API.
+  // Each devnet carries the local world, kept across restarts beside the database.
   const faucet = faucetConfig(await loadFaucetNetworks(projectRoot));
-  const devnets = faucet.mode === 'local' ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds }) : null;
-  const api = await loadSiteApi({ root: projectRoot, origin: rules.site, devnets: devnets ?? undefined });
-  const node = await loadNodeRuntime({ root: projectRoot, origin: rules.site, devnets, redisUrl: faucet.redisUrl, ipv6PrefixLength: faucet.ipv6PrefixLength });
+  const devnets =
+    faucet.mode === 'local'
+      ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: rules.site })
+      : null;
+  // One database for the gateway and the indexer (SQLite wants one connection per process).
+  const database = await openDatabase(databaseConfig());
+  const indexer = await loadServerTransferIndexer({ root: projectRoot, devnets, database });
+  const api = await loadSiteApi({
+    root: projectRoot,
+    origin: rules.site,
+    devnets: devnets ?? undefined,
+    indexerStatus: indexer ? () => indexer.status() : undefined,
+  });
+  const node = await loadNodeRuntime({
+    root: projectRoot,
+    origin: rules.site,
+    devnets,
+    redisUrl: faucet.redisUrl,
+    ipv6PrefixLength: faucet.ipv6PrefixLength,
+    database,
+  });
+  if (indexer) {
+    registerIndexerMetrics(node.metrics.registry, indexer);
+    indexer.start();
+  }
   const server = createSiteServer({
     site,
     router: api.router,
@@ -59,7 +85,8 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;
-      await Promise.all([api.close(), node.close()]);
+      await Promise.all([api.close(), node.close(), indexer?.close()]);
+      await database.close();
       await devnets?.stop();
     },
   };

@@ -15,7 +15,7 @@ let filePort: number;
 beforeAll(async () => {
   fixture = await writeFixtureDist();
   filePort = await freePort();
-  const dotEnv = [`PORT=${filePort}`, 'HOST=127.0.0.1', 'SITE_DIR=dist', 'REQUEST_LOG=off', 'DATABASE_PATH=.data/faucet.sqlite'];
+  const dotEnv = [`PORT=${filePort}`, 'HOST=127.0.0.1', 'SITE_DIR=dist', 'REQUEST_LOG=off', 'DATABASE_PATH=.data/faucet.sqlite', 'INDEXER_IN_SERVER=off'];
   await writeFile(join(fixture.root, '.env'), `# written by env-file.test.ts\n${dotEnv.join('\n')}\n`);
 });
 

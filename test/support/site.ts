@@ -28,6 +28,8 @@ export async function startBuiltSite(opts: { distDir?: string; env?: Record<stri
       REQUEST_LOG: 'off',
       SITE_DIR: opts.distDir ?? 'dist',
       DATABASE_PATH: join(scratch, 'faucet.sqlite'),
+      // In local mode the indexer would start every network's devnet; suites that test it turn it on.
+      INDEXER_IN_SERVER: 'off',
       ...opts.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -76,6 +76,13 @@ export const rpcErrors = {
     message: (args: { network: string }) => `No healthy upstream for network ${args.network}; retry in a few seconds`,
   },
   /** WebSocket: a connection's subscriptions are capped (platform §3); -32005 is EIP-1474's "limit exceeded". */
+  /** "erc20" token balances come from the transfer index, which holds nothing for this network (yet). */
+  index_unavailable: {
+    code: -32603,
+    httpStatus: 503,
+    message: (args: { network: string }) =>
+      `The transfer index of network ${args.network} is not available (not running, or not started yet): "erc20" balances need it; retry later or ask for a list of contracts`,
+  },
   too_many_subscriptions: {
     code: -32005,
     httpStatus: 200,

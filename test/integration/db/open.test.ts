@@ -44,7 +44,7 @@ describe.each(engines)('openDatabase on $name', (engine) => {
 
     const again = await openDatabase(location);
     expect(await migrateToLatest(again.db)).toEqual([]);
-    expect(await migrationsRun(again)).toEqual(['0001-apps-and-usage']);
+    expect(await migrationsRun(again)).toEqual(['0001-apps-and-usage', '0002-transfer-index']);
     await again.close();
   });
 
@@ -53,7 +53,7 @@ describe.each(engines)('openDatabase on $name', (engine) => {
     // Were the migration run twice, its second CREATE TABLE would fail that process.
     expect(await Promise.all([openInChildProcess(location), openInChildProcess(location)])).toEqual([0, 0]);
     const database = await openDatabase(location);
-    expect(await migrationsRun(database)).toEqual(['0001-apps-and-usage']);
+    expect(await migrationsRun(database)).toEqual(['0001-apps-and-usage', '0002-transfer-index']);
     await database.close();
   });
 
@@ -74,7 +74,7 @@ describe('openDatabase on PostgreSQL', () => {
   it('migrates once when two opens in one process race', async () => {
     const location = await engines.find((engine) => engine.name === 'postgres')!.location();
     const both = await Promise.all([openDatabase(location), openDatabase(location)]);
-    expect(await migrationsRun(both[0])).toEqual(['0001-apps-and-usage']);
+    expect(await migrationsRun(both[0])).toEqual(['0001-apps-and-usage', '0002-transfer-index']);
     await Promise.all(both.map((database) => database.close()));
   });
 });

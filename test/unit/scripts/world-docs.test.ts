@@ -123,4 +123,9 @@ describe('the committed pages', () => {
     const guide = await readFile(join(projectRoot, 'content/en/overviews/reading-token-balances.md'), 'utf8');
     expect(guide).toContain('](/overviews/local-world)');
   });
+
+  it("the README's token example asks for the demo wallet's balances", async () => {
+    const readme = await readFile(join(projectRoot, 'README.md'), 'utf8');
+    expect(readme).toMatch(new RegExp(`"method":"crucible_getTokenBalances","params":\\["${DEMO_WALLET}"\\]`));
+  });
 });

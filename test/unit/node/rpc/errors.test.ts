@@ -18,6 +18,7 @@ describe('the gateway error table (platform §3)', () => {
       rate_limited: [429, 429],
       body_too_large: [-32600, 413],
       no_healthy_upstream: [-32603, 503],
+      index_unavailable: [-32603, 503],
       too_many_subscriptions: [-32005, 200],
     });
   });

@@ -110,7 +110,7 @@ describe('alchemy_ names (platform §4)', () => {
 
   it('refuses a token spec other than "erc20", "NATIVE_TOKEN" or 1 to 100 contracts, naming the param', () => {
     const address = `0x${'ab'.repeat(20)}`;
-    for (const spec of ['DEFAULT_TOKENS', [], Array.from({ length: 101 }, () => address)]) {
+    for (const spec of ['DEFAULT_TOKENS', 5, Array.from({ length: 101 }, () => address)]) {
       expect(refusal('alchemy_getTokenBalances', [address, spec]).error.message).toMatch(
         /^invalid params: \[1\] spec must be "erc20", "NATIVE_TOKEN" or a list of 1 to 100 contract addresses/,
       );
@@ -121,7 +121,13 @@ describe('alchemy_ names (platform §4)', () => {
     expect(refusal('crucible_getTokenBalances', [address, 'erc20', { maxCount: 0 }]).error.message).toBe(
       'invalid params: [2] options.maxCount must be an integer from 1 to 100',
     );
-    expect(refusal('crucible_getTokenBalances', [address, 'erc20', { pageSize: 5 }]).error.message).toMatch(/^invalid params: \[2\] options/);
+    expect(refusal('crucible_getTokenBalances', [address, []]).error.message).toBe('invalid params: [1] spec must list at least one contract address');
+    expect(refusal('crucible_getTokenBalances', [address, 'erc20', { pageSize: 5 }]).error.message).toBe(
+      'invalid params: [2] options has no field pageSize: only pageKey and maxCount',
+    );
+    expect(refusal('crucible_getTokenBalances', [address, 'erc20', { pageKey: 'zz' }]).error.message).toBe(
+      'invalid params: [2] options.pageKey must be the pageKey of an earlier answer of this method',
+    );
     expect(refusal('crucible_getTokenBalances', ['0xabc']).error.code).toBe(-32602);
   });
 });

@@ -1,0 +1,37 @@
+import { hexToBigInt, numberToHex, type Address, type Hex } from 'viem';
+import { TokenChainError, type TokenChain } from '../tokens/ports.ts';
+import { NoHealthyUpstreamError, type UpstreamPool } from './upstreams/upstream-pool.ts';
+
+// A network's chain as the data products read it: plain JSON-RPC reads through the network's
+// upstream pool (health, failover of idempotent reads), each at the block the product chose.
+
+export function chainOverPool(pool: UpstreamPool): TokenChain {
+  const read = async <T>(method: string, params: unknown[]): Promise<T> => {
+    let text: string;
+    try {
+      text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { kind: 'idempotent' });
+    } catch (error) {
+      if (error instanceof NoHealthyUpstreamError) throw new TokenChainError({ kind: 'unavailable', reason: error.message });
+      throw error;
+    }
+    let answer: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+    try {
+      answer = JSON.parse(text);
+    } catch {
+      throw new TokenChainError({ kind: 'unavailable', reason: `the upstream answered ${method} with something other than JSON` });
+    }
+    if (answer.error) {
+      const { code, message, data } = answer.error;
+      throw new TokenChainError({ kind: 'node-error', code: typeof code === 'number' ? code : -32603, message: String(message ?? 'error'), data });
+    }
+    if (typeof answer.result !== 'string') throw new TokenChainError({ kind: 'unavailable', reason: `the upstream gave no result to ${method}` });
+    return answer.result as T;
+  };
+  const at = (blockNumber: bigint) => numberToHex(blockNumber);
+  return {
+    blockNumber: async () => hexToBigInt(await read<Hex>('eth_blockNumber', [])),
+    call: (request, blockNumber) => read<Hex>('eth_call', [request, at(blockNumber)]),
+    getBalance: async (address: Address, blockNumber) => hexToBigInt(await read<Hex>('eth_getBalance', [address, at(blockNumber)])),
+    getCode: (address: Address, blockNumber) => read<Hex>('eth_getCode', [address, at(blockNumber)]),
+  };
+}

@@ -1,0 +1,60 @@
+import { getTokenBalances } from '../tokens/balances.ts';
+import type { TokenMetadataReader, TokenLogos } from '../tokens/metadata.ts';
+import { MulticallError } from '../tokens/multicall.ts';
+import { parseTokenMetadataParams, TokenParamsError } from '../tokens/params.ts';
+import { TokenChainError, type TokenChain, type TokenIndex } from '../tokens/ports.ts';
+import type { ServedMethod } from './execute-calls.ts';
+import { IndexNotReadyError } from './token-index.ts';
+import type { RpcOutcome } from './rpc/jsonrpc.ts';
+import type { JsonValue } from './rpc/method.ts';
+import { rpcFailure } from './rpc/errors.ts';
+
+// The token data methods (platform §4) as one network's gateway serves them: the token core over the
+// network's chain (its upstream pool), its transfer index and the token list, with the core's typed
+// errors turned into JSON-RPC answers.
+
+export interface NetworkTokenData {
+  network: string;
+  chain: TokenChain;
+  /** The network's transfer index; null where none runs ("erc20" balances are then refused). */
+  index: TokenIndex | null;
+  metadata: TokenMetadataReader;
+  logos: TokenLogos;
+}
+
+export function tokenMethods(data: NetworkTokenData): Map<string, ServedMethod> {
+  const index = data.index ?? indexMissing(data.network);
+  return new Map<string, ServedMethod>([
+    ['crucible_getTokenBalances', (params) => answer(data.network, () => getTokenBalances(data.chain, index, params))],
+    [
+      'crucible_getTokenMetadata',
+      (params) => answer(data.network, () => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, parseTokenMetadataParams(params))),
+    ],
+  ]);
+}
+
+class IndexMissingError extends Error {
+  override name = 'IndexMissingError';
+}
+
+function indexMissing(network: string): TokenIndex {
+  return {
+    tokensOfHolder: () => Promise.reject(new IndexMissingError(network)),
+  };
+}
+
+async function answer(network: string, read: () => Promise<unknown>): Promise<RpcOutcome> {
+  try {
+    return { result: await read() };
+  } catch (error) {
+    if (error instanceof TokenParamsError) return { failure: rpcFailure('invalid_params', { detail: error.message }) };
+    if (error instanceof IndexMissingError || error instanceof IndexNotReadyError) return { failure: rpcFailure('index_unavailable', { network }) };
+    if (error instanceof MulticallError) return { nodeError: { code: -32000, message: error.message } };
+    if (error instanceof TokenChainError) {
+      const { failure } = error;
+      if (failure.kind === 'unavailable') return { failure: rpcFailure('no_healthy_upstream', { network }) };
+      return { nodeError: { code: failure.code, message: failure.message, ...(failure.data === undefined ? {} : { data: failure.data as JsonValue }) } };
+    }
+    throw error;
+  }
+}
