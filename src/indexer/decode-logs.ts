@@ -6,16 +6,23 @@ import { ZERO_ADDRESS, type ChainLog, type Transfer, type TransferKind } from '.
 // that does not have the shape its standard gives it (topic count, data length, equal batch
 // arrays) is skipped and counted, never guessed at: a `Transfer` with one topic and three data words
 // (CryptoKitties) could be either standard.
+//
+// CryptoPunksMarket (larvalabs/cryptopunks) logs every move twice: transferPunk emits
+// `Transfer(from, to, 1)` (ERC-20's event, counting punks as its balanceOf does) then
+// `PunkTransfer(from, to, punkIndex)`; buyPunk and acceptBidForPunk emit `Transfer(seller, buyer, 1)`
+// then `PunkBought(punkIndex, value, seller, buyer)`. The punk event carries the move, so a 3-topic
+// Transfer whose transaction has a PunkTransfer or PunkBought of the same contract is no ERC-20 transfer.
 
 export interface DecodedLogs {
   /** In log order; a TransferBatch gives one per id. */
   transfers: Transfer[];
-  /** Logs that matched a followed topic0 but not its shape, or were marked removed. */
+  /** Logs that matched a followed topic0 but not its shape, or were marked removed (a punk's count Transfer is neither). */
   skipped: number;
 }
 
 const WORD_HEX_LENGTH = 64;
 const batchArrays = [{ type: 'uint256[]' }, { type: 'uint256[]' }] as const;
+const PUNK_MOVE_TOPICS: ReadonlySet<string> = new Set([EVENT_TOPICS.punkTransfer, EVENT_TOPICS.punkBought]);
 
 type Movement = Pick<Transfer, 'kind' | 'from' | 'to' | 'tokenId' | 'amount'>;
 
@@ -26,8 +33,10 @@ export function decodeTransferLogs(logs: readonly ChainLog[]): DecodedLogs {
   // The last ERC-20-style Transfer of each transaction and contract: a CryptoPunks PunkBought emitted
   // by acceptBidForPunk names the zero address as buyer, and the Transfer just before it names the buyer.
   const lastCountTransfer = new Map<string, { from: Address; to: Address }>();
+  // Steps read whole blocks, so every log of a transaction is here.
+  const punkMoves = new Set(ordered.filter((log) => !log.removed && PUNK_MOVE_TOPICS.has(log.topics[0]?.toLowerCase() ?? '')).map(countKey));
   for (const log of ordered) {
-    const movements = log.removed ? null : movementsOf(log, lastCountTransfer);
+    const movements = log.removed ? null : movementsOf(log, lastCountTransfer, punkMoves);
     if (!movements) {
       skipped++;
       continue;
@@ -48,7 +57,7 @@ export function decodeTransferLogs(logs: readonly ChainLog[]): DecodedLogs {
   return { transfers, skipped };
 }
 
-function movementsOf(log: ChainLog, lastCountTransfer: Map<string, { from: Address; to: Address }>): Movement[] | null {
+function movementsOf(log: ChainLog, lastCountTransfer: Map<string, { from: Address; to: Address }>, punkMoves: ReadonlySet<string>): Movement[] | null {
   const { topics } = log;
   if (!topics.every((topic) => /^0x[0-9a-fA-F]{64}$/.test(topic))) return null;
   const words = wordCount(log.data);
@@ -59,7 +68,7 @@ function movementsOf(log: ChainLog, lastCountTransfer: Map<string, { from: Addre
       if (topics.length === 3 && words === 1) {
         const movement = move('erc20', topics[1]!, topics[2]!, null, word(0));
         lastCountTransfer.set(countKey(log), { from: movement.from, to: movement.to });
-        return [movement];
+        return punkMoves.has(countKey(log)) ? [] : [movement];
       }
       // ERC-721 indexes the token id; its data is empty.
       if (topics.length === 4 && words === 0) return [move('erc721', topics[1]!, topics[2]!, BigInt(topics[3]!), 1n)];

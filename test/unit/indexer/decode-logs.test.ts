@@ -90,7 +90,32 @@ describe('decodeTransferLogs', () => {
       log([EVENT_TOPICS.punkBought, word(6n), topic(ALICE), topic(ZERO)], word(0n), { transactionHash: `0x${'ef'.repeat(32)}` }),
     ]);
     expect(skipped).toBe(1);
-    expect(transfers.filter((transfer) => transfer.kind === 'legacy').map(({ from, to, tokenId }) => [from, to, tokenId])).toEqual([[ALICE, BOB, '5']]);
+    // The Transfer itself is the punk count, not an ERC-20 transfer.
+    expect(transfers.map(({ kind, from, to, tokenId }) => [kind, from, to, tokenId])).toEqual([['legacy', ALICE, BOB, '5']]);
+  });
+
+  it("leaves out the ERC-20-shaped Transfer a punk contract emits beside its PunkTransfer or PunkBought, and keeps other contracts' and transactions'", () => {
+    const PUNKS: Address = '0x00000000000000000000000000000000000000bb';
+    const otherTx = (byte: string): Hex => `0x${byte.repeat(32)}`;
+    const { transfers, skipped } = decodeTransferLogs([
+      // transferPunk: Transfer(from, to, 1) then PunkTransfer.
+      log([EVENT_TOPICS.transfer, topic(ALICE), topic(BOB)], word(1n), { address: PUNKS }),
+      log([EVENT_TOPICS.punkTransfer, topic(ALICE), topic(BOB)], word(17n), { address: PUNKS }),
+      // An ERC-20 moved in the same transaction by another contract is a token transfer.
+      log([EVENT_TOPICS.transfer, topic(BOB), topic(ALICE)], word(5n)),
+      // buyPunk: Transfer(seller, buyer, 1) then PunkBought, answered by the node in another order.
+      log([EVENT_TOPICS.punkBought, word(18n), topic(BOB), topic(ALICE)], word(10n ** 18n), { address: PUNKS, transactionHash: otherTx('01'), logIndex: 91 }),
+      log([EVENT_TOPICS.transfer, topic(BOB), topic(ALICE)], word(1n), { address: PUNKS, transactionHash: otherTx('01'), logIndex: 90 }),
+      // The same contract's Transfer in a transaction without a punk event stays an ERC-20 transfer.
+      log([EVENT_TOPICS.transfer, topic(ALICE), topic(BOB)], word(1n), { address: PUNKS, transactionHash: otherTx('02'), logIndex: 92 }),
+    ]);
+    expect(skipped).toBe(0);
+    expect(transfers.map(({ kind, contract, from, to, tokenId, amount }) => [kind, contract, from, to, tokenId, amount])).toEqual([
+      ['legacy', PUNKS, ALICE, BOB, '17', '1'],
+      ['erc20', TOKEN, BOB, ALICE, null, '5'],
+      ['legacy', PUNKS, BOB, ALICE, '18', '1'],
+      ['erc20', PUNKS, ALICE, BOB, null, '1'],
+    ]);
   });
 
   it('skips and counts logs whose shape does not fit their event, and removed logs', () => {
