@@ -125,7 +125,7 @@ describe('NATIVE_TOKEN', () => {
 describe('"erc20" from the transfer index', () => {
   it('lists every ERC-20 the address ever received or sent, zero balances included, in pages that join up', async () => {
     const { cai } = WORLD_HOLDERS;
-    const indexed = (holder: Address) => world.index.tokensOfHolder(holder, { limit: 100 });
+    const indexed = async (holder: Address) => (await world.index.tokensOfHolder(holder, { limit: 100 })).map(lower);
     const all = await getTokenBalances(world.chain, world.index, [cai]);
     expect(all.pageKey).toBeUndefined();
     expect(all.tokenBalances.map((entry) => entry.contractAddress)).toEqual(await indexed(cai));
@@ -136,7 +136,8 @@ describe('"erc20" from the transfer index', () => {
 
     const demoAll = await getTokenBalances(world.chain, world.index, [DEMO_WALLET, 'erc20']);
     expect(demoAll.tokenBalances.map((entry) => entry.contractAddress)).toEqual(await indexed(DEMO_WALLET));
-    expect(demoAll.tokenBalances.map((entry) => entry.contractAddress)).toEqual(expect.arrayContaining(erc20s.map(lower)));
+    // Its five ERC-20s and nothing else: not the punks, whose transferPunk also logs an ERC-20-shaped Transfer.
+    expect(demoAll.tokenBalances.map((entry) => entry.contractAddress)).toEqual(erc20s.map(lower).sort());
     const pages: TokenBalancesResult[] = [];
     let pageKey: string | undefined;
     do {
