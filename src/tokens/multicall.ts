@@ -1,5 +1,5 @@
 import { decodeFunctionResult, encodeFunctionData, multicall3Abi, type Address, type Hex } from 'viem';
-import { MULTICALL3_ADDRESS } from '../chain/world/manifest.ts';
+import { MULTICALL3_ADDRESS } from '../chain/multicall3.ts';
 import type { TokenChain } from './ports.ts';
 
 // Many reads in one eth_call (platform §4): Multicall3's aggregate3 at its canonical address, each

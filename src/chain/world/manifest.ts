@@ -1,4 +1,5 @@
 import { encodeDeployData, getAddress, getContractAddress, keccak256, parseUnits, stringToHex, toHex, type Address, type Hex } from 'viem';
+import { MULTICALL3_ADDRESS } from '../multicall3.ts';
 import { WORLD_DEPLOYER } from './actors.ts';
 import { ARTIFACTS, type ContractArtifact } from './artifacts.ts';
 
@@ -7,8 +8,8 @@ import { ARTIFACTS, type ContractArtifact } from './artifacts.ts';
 
 type WorldContractKind = 'erc20' | 'erc721' | 'erc1155' | 'legacy-nft' | 'multicall';
 
-/** Multicall3's address on every chain (github.com/mds1/multicall). */
-export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+/** Multicall3's canonical address, which the world installs; read here with the rest of the world (docs, tests). */
+export { MULTICALL3_ADDRESS };
 
 /** The deterministic CREATE2 deployer anvil ships at genesis: `salt ++ initCode` in, the contract out. */
 export const CREATE2_DEPLOYER: Address = '0x4e59b44847b379578588920ca78fbf26c0b4956c';
