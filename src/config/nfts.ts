@@ -1,0 +1,66 @@
+import { z } from 'zod';
+import { envValue, type Env } from './env.ts';
+import { ConfigError } from './server.ts';
+
+// How NFT metadata and media are fetched (platform §5), validated; a bad value stops start-up with
+// a message naming the variable. Every variable is listed in .env.example.
+
+export interface NftsConfig {
+  /** NFT_IPFS_GATEWAY and NFT_ARWEAVE_GATEWAY: base URLs, ending in `/`, that ipfs:// and ar:// content ids are appended to. */
+  gateways: { ipfs: string; arweave: string };
+  /** NFT_TOKEN_URI_TIMEOUT_MS (default 10,000) and NFT_TOKEN_URI_TIMEOUT_MAX_MS (default 20,000): one fetch's time, and the most `tokenUriTimeoutInMs` may ask. */
+  tokenUriTimeout: { defaultMs: number; maxMs: number };
+  /** NFT_METADATA_MAX_BYTES (default 1 MiB): a metadata document's size cap. */
+  metadataMaxBytes: number;
+  /** NFT_IMAGE_MAX_BYTES (default 10 MiB): an image's size cap. */
+  imageMaxBytes: number;
+  /**
+   * NFT_FETCH_PRIVATE (deny|allow): whether fetches may connect to loopback, private, link-local and
+   * other non-public addresses. Default: allow in local mode (the local world's metadata is served by
+   * the site on this machine), deny otherwise.
+   */
+  privateAddresses: 'deny' | 'allow';
+}
+
+const MiB = 1024 * 1024;
+
+const baseUrl = z
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .refine((url) => !/[?#]/.test(url), 'must be an http(s) URL without a query or fragment')
+  .transform((url) => (url.endsWith('/') ? url : `${url}/`));
+const positive = z
+  .string()
+  .trim()
+  .regex(/^[1-9]\d{0,9}$/, 'must be a whole number from 1')
+  .transform(Number);
+
+function read<T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T {
+  const value = envValue(env, name);
+  if (value === undefined) return fallback;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new ConfigError(`Invalid NFT configuration: ${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}. See .env.example.`);
+  return parsed.data;
+}
+
+/** `local`: the platform runs in local mode (FAUCET_MODE=local), which changes NFT_FETCH_PRIVATE's default. */
+export function readNftsConfig(env: Env, mode: { local: boolean }): NftsConfig {
+  const tokenUriTimeout = {
+    defaultMs: read(env, 'NFT_TOKEN_URI_TIMEOUT_MS', positive, 10_000),
+    maxMs: read(env, 'NFT_TOKEN_URI_TIMEOUT_MAX_MS', positive, 20_000),
+  };
+  if (tokenUriTimeout.defaultMs > tokenUriTimeout.maxMs) {
+    throw new ConfigError(
+      `Invalid NFT configuration: NFT_TOKEN_URI_TIMEOUT_MS (${tokenUriTimeout.defaultMs}) must not exceed NFT_TOKEN_URI_TIMEOUT_MAX_MS (${tokenUriTimeout.maxMs}). See .env.example.`,
+    );
+  }
+  return {
+    gateways: {
+      ipfs: read(env, 'NFT_IPFS_GATEWAY', baseUrl, 'https://ipfs.io/ipfs/'),
+      arweave: read(env, 'NFT_ARWEAVE_GATEWAY', baseUrl, 'https://arweave.net/'),
+    },
+    tokenUriTimeout,
+    metadataMaxBytes: read(env, 'NFT_METADATA_MAX_BYTES', positive, MiB),
+    imageMaxBytes: read(env, 'NFT_IMAGE_MAX_BYTES', positive, 10 * MiB),
+    privateAddresses: read(env, 'NFT_FETCH_PRIVATE', z.enum(['deny', 'allow'], { error: 'must be deny or allow' }), mode.local ? 'allow' : 'deny'),
+  };
+}
