@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { createTestClient, http, parseEther, type Address } from 'viem';
@@ -32,8 +33,8 @@ export interface LocalDevnetsOptions {
   blockTimeSeconds: number;
   /**
    * Directory of the devnets' chains: each network's anvil loads `<stateDir>/<network id>.json` at
-   * start and writes it back every STATE_INTERVAL_SECONDS and at exit. null or absent: every start
-   * is a new chain.
+   * start and writes it back every STATE_INTERVAL_SECONDS and at exit; its past states go to
+   * `<network id>.states/` while it runs. null or absent: every start is a new chain.
    */
   stateDir?: string | null;
   /** Origin of the site that serves the world's NFT metadata (/world/nft/); default DEFAULT_SITE_ORIGIN. */
@@ -45,6 +46,14 @@ const DEFAULT_SITE_ORIGIN = 'http://localhost:4321';
 
 /** How often anvil writes its state file: what a crash (no exit hook) can lose. */
 const STATE_INTERVAL_SECONDS = 10;
+
+/**
+ * Past states anvil keeps on disk beyond the (at least 10) it holds in memory, each a whole copy of
+ * the state with every block hash: by default 3,600 (2.4 GB after 5,000 blocks of the world), in a
+ * folder it leaves behind when stopped. 16 keeps eth_call about 25 blocks back; blocks and logs are
+ * kept whatever this says, and so is what the state file holds.
+ */
+export const PERSISTED_STATES = 16;
 
 /** Devnets started at once by startAll: each start is mostly anvil's own work, on few cores. */
 const START_CONCURRENCY = 4;
@@ -80,12 +89,32 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
 
   const start = async (network: DevnetNetwork): Promise<AnvilProcess> => {
     let stateArgs: string[] = [];
+    let pastStates: string;
     if (stateDir !== null) {
       if (!FILE_SAFE_ID.test(network.id)) throw new Error(`network id ${JSON.stringify(network.id)} cannot name a state file`);
       await mkdir(stateDir, { recursive: true });
       stateArgs = ['--state', join(stateDir, `${network.id}.json`), '--state-interval', String(STATE_INTERVAL_SECONDS)];
+      pastStates = join(stateDir, `${network.id}.states`);
+      // What a devnet killed without our stop() left there.
+      await rm(pastStates, { recursive: true, force: true });
+    } else {
+      pastStates = await mkdtemp(join(tmpdir(), 'crucible-devnet-states-'));
     }
-    const anvil = await startAnvil({ chainId: network.chainId, blockTimeSeconds: options.blockTimeSeconds, extraArgs: stateArgs });
+    const removePastStates = () => rm(pastStates, { recursive: true, force: true });
+    const flags = [...stateArgs, '--max-persisted-states', String(PERSISTED_STATES), '--cache-path', pastStates];
+    const started = await startAnvil({ chainId: network.chainId, blockTimeSeconds: options.blockTimeSeconds, extraArgs: flags }).catch(
+      async (error: unknown) => {
+        await removePastStates();
+        throw error;
+      },
+    );
+    const anvil: AnvilProcess = {
+      ...started,
+      async stop() {
+        await started.stop();
+        await removePastStates();
+      },
+    };
     try {
       // Deployed at the first start; at every later one only the base URIs follow the site's origin.
       await deployWorld(anvil.rpcUrl, { siteOrigin });

@@ -1,13 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, http, type Address } from 'viem';
+import { createPublicClient, createTestClient, http, toHex, type Address } from 'viem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLocalDevnets, type LocalDevnets } from '../../../src/chain/local-devnets.ts';
+import { createLocalDevnets, PERSISTED_STATES, type LocalDevnets } from '../../../src/chain/local-devnets.ts';
 import { DEMO_WALLET, WORLD_DEPLOYER } from '../../../src/chain/world/actors.ts';
 import { worldHoldings } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract } from '../../../src/chain/world/manifest.ts';
+import { FOLLOWED_TOPICS } from '../../../src/indexer/events.ts';
 
 const network = { id: 'world-test', chainId: 7357001 };
 let stateDir: string;
@@ -23,12 +24,13 @@ afterEach(async () => {
 });
 
 const clientFor = (rpcUrl: string) => createPublicClient({ transport: http(rpcUrl) });
-const forgeBalance = (rpcUrl: string, holder: Address) =>
+const forgeBalance = (rpcUrl: string, holder: Address, blockNumber?: bigint) =>
   clientFor(rpcUrl).readContract({
     address: worldContract('forge').address,
     abi: worldContract('forge').artifact.abi,
     functionName: 'balanceOf',
     args: [holder],
+    ...(blockNumber !== undefined && { blockNumber }),
   });
 const anvilChildren = (): number => {
   try {
@@ -71,6 +73,38 @@ describe('local devnets with the world', () => {
     expect(await again.readContract({ address: relics.address, abi: relics.artifact.abi, functionName: 'tokenURI', args: [1n] })).toBe(
       'https://crucible.example/world/nft/relics/1.json',
     );
+  });
+
+  it('keep few past states on disk and none once stopped, and their chain, world and every log across a restart', async () => {
+    const pastStates = join(stateDir, `${network.id}.states`);
+    // None until anvil first writes one.
+    const stateFiles = async () => (await readdir(pastStates, { recursive: true }).catch(() => [])).filter((name) => name.endsWith('.json'));
+    // What a devnet killed without stop() leaves behind is cleared at the next start.
+    await mkdir(join(pastStates, 'anvil-state-left-over'), { recursive: true });
+    await writeFile(join(pastStates, 'anvil-state-left-over', '0x01.json'), '{}');
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
+    const rpcUrl = await devnets.rpcUrlFor(network);
+    expect(await stateFiles()).toEqual([]);
+    // Past the 1,500 states anvil holds in memory at blocks of 2 s or less: older ones go to disk, at most PERSISTED_STATES of them.
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });
+    for (let round = 0; round < 4; round++) await anvil.mine({ blocks: 500 });
+    const written = await stateFiles();
+    expect(written.length).toBeGreaterThan(0);
+    expect(written.filter((name) => !name.endsWith('.post.json')).length).toBeLessThanOrEqual(PERSISTED_STATES);
+    const head = await clientFor(rpcUrl).getBlock();
+    expect(await forgeBalance(rpcUrl, DEMO_WALLET, head.number - 20n)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
+    const logsFromGenesis = (url: string) =>
+      clientFor(url).request({ method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: toHex(head.number), topics: [FOLLOWED_TOPICS] }] });
+    const logs = await logsFromGenesis(rpcUrl);
+    expect(logs.length).toBeGreaterThan(500);
+    await devnets.stop();
+    expect(await readdir(stateDir)).toEqual([`${network.id}.json`]);
+
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
+    const again = await devnets.rpcUrlFor(network);
+    expect((await clientFor(again).getBlock({ blockNumber: head.number })).hash).toBe(head.hash);
+    expect(await forgeBalance(again, DEMO_WALLET)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
+    expect(await logsFromGenesis(again)).toEqual(logs);
   });
 
   it('start every network at once with startAll, each with its chain ID', async () => {
