@@ -7,6 +7,7 @@ import { getAddress, type Address } from 'viem';
 import { DEMO_WALLET } from '../src/chain/world/actors.ts';
 import { MULTICALL3_ADDRESS, WORLD_CONTRACTS, type WorldContract } from '../src/chain/world/manifest.ts';
 import { buildEnvironment } from '../src/config/build-environment.ts';
+import { LOCAL_INDEXED_NETWORKS } from '../src/config/indexer.ts';
 import { type Locale, locales } from '../src/site/locales.ts';
 import { rpcMethodAnchor } from '../src/site/networks.ts';
 import { formatUi, ui } from '../src/site/ui.ts';
@@ -29,7 +30,8 @@ export function worldDocsPath(locale: Locale): string {
 }
 
 /** The network and key the examples use: a local devnet of `npm start`, and the key that needs no account (platform §2). */
-export const exampleNetwork = 'ethereum-sepolia';
+/** The network `npm start` indexes by default, so the examples' "erc20" balances answer at once. */
+export const exampleNetwork = LOCAL_INDEXED_NETWORKS[0]!;
 export const exampleKey = 'demo';
 
 /** Where the examples send their calls: `{node_url}/v2/demo` on the origin `npm start` serves when nothing is configured. */

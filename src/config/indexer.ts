@@ -11,7 +11,10 @@ import { ConfigError } from './server.ts';
 export interface IndexerConfig {
   /** INDEXER_IN_SERVER (on|off, default on): the server runs the indexer beside the gateway; off when workers do. */
   inServer: boolean;
-  /** INDEXER_NETWORKS: the network ids to index; null: every network with an upstream (and local devnets where they run). */
+  /**
+   * INDEXER_NETWORKS: the network ids to index (`all`: every network). null: every network with an
+   * upstream, and of the local devnets only LOCAL_INDEXED_NETWORKS.
+   */
   networks: string[] | null;
   /** Upstream URLs per network id; empty where none is configured. */
   rpcUrls: Record<string, string[]>;
@@ -42,6 +45,13 @@ function read<T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback:
   return parsed.data;
 }
 
+/**
+ * The local devnets indexed unless INDEXER_NETWORKS says otherwise: the network the docs' examples
+ * call. Every devnet the indexer follows is started at once and holds ~0.1–0.7 GB of anvil memory,
+ * so `npm start` does not start all of them; INDEXER_NETWORKS=all does.
+ */
+export const LOCAL_INDEXED_NETWORKS: readonly string[] = ['ethereum-sepolia'];
+
 export function readIndexerConfig(env: Env, networks: ReadonlyArray<{ id: string }>): IndexerConfig {
   const ids = networks.map((network) => network.id);
   const bySuffix = new Map(ids.map((id) => [envSuffixOf(id), id]));
@@ -59,10 +69,12 @@ export function readIndexerConfig(env: Env, networks: ReadonlyArray<{ id: string
     z
       .string()
       .transform((value) =>
-        value
-          .split(',')
-          .map((id) => id.trim())
-          .filter(Boolean),
+        value.trim() === 'all'
+          ? ids
+          : value
+              .split(',')
+              .map((id) => id.trim())
+              .filter(Boolean),
       )
       .pipe(
         z.array(z.enum(ids as [string, ...string[]], { error: (issue) => `names ${String(issue.input)}, which is no network (known: ${ids.join(', ')})` })),

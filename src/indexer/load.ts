@@ -1,7 +1,7 @@
 import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks, speaksEvmRpc, type FaucetNetwork } from '../chain/networks.ts';
 import { databaseConfig, indexerConfig } from '../config/config.ts';
-import type { IndexerConfig } from '../config/indexer.ts';
+import { LOCAL_INDEXED_NETWORKS, type IndexerConfig } from '../config/indexer.ts';
 import { ConfigError } from '../config/server.ts';
 import { openDatabase, type Database } from '../db/open.ts';
 import type { IndexHooks } from './index-writes.ts';
@@ -55,10 +55,12 @@ async function startConfigured(
   config: IndexerConfig,
 ): Promise<LoadedTransferIndexer> {
   const devnets = options.devnets ?? null;
-  const reachable = (id: string) => (config.rpcUrls[id]?.length ?? 0) > 0 || devnets !== null;
+
+  const upstream = (id: string) => (config.rpcUrls[id]?.length ?? 0) > 0;
   const chosen = config.networks
     ? evmNetworks.filter((network) => config.networks!.includes(network.id))
-    : evmNetworks.filter((network) => reachable(network.id));
+    : evmNetworks.filter((network) => upstream(network.id) || (devnets !== null && LOCAL_INDEXED_NETWORKS.includes(network.id)));
+  const reachable = (id: string) => upstream(id) || devnets !== null;
   const unreachable = chosen.filter((network) => !reachable(network.id));
   if (unreachable.length > 0) {
     const names = unreachable.map((network) => network.id).join(', ');

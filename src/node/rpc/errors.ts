@@ -81,7 +81,7 @@ export const rpcErrors = {
     code: -32603,
     httpStatus: 503,
     message: (args: { network: string }) =>
-      `The transfer index of network ${args.network} is not available (not running, or not started yet): "erc20" balances need it; retry later or ask for a list of contracts`,
+      `The transfer index of network ${args.network} is not available here (not indexed, or not caught up yet; the operator's INDEXER_NETWORKS names the networks indexed): "erc20" balances need it; ask for a list of contracts, or retry later`,
   },
   too_many_subscriptions: {
     code: -32005,

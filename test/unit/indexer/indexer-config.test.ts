@@ -8,6 +8,7 @@ const networks = [{ id: 'ethereum-sepolia' }, { id: 'base-sepolia' }];
 describe('readIndexerConfig', () => {
   it('defaults: every network with an upstream, from block 0, at the head, the node gateway’s URLs and timeout', () => {
     expect(readIndexerConfig({ RPC_URL_BASE_SEPOLIA: 'https://base.example' }, networks)).toEqual({
+      inServer: true,
       networks: null,
       rpcUrls: { 'ethereum-sepolia': [], 'base-sepolia': ['https://base.example'] },
       startBlocks: {},
@@ -20,6 +21,12 @@ describe('readIndexerConfig', () => {
       leaseMs: 30_000,
       rpcTimeoutMs: 10_000,
     });
+  });
+
+  it('INDEXER_NETWORKS=all names every network; INDEXER_IN_SERVER turns the server\'s indexer off', () => {
+    expect(readIndexerConfig({ INDEXER_NETWORKS: 'all' }, networks).networks).toEqual(networks.map((network) => network.id));
+    expect(readIndexerConfig({ INDEXER_IN_SERVER: 'off' }, networks).inServer).toBe(false);
+    expect(() => readIndexerConfig({ INDEXER_IN_SERVER: 'maybe' }, networks)).toThrow(/INDEXER_IN_SERVER must be on or off/);
   });
 
   it('reads every variable', () => {
