@@ -1,7 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pLimit from 'p-limit';
 import { createTestClient, http, parseEther, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { startAnvil, type AnvilProcess } from './anvil.ts';
@@ -9,7 +8,7 @@ import { DEV_FAUCET_PRIVATE_KEY } from './dev-accounts.ts';
 import { deployWorld } from './world/deploy.ts';
 
 // The embedded default: a network without an RPC URL gets its own anvil with that network's chain
-// ID, started on first use (or all at once, startAll) and stopped with us. Every devnet carries the
+// ID, started on first use and stopped with us. Every devnet carries the
 // local world (src/chain/world/), and with a state directory it keeps its chain across restarts.
 
 export interface LocalDevnets {
@@ -18,8 +17,6 @@ export interface LocalDevnets {
    * start. `fund`: an address that must hold funds there (a configured faucet key), funded once.
    */
   rpcUrlFor(network: DevnetNetwork, fund?: Address): Promise<string>;
-  /** Starts every network's devnet now (a few at a time), for callers that follow each chain; resolves with their RPC URLs by network id. */
-  startAll(networks: readonly DevnetNetwork[]): Promise<Map<string, string>>;
   stop(): Promise<void>;
 }
 
@@ -54,9 +51,6 @@ const STATE_INTERVAL_SECONDS = 10;
  * kept whatever this says, and so is what the state file holds.
  */
 export const PERSISTED_STATES = 16;
-
-/** Devnets started at once by startAll: each start is mostly anvil's own work, on few cores. */
-const START_CONCURRENCY = 4;
 
 const DEV_FAUCET_ADDRESS = privateKeyToAddress(DEV_FAUCET_PRIVATE_KEY);
 const FAUCET_BALANCE = parseEther('10000');
@@ -143,11 +137,6 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
       const { rpcUrl } = await devnetFor(network);
       if (fund) await fundOnce(network.id, rpcUrl, fund);
       return rpcUrl;
-    },
-    async startAll(networks) {
-      const limit = pLimit(START_CONCURRENCY);
-      const started = await Promise.all(networks.map((network) => limit(async () => [network.id, (await devnetFor(network)).rpcUrl] as const)));
-      return new Map(started);
     },
     async stop() {
       stopped = true;

@@ -1,4 +1,3 @@
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,17 +31,6 @@ const forgeBalance = (rpcUrl: string, holder: Address, blockNumber?: bigint) =>
     args: [holder],
     ...(blockNumber !== undefined && { blockNumber }),
   });
-const anvilChildren = (): number => {
-  try {
-    return execFileSync('pgrep', ['-P', String(process.pid), 'anvil'], { encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter(Boolean).length;
-  } catch {
-    return 0; // pgrep exits 1 when nothing matches
-  }
-};
-
 describe('local devnets with the world', () => {
   it('carry the world from their first start', async () => {
     devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir: null });
@@ -105,22 +93,6 @@ describe('local devnets with the world', () => {
     expect((await clientFor(again).getBlock({ blockNumber: head.number })).hash).toBe(head.hash);
     expect(await forgeBalance(again, DEMO_WALLET)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
     expect(await logsFromGenesis(again)).toEqual(logs);
-  });
-
-  it('start every network at once with startAll, each with its chain ID', async () => {
-    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
-    const networks = [
-      { id: 'one', chainId: 1001 },
-      { id: 'two', chainId: 1002 },
-      { id: 'three', chainId: 1003 },
-    ];
-    const urls = await devnets.startAll(networks);
-    expect([...urls.keys()]).toEqual(['one', 'two', 'three']);
-    expect(anvilChildren()).toBe(3);
-    for (const { id, chainId } of networks) expect(await clientFor(urls.get(id)!).getChainId()).toBe(chainId);
-    // Later calls get the same devnets.
-    expect(await devnets.rpcUrlFor(networks[1]!)).toBe(urls.get('two'));
-    expect(anvilChildren()).toBe(3);
   });
 
   it('refuse a state file anvil cannot read, naming it, and leave it as it was', async () => {
