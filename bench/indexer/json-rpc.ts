@@ -7,7 +7,7 @@ interface JsonRpcAnswer {
   error?: { code: number; message: string };
 }
 
-export class JsonRpcError extends Error {
+class JsonRpcError extends Error {
   override name = 'JsonRpcError';
 }
 

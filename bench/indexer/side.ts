@@ -16,7 +16,7 @@ import { rpc } from './json-rpc.ts';
 //   --side indexer: createTransferIndexer with the production defaults on a fresh database.
 // Memory is sampled every 500 ms; one JSON line with the result goes to stdout.
 
-export interface SideSample {
+interface SideSample {
   ms: number;
   rss: number;
   heapUsed: number;
