@@ -23,7 +23,7 @@ describe('readIndexerConfig', () => {
     });
   });
 
-  it('INDEXER_NETWORKS=all names every network; INDEXER_IN_SERVER turns the server\'s indexer off', () => {
+  it("INDEXER_NETWORKS=all names every network; INDEXER_IN_SERVER turns the server's indexer off", () => {
     expect(readIndexerConfig({ INDEXER_NETWORKS: 'all' }, networks).networks).toEqual(networks.map((network) => network.id));
     expect(readIndexerConfig({ INDEXER_IN_SERVER: 'off' }, networks).inServer).toBe(false);
     expect(() => readIndexerConfig({ INDEXER_IN_SERVER: 'maybe' }, networks)).toThrow(/INDEXER_IN_SERVER must be on or off/);
