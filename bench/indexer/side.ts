@@ -16,7 +16,7 @@ import { rpc } from './json-rpc.ts';
 //   --side indexer: createTransferIndexer with the production defaults on a fresh database.
 // Memory is sampled every 500 ms; one JSON line with the result goes to stdout.
 
-interface SideSample {
+export interface SideSample {
   ms: number;
   rss: number;
   heapUsed: number;
@@ -32,6 +32,8 @@ export interface SideResult {
   peakRssBytes: number;
   /** CPU time of this process over the timed part (user + system), ms. */
   cpuMs: number;
+  /** The timed part on the machine's monotonic clock, µs (where `node --cpu-prof` samples count). */
+  window: [number, number];
   /** Bare: the block count of each eth_getLogs range. */
   ranges: number[];
   errors: string[];
@@ -65,6 +67,7 @@ const sampler = setInterval(sample, 500);
 
 type Timed = Omit<SideResult, 'samples' | 'peakRssBytes'>;
 /** CPU time used since `from` (a process.cpuUsage() reading), ms. */
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
 const cpuSince = (from: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(from);
   return (used.user + used.system) / 1000;
@@ -81,6 +84,7 @@ async function bare(): Promise<Timed> {
   const ranges: number[] = [];
   let size = initialRangeSize(limits);
   const t0 = performance.now();
+  const w0 = monotonicMicros();
   const cpu0 = process.cpuUsage();
   for (let from = 0; from <= head; ) {
     const to = Math.min(head, from + size.blocks - 1);
@@ -90,7 +94,7 @@ async function bare(): Promise<Timed> {
     size = rangeAfterAnswer(size, logs.length, limits);
     from = to + 1;
   }
-  return { seconds: (performance.now() - t0) / 1000, items: done, cpuMs: cpuSince(cpu0), ranges, errors: [] };
+  return { seconds: (performance.now() - t0) / 1000, items: done, cpuMs: cpuSince(cpu0), window: [w0, monotonicMicros()], ranges, errors: [] };
 }
 
 async function indexer(): Promise<Timed> {
@@ -106,6 +110,7 @@ async function indexer(): Promise<Timed> {
     },
   });
   const t0 = performance.now();
+  const w0 = monotonicMicros();
   const cpu0 = process.cpuUsage();
   running.start();
   let progress = running.progress()[0]!;
@@ -116,6 +121,7 @@ async function indexer(): Promise<Timed> {
     done = progress.transfersIngested;
   }
   const seconds = (performance.now() - t0) / 1000;
+  const window: [number, number] = [w0, monotonicMicros()];
   const cpuMs = cpuSince(cpu0);
   await running.stop();
   const stored = await database.db
@@ -124,5 +130,5 @@ async function indexer(): Promise<Timed> {
     .executeTakeFirstOrThrow();
   await database.close();
   if (Number(stored.count) !== done) errors.push(`${stored.count} transfers stored, ${done} counted as ingested`);
-  return { seconds, items: done, cpuMs, ranges: [], errors };
+  return { seconds, items: done, cpuMs, window, ranges: [], errors };
 }
