@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { envValue, type Env } from './env.ts';
+import type { Env } from './env.ts';
 import { envSuffixOf } from './faucet.ts';
 import { readNodeConfig } from './node.ts';
 import { ConfigError } from './server.ts';
+import { readConfigVariable } from './variable.ts';
 
 // The transfer indexer's configuration (src/indexer/), validated; a bad value stops start-up with
 // a message naming the variable. Every variable is listed in .env.example. A network's JSON-RPC
@@ -37,13 +38,7 @@ const wholeNumber = z
   .transform(Number);
 const positive = wholeNumber.refine((value) => value >= 1, 'must be a whole number from 1');
 
-function read<T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T {
-  const value = envValue(env, name);
-  if (value === undefined) return fallback;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ConfigError(`Invalid indexer configuration: ${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}. See .env.example.`);
-  return parsed.data;
-}
+const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'indexer', name, schema, fallback);
 
 /**
  * The local devnets indexed unless INDEXER_NETWORKS says otherwise: the network the docs' examples

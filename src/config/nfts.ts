@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { envValue, type Env } from './env.ts';
+import type { Env } from './env.ts';
 import { ConfigError } from './server.ts';
+import { readConfigVariable } from './variable.ts';
 
 // How NFT metadata and media are fetched (platform §5), validated; a bad value stops start-up with
 // a message naming the variable. Every variable is listed in .env.example.
@@ -34,13 +35,7 @@ const positive = z
   .regex(/^[1-9]\d{0,9}$/, 'must be a whole number from 1')
   .transform(Number);
 
-function read<T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T {
-  const value = envValue(env, name);
-  if (value === undefined) return fallback;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw new ConfigError(`Invalid NFT configuration: ${name} ${parsed.error.issues[0]?.message ?? 'is invalid'}. See .env.example.`);
-  return parsed.data;
-}
+const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'NFT', name, schema, fallback);
 
 /** `local`: the platform runs in local mode (FAUCET_MODE=local), which changes NFT_FETCH_PRIVATE's default. */
 export function readNftsConfig(env: Env, mode: { local: boolean }): NftsConfig {
