@@ -1,4 +1,4 @@
-import { toHex } from 'viem';
+import { erc1155UriId } from '../../nfts/erc1155-uri.ts';
 import { WORLD_HISTORY, type HostedCollectionId } from './history.ts';
 
 // The world's hosted NFT metadata: JSON documents and images under public/world/nft/<collection>/,
@@ -17,15 +17,12 @@ export function worldBaseUri(siteOrigin: string, collection: HostedCollectionId)
   return `${new URL(siteOrigin).origin}/world/nft/${collection}/`;
 }
 
-/** ERC-1155's `{id}` substitution: the id as 64 lowercase hex digits, no 0x. */
-export const erc1155IdInUri = (id: bigint): string => toHex(id, { size: 32 }).slice(2);
-
 /** The metadata documents the site must serve, relative to /world/nft/: one per hosted token (the airdrop's tokens share one). */
 export function hostedMetadataDocuments(): string[] {
   const documents = new Set<string>(['airdrop/pass.json']);
   for (const step of WORLD_HISTORY.flat()) {
     if (step.action === 'relic-mint') for (const id of step.ids) if (id < RELIC_FIRST_ONCHAIN_ID) documents.add(`relics/${id}.json`);
-    if (step.action === 'material-mint') for (const id of step.ids) documents.add(`materials/${erc1155IdInUri(id)}.json`);
+    if (step.action === 'material-mint') for (const id of step.ids) documents.add(`materials/${erc1155UriId(id)}.json`);
   }
   return [...documents].sort();
 }

@@ -4,7 +4,8 @@ import { airdropRecipients, DEMO_WALLET, WORLD_DEPLOYER, WORLD_HOLDERS } from '.
 import { deployWorld, PartialWorldError } from '../../../src/chain/world/deploy.ts';
 import { AIRDROP_SIZE, worldHoldings } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract, type WorldContractId } from '../../../src/chain/world/manifest.ts';
-import { erc1155IdInUri, RELIC_FIRST_ONCHAIN_ID, worldBaseUri } from '../../../src/chain/world/metadata.ts';
+import { RELIC_FIRST_ONCHAIN_ID, worldBaseUri } from '../../../src/chain/world/metadata.ts';
+import { erc1155UriId } from '../../../src/nfts/erc1155-uri.ts';
 import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 
 const siteOrigin = 'http://localhost:4321';
@@ -96,7 +97,7 @@ describe('deployWorld on a fresh anvil', () => {
   it('gives the ERC-1155 a uri template with {id}, and the airdrop one shared document', async () => {
     const template = (await read('materials', 'uri', [2n])) as string;
     expect(template).toBe(`${worldBaseUri(siteOrigin, 'materials')}{id}.json`);
-    expect(template.replace('{id}', erc1155IdInUri(2n))).toMatch(/\/0{63}2\.json$/);
+    expect(template.replace('{id}', erc1155UriId(2n))).toMatch(/\/0{63}2\.json$/);
     expect(await read('airdrop', 'tokenURI', [AIRDROP_SIZE])).toBe(`${worldBaseUri(siteOrigin, 'airdrop')}pass.json`);
   });
 
