@@ -38,8 +38,8 @@ export interface NodeRuntimeOptions {
   pool?: { probeIntervalMs?: number };
   /** The token data methods (platform §4); without it they answer -32601 on every network. */
   tokens?: {
-    /** A network's transfer index, or null where none runs. */
-    indexOf(network: string): TokenIndex | null;
+    /** A network's transfer index. */
+    indexOf(network: string): TokenIndex;
     metadata: TokenMetadataReader;
     list: TokenList;
   };

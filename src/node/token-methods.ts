@@ -16,16 +16,15 @@ import { rpcFailure } from './rpc/errors.ts';
 export interface NetworkTokenData {
   network: string;
   chain: TokenChain;
-  /** The network's transfer index; null where none runs ("erc20" balances are then refused). */
-  index: TokenIndex | null;
+  /** The network's transfer index ("erc20" balances are refused while it holds nothing for the network). */
+  index: TokenIndex;
   metadata: TokenMetadataReader;
   logos: TokenLogos;
 }
 
 export function tokenMethods(data: NetworkTokenData): Map<string, ServedMethod> {
-  const index = data.index ?? indexMissing(data.network);
   return new Map<string, ServedMethod>([
-    ['crucible_getTokenBalances', (params) => answer(data.network, () => getTokenBalances(data.chain, index, params))],
+    ['crucible_getTokenBalances', (params) => answer(data.network, () => getTokenBalances(data.chain, data.index, params))],
     [
       'crucible_getTokenMetadata',
       (params) => answer(data.network, () => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, parseTokenMetadataParams(params))),
@@ -33,22 +32,12 @@ export function tokenMethods(data: NetworkTokenData): Map<string, ServedMethod> 
   ]);
 }
 
-class IndexMissingError extends Error {
-  override name = 'IndexMissingError';
-}
-
-function indexMissing(network: string): TokenIndex {
-  return {
-    tokensOfHolder: () => Promise.reject(new IndexMissingError(network)),
-  };
-}
-
 async function answer(network: string, read: () => Promise<unknown>): Promise<RpcOutcome> {
   try {
     return { result: await read() };
   } catch (error) {
     if (error instanceof TokenParamsError) return { failure: rpcFailure('invalid_params', { detail: error.message }) };
-    if (error instanceof IndexMissingError || error instanceof IndexNotReadyError) return { failure: rpcFailure('index_unavailable', { network }) };
+    if (error instanceof IndexNotReadyError) return { failure: rpcFailure('index_unavailable', { network }) };
     if (error instanceof MulticallError) return { nodeError: { code: -32000, message: error.message } };
     if (error instanceof TokenChainError) {
       const { failure } = error;
