@@ -7,6 +7,8 @@ import type { App } from '../src/apps/app.ts';
 import { AppInputError, AppNotFoundError } from '../src/apps/errors.ts';
 import type { NewApp } from '../src/apps/input.ts';
 import type { AppStore } from '../src/apps/store.ts';
+import type { AccountTokens } from '../src/webhooks/account-tokens.ts';
+import { WebhookNotFoundError } from '../src/webhooks/errors.ts';
 import { redactUrls } from '../src/log/redact.ts';
 
 const USAGE = `Usage: npm run apps -- <command> [options]
@@ -20,6 +22,11 @@ Commands:
   rotate <id> [--grace-seconds N]  a new key; the old one stops working now, or after N seconds
   disable <id>                     its key is refused (403) until it is enabled
   enable <id>
+  token create --owner <account> [--name <name>]
+                                   an account auth token for the webhook API (X-Crucible-Token);
+                                   printed once, never shown again
+  token list [--owner <account>]   every token (not their text)
+  token revoke <token id>          the token stops working at once
 
 Options:
   --json   print one JSON document (create, show and rotate include the key)
@@ -38,6 +45,7 @@ const options = {
   'cu-per-second': { type: 'string' },
   'monthly-quota': { type: 'string' },
   'grace-seconds': { type: 'string' },
+  owner: { type: 'string' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositionals: true }>>['values'];
 
@@ -49,6 +57,9 @@ const commands = {
   rotate: { options: ['grace-seconds'], takesId: true },
   disable: { options: [], takesId: true },
   enable: { options: [], takesId: true },
+  'token create': { options: ['name', 'owner'], takesId: false },
+  'token list': { options: ['owner'], takesId: false },
+  'token revoke': { options: [], takesId: true },
 } as const satisfies Record<string, { options: ReadonlyArray<keyof typeof options>; takesId: boolean }>;
 type Command = keyof typeof commands;
 
@@ -60,6 +71,7 @@ const flagOfField: Record<string, string> = {
   computeUnitsPerSecond: '--cu-per-second',
   monthlyComputeUnitQuota: '--monthly-quota',
   graceSeconds: '--grace-seconds',
+  ownerId: '--owner',
 };
 
 /** Bad input on the command line: exit code 2. */
@@ -80,31 +92,40 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(USAGE);
     return 0;
   }
-  const [name, ...rest] = positionals;
+  // `token <verb>` is one command of two words.
+  const [first, ...others] = positionals;
+  const [name, ...rest] = first === 'token' && others.length > 0 ? [`token ${others[0]}`, ...others.slice(1)] : positionals;
   if (name === undefined) throw new UsageError(`Name a command: ${Object.keys(commands).join(', ')} (--help shows them).`);
+  if (name === 'token') throw new UsageError('token takes create, list or revoke (--help shows them).');
   if (!Object.hasOwn(commands, name)) throw new UsageError(`There is no command "${name}": use ${Object.keys(commands).join(', ')} (--help shows them).`);
   const command = name as Command;
   const { options: own, takesId } = commands[command];
   const foreign = Object.keys(values).find((option) => option !== 'json' && !(own as readonly string[]).includes(option));
   if (foreign) throw new UsageError(`--${foreign} is not an option of ${command}.`);
-  if (takesId && rest.length !== 1) throw new UsageError(`${command} takes one app id (npm run apps -- ${command} <id>).`);
+  if (takesId && rest.length !== 1)
+    throw new UsageError(`${command} takes one ${command.startsWith('token') ? 'token' : 'app'} id (npm run apps -- ${command} <id>).`);
   if (!takesId && rest.length > 0) throw new UsageError(`${command} takes no ${rest.length === 1 ? 'argument' : 'arguments'} (got ${rest.join(' ')}).`);
-  const act = action(command, rest[0] ?? '', values);
+  const act = command.startsWith('token ') ? null : action(command, rest[0] ?? '', values);
+  const actOnTokens = command.startsWith('token ') ? tokenAction(command, rest[0] ?? '', values) : null;
 
   // Loaded once the arguments are known good: --help and usage errors answer without them.
-  const [{ databaseConfig }, { loadFaucetNetworks }, { openDatabase }, { loadAppKeySecret }, { createAppStore }] = await Promise.all([
+  const [{ databaseConfig }, { loadFaucetNetworks }, { openDatabase }, { loadAppKeySecret }, { createAppStore }, { createAccountTokens }] = await Promise.all([
     import('../src/config/config.ts'),
     import('../src/chain/networks.ts'),
     import('../src/db/open.ts'),
     import('../src/apps/key-secret.ts'),
     import('../src/apps/store.ts'),
+    import('../src/webhooks/account-tokens.ts'),
   ]);
   const config = databaseConfig();
-  const networks = (await loadFaucetNetworks(resolve(import.meta.dirname, '..'))).map((network) => network.id);
   const database = await openDatabase(config);
   try {
-    const store = createAppStore(database, { keySecret: await loadAppKeySecret(config), networks });
-    const outcome = await act(store);
+    let outcome: Outcome;
+    if (actOnTokens) outcome = await actOnTokens(createAccountTokens(database.db));
+    else {
+      const networks = (await loadFaucetNetworks(resolve(import.meta.dirname, '..'))).map((network) => network.id);
+      outcome = await act!(createAppStore(database, { keySecret: await loadAppKeySecret(config), networks }));
+    }
     process.stdout.write(values.json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.text);
     return 0;
   } finally {
@@ -155,6 +176,46 @@ function action(command: Command, id: string, values: Values): (store: AppStore)
         const app = await store.setState(id, command === 'disable' ? 'disabled' : 'active');
         return { json: { app }, text: `${app.id} is ${app.state}.\n` };
       };
+    default:
+      throw new UsageError(`${command} is not an app command.`);
+  }
+}
+
+/** The account token commands: what each does with the tokens. */
+function tokenAction(command: Command, id: string, values: Values): (tokens: AccountTokens) => Promise<Outcome> {
+  switch (command) {
+    case 'token create': {
+      const owner = values.owner;
+      if (owner === undefined) throw new UsageError('token create needs --owner <account>.');
+      return async (tokens) => {
+        const { token, secret } = await tokens.create({ ownerId: owner, name: values.name ?? null });
+        return {
+          json: { token, secret },
+          text: `Created ${token.id} for ${token.ownerId}.\ntoken: ${secret}\nSend it as X-Crucible-Token; it is not shown again.\n`,
+        };
+      };
+    }
+    case 'token list':
+      return async (tokens) => {
+        const list = await tokens.list(values.owner);
+        const rows = list.map((token) =>
+          [
+            token.id,
+            token.ownerId,
+            token.name ?? '',
+            token.revokedAt === null ? 'active' : `revoked ${isoTime(token.revokedAt)}`,
+            isoTime(token.createdAt),
+          ].join('  '),
+        );
+        return { json: { tokens: list }, text: rows.length === 0 ? 'No tokens yet: npm run apps -- token create --owner <account>\n' : `${rows.join('\n')}\n` };
+      };
+    case 'token revoke':
+      return async (tokens) => {
+        const token = await tokens.revoke(id);
+        return { json: { token }, text: `${token.id} is revoked.\n` };
+      };
+    default:
+      throw new UsageError(`${command} is not a token command.`);
   }
 }
 
@@ -223,7 +284,7 @@ function describe(app: App, key: string): string {
 function failure(error: unknown): { message: string; code: number } {
   if (error instanceof UsageError) return { message: error.message, code: 2 };
   if (error instanceof AppInputError) return { message: `${flagOfField[error.field] ?? error.field} ${error.reason}.`, code: 2 };
-  if (error instanceof AppNotFoundError) return { message: error.message, code: 1 };
+  if (error instanceof AppNotFoundError || error instanceof WebhookNotFoundError) return { message: error.message, code: 1 };
   return { message: redactUrls(error instanceof Error ? error.message : String(error)), code: 1 };
 }
 

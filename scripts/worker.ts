@@ -3,9 +3,12 @@
 // may run at once against one PostgreSQL database: each network is led by one of them. Exit codes:
 // 0 stopped by SIGINT/SIGTERM, 1 could not start, 2 no such worker.
 import { fileURLToPath } from 'node:url';
+import { loadFaucetNetworks } from '../src/chain/networks.ts';
+import { faucetConfig } from '../src/config/config.ts';
 import { ConfigError } from '../src/config/server.ts';
 import { loadTransferIndexer } from '../src/indexer/load.ts';
 import { redactUrls } from '../src/log/redact.ts';
+import { loadDeliveryWorker } from '../src/webhooks/load.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 
@@ -21,6 +24,16 @@ const workers: Record<string, { summary: string; start(): Promise<RunningWorker>
       indexer.start();
       console.log(JSON.stringify({ component: 'indexer', level: 'info', message: 'started', networks: indexer.networks }));
       return indexer;
+    },
+  },
+  webhooks: {
+    summary: 'NFT webhook delivery: sends the outbox’s due deliveries, signed, with retries (WEBHOOK_* variables)',
+    async start() {
+      const local = faucetConfig(await loadFaucetNetworks(projectRoot)).mode === 'local';
+      const worker = await loadDeliveryWorker({ local });
+      worker.start();
+      console.log(JSON.stringify({ component: 'webhooks', level: 'info', message: 'started', local }));
+      return worker;
     },
   },
 };

@@ -10,6 +10,7 @@ import { ipOperation } from './operations/ip.ts';
 import { openApiOperations } from './operations/openapi.ts';
 import { searchOperation } from './operations/search.ts';
 import { surfaceOperations } from './operations/surface.ts';
+import { webhookComponentSchemas, webhookOperations, type WebhookApi } from './operations/webhooks.ts';
 import { createRouter, type Router } from './router.ts';
 import { componentSchemas, faucetIdSchema } from './schemas.ts';
 
@@ -25,6 +26,8 @@ export interface SiteApiOptions {
   faucet: FaucetHandlers;
   /** The transfer index's progress; without it GET /api/indexer/status is not served here (404). */
   indexerStatus?: IndexerStatusSource;
+  /** Account tokens and webhooks; without them /api/webhooks is not served here (404). */
+  webhooks?: WebhookApi;
   /** Releases what the services behind the handlers hold. */
   close?: () => Promise<void>;
 }
@@ -47,6 +50,7 @@ const tags = [
   { name: 'Utility', description: 'Client IP echo (spec 4.4).' },
   { name: 'Meta', description: 'This document (spec 4.5).' },
   { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (platform §4–6).' },
+  { name: 'Webhooks', description: 'NFT webhooks and their deliveries, with an account auth token in X-Crucible-Token (platform §6).' },
   { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (spec 4.7).' },
   { name: 'Markdown twins', description: 'Every content page as markdown (spec 2.7, 4.7).' },
   { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
@@ -58,23 +62,38 @@ export function isApiPath(path: string): boolean {
 }
 
 export function createSiteApi(options: SiteApiOptions): SiteApi {
-  const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus);
+  const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus, options.webhooks);
   return { router: createRouter(routed, { origin: options.origin }), close: options.close ?? (async () => {}) };
 }
 
 /** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
 export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
-  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus);
+  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks);
   const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
-  return buildOpenApiDocument({ origin: options.origin, components: componentSchemas(faucetId), operations, tags, description });
+  const components = { ...componentSchemas(faucetId), ...webhookComponentSchemas };
+  return buildOpenApiDocument({ origin: options.origin, components, operations, tags, description });
 }
 
 /** The router's operations; the faucet id schema is shared with the document's components, so it is one `$ref`. */
-function siteOperations(origin: string, networks: ReadonlyArray<{ id: string }>, faucet: FaucetHandlers, indexerStatus?: IndexerStatusSource) {
+function siteOperations(
+  origin: string,
+  networks: ReadonlyArray<{ id: string }>,
+  faucet: FaucetHandlers,
+  indexerStatus?: IndexerStatusSource,
+  webhooks?: WebhookApi,
+) {
   const faucetIds = networks.map((network) => network.id);
   const faucetId = faucetIdSchema(faucetIds);
   const indexer = indexerStatus ? [indexerStatusOperation(indexerStatus)] : [];
-  const routed: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...indexer, ...openApiOperations()];
+  const hooks = webhooks ? webhookOperations(origin, webhooks) : [];
+  const routed: ApiOperation[] = [
+    ...faucetOperations(faucetIds, faucetId, faucet),
+    searchOperation(origin),
+    ipOperation,
+    ...indexer,
+    ...hooks,
+    ...openApiOperations(),
+  ];
   return { routed, faucetId };
 }
 
@@ -92,11 +111,20 @@ const describedStatus: IndexerStatusSource = () => {
   throw new Error('the indexer status is described, not served, here');
 };
 
+/** The document describes the webhook operations; their handlers, which use these, never run for it. */
+const describedWebhooks = {} as WebhookApi;
+
 /**
  * The API with its services, configured from the project's content and environment: the faucet
  * runtime reads the environment once here (throws FaucetConfigError naming a bad variable).
  */
-export async function loadSiteApi(options: { root: string; origin: string; devnets?: LocalDevnets; indexerStatus?: IndexerStatusSource }): Promise<SiteApi> {
+export async function loadSiteApi(options: {
+  root: string;
+  origin: string;
+  devnets?: LocalDevnets;
+  indexerStatus?: IndexerStatusSource;
+  webhooks?: WebhookApi;
+}): Promise<SiteApi> {
   const networks = await loadFaucetNetworks(options.root);
   const faucet = await startFaucetRuntime({ networks, devnets: options.devnets });
   try {
@@ -105,6 +133,7 @@ export async function loadSiteApi(options: { root: string; origin: string; devne
       networks,
       faucet: faucetHandlers(faucet.faucet),
       indexerStatus: options.indexerStatus,
+      webhooks: options.webhooks,
       close: () => faucet.close(),
     });
   } catch (error) {

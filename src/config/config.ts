@@ -7,6 +7,7 @@ import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
 import { readIndexerConfig, type IndexerConfig } from './indexer.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
 import { readDevApiConfig, readServerConfig, type DevApiConfig, type ServerConfig } from './server.ts';
+import { readWebhooksConfig, type WebhooksConfig } from './webhooks.ts';
 
 // The one module that reads the process environment: once, with `.env` loaded under it, and
 // handed to each part as its typed configuration. A bad value throws naming the variable. The
@@ -56,6 +57,11 @@ export function nodeConfig(networks: ReadonlyArray<{ id: string }>): NodeConfig 
 /** The transfer indexer (src/indexer/); the networks' ids name its per-network variables. */
 export function indexerConfig(networks: ReadonlyArray<{ id: string }>): IndexerConfig {
   return readIndexerConfig(processEnvironment(), networks);
+}
+
+/** NFT webhooks' delivery (src/webhooks/); `local`: the platform runs in local mode (FAUCET_MODE=local). */
+export function webhooksConfig(mode: { local: boolean }): WebhooksConfig {
+  return readWebhooksConfig(processEnvironment(), mode);
 }
 
 /** The build's inputs from the environment: the site origin and the faucet pages' widget. */

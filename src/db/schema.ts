@@ -12,6 +12,11 @@ export interface DatabaseSchema {
   indexer_transfers: IndexerTransferRow;
   indexer_holder_tokens: IndexerHolderTokenRow;
   indexer_nft_balances: IndexerNftBalanceRow;
+  account_tokens: AccountTokenRow;
+  webhooks: WebhookRow;
+  webhook_deliveries: WebhookDeliveryRow;
+  webhook_attempts: WebhookAttemptRow;
+  webhook_sent_transfers: WebhookSentTransferRow;
 }
 
 /** An app and its key (platform §2). */
@@ -134,4 +139,78 @@ export interface IndexerNftBalanceRow {
   balance: string;
   last_block: number;
   last_log_index: number;
+}
+
+/** An account auth token for the webhook API (platform §6): only its SHA-256 is kept. */
+export interface AccountTokenRow {
+  id: string;
+  owner_id: string;
+  name: string | null;
+  token_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+/** A webhook (platform §6); filters are JSON arrays (empty: any). */
+export interface WebhookRow {
+  id: string;
+  owner_id: string;
+  type: 'NFT_ACTIVITY' | 'NFT_METADATA_UPDATE';
+  network: string;
+  url: string;
+  /** JSON array of lowercase addresses. */
+  contract_addresses: string;
+  /** JSON array of decimal token ids. */
+  token_ids: string;
+  /** The HMAC-SHA256 key of its signatures, shown to its owner. */
+  signing_key: string;
+  state: 'active' | 'paused';
+  paused_reason: string | null;
+  /** Deliveries that finally failed since the last one that succeeded. */
+  consecutive_failures: number;
+  /** The next delivery's place in this webhook's order. */
+  next_seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** One payload in the outbox, sent until a 2xx or its last retry. */
+export interface WebhookDeliveryRow {
+  id: string;
+  webhook_id: string;
+  seq: number;
+  block_number: number | null;
+  /** The exact body POSTed (and signed). */
+  payload: string;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: number;
+  /** The delivery process sending it, until claim_expires_at. */
+  claimed_by: string | null;
+  claim_expires_at: number | null;
+  created_at: number;
+  completed_at: number | null;
+  last_http_status: number | null;
+  last_error: string | null;
+}
+
+/** One POST of a delivery; `sending` until its answer is recorded (`abandoned` when its process died). */
+export interface WebhookAttemptRow {
+  delivery_id: string;
+  attempt: number;
+  started_at: number;
+  duration_ms: number | null;
+  http_status: number | null;
+  error: string | null;
+  outcome: 'sending' | 'delivered' | 'failed' | 'abandoned';
+}
+
+/** A transfer a webhook was sent, kept while a reorg may still undo it. */
+export interface WebhookSentTransferRow {
+  webhook_id: string;
+  network: string;
+  block_number: number;
+  log_index: number;
+  batch_index: number;
 }

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../db/open.ts';
 import type { IndexHooks } from './index-writes.ts';
 import { createTransferIndexer, type IndexerLogEntry, type TransferIndexer, type TransferIndexerNetwork } from './indexer.ts';
 import { indexerStatus, type NetworkIndexStatus } from './queries.ts';
+import { webhookIndexHooks } from '../webhooks/outbox.ts';
 
 // The indexer as a process runs it, configured from the project's content and environment: the
 // EVM networks of content/networks/, each over its configured upstream (the node gateway's URLs)
@@ -92,7 +93,8 @@ async function startConfigured(
     leaseMs: config.leaseMs,
     rpcTimeoutMs: config.rpcTimeoutMs,
     log: options.log,
-    ...options.hooks,
+    // The webhook outbox fills in the index's transactions wherever the indexer runs.
+    ...bothHooks(webhookIndexHooks({ reorgWindow: config.reorgWindow }), options.hooks ?? {}),
   });
   const ids = networks.map((network) => network.id);
   return {
@@ -102,6 +104,25 @@ async function startConfigured(
     async close() {
       await indexer.stop();
       if (!options.database) await database.close();
+    },
+  };
+}
+
+/** Each hook of `first`, then the same hook of `second`, in the one transaction. */
+function bothHooks(first: Required<IndexHooks>, second: IndexHooks): IndexHooks {
+  const { onTransfers, onReorg, onReset } = second;
+  return {
+    onTransfers: async (event, trx) => {
+      await first.onTransfers(event, trx);
+      await onTransfers?.(event, trx);
+    },
+    onReorg: async (event, trx) => {
+      await first.onReorg(event, trx);
+      await onReorg?.(event, trx);
+    },
+    onReset: async (event, trx) => {
+      await first.onReset(event, trx);
+      await onReset?.(event, trx);
     },
   };
 }

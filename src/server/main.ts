@@ -3,7 +3,7 @@ import { clientIp } from '../api/client-ip.ts';
 import { loadSiteApi } from '../api/site-api.ts';
 import type { BuildEnvironment } from '../config/build-environment.ts';
 import { createLocalDevnets } from '../chain/local-devnets.ts';
-import { loadFaucetNetworks } from '../chain/networks.ts';
+import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
 import { buildConfig, databaseConfig, faucetConfig, serverConfig } from '../config/config.ts';
 import { openDatabase } from '../db/open.ts';
 import { loadServerTransferIndexer } from '../indexer/load.ts';
@@ -13,6 +13,9 @@ import { attachNodeWebSockets } from '../node/websocket/attach.ts';
 import { ConfigError, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
 import { headerValue } from './node-adapter.ts';
+import { createAccountTokens } from '../webhooks/account-tokens.ts';
+import { loadServerDeliveryWorker } from '../webhooks/load.ts';
+import { createWebhookStore } from '../webhooks/store.ts';
 import { createSiteServer, listen } from './server.ts';
 import { openStaticSite } from './static-site.ts';
 import { loadSurfaceRules } from './surface-rules.ts';
@@ -35,7 +38,8 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
   // visible through the node API.
   // Each devnet carries the local world, kept across restarts beside the database.
-  const faucet = faucetConfig(await loadFaucetNetworks(projectRoot));
+  const faucetNetworks = await loadFaucetNetworks(projectRoot);
+  const faucet = faucetConfig(faucetNetworks);
   const devnets =
     faucet.mode === 'local'
       ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: rules.site })
@@ -43,11 +47,17 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   // One database for the gateway and the indexer (SQLite wants one connection per process).
   const database = await openDatabase(databaseConfig());
   const indexer = await loadServerTransferIndexer({ root: projectRoot, devnets, database });
+  // NFT webhooks (platform §6): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
+  const local = faucet.mode === 'local';
+  const webhookNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
+  const webhooks = { tokens: createAccountTokens(database.db), store: createWebhookStore(database.db, { networks: webhookNetworks, urlRules: { local } }) };
+  const delivery = await loadServerDeliveryWorker({ local, database });
   const api = await loadSiteApi({
     root: projectRoot,
     origin: rules.site,
     devnets: devnets ?? undefined,
     indexerStatus: indexer ? () => indexer.status() : undefined,
+    webhooks,
   });
   const node = await loadNodeRuntime({
     root: projectRoot,
@@ -61,6 +71,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     registerIndexerMetrics(node.metrics.registry, indexer);
     indexer.start();
   }
+  delivery?.start();
   const server = createSiteServer({
     site,
     router: api.router,
@@ -85,7 +96,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;
-      await Promise.all([api.close(), node.close(), indexer?.close()]);
+      await Promise.all([api.close(), node.close(), indexer?.close(), delivery?.close()]);
       await database.close();
       await devnets?.stop();
     },

@@ -1,12 +1,14 @@
 import type { Migration, MigrationProvider } from 'kysely/migration';
 import { up as createAppsAndUsage } from './0001-apps-and-usage.ts';
 import { up as createTransferIndex } from './0002-transfer-index.ts';
+import { up as createWebhooks } from './0003-webhooks.ts';
 
 // Every migration, by name, in the order they run. Append only: a migration that has run
 // anywhere is never edited, and a later change is a new, higher-numbered file.
 const migrations: Record<string, Migration> = {
   '0001-apps-and-usage': { up: createAppsAndUsage },
   '0002-transfer-index': { up: createTransferIndex },
+  '0003-webhooks': { up: createWebhooks },
 };
 
 /** Migrations written in code (kysely's file provider would read a folder at run time). */

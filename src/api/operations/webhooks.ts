@@ -1,0 +1,350 @@
+import { z } from 'zod';
+import type { AccountTokens } from '../../webhooks/account-tokens.ts';
+import { WebhookInputError, WebhookNotFoundError } from '../../webhooks/errors.ts';
+import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../../webhooks/store.ts';
+import { MAX_FILTER_ENTRIES, WEBHOOK_TYPES, type Webhook as WebhookRecord } from '../../webhooks/webhook.ts';
+import { BufferedResponse } from '../buffered-response.ts';
+import { apiErrorCodes, apiErrorResponse, documentationUrlOf } from '../errors.ts';
+import { jsonType } from '../../http/media.ts';
+import { defineOperation, type ApiOperation, type ApiRequest, type ResponseSpec } from '../operation.ts';
+import { jsonResponse } from '../responses.ts';
+import { ErrorBody } from '../schemas.ts';
+
+// The webhook API under /api/webhooks (platform §6): create, list, get, update, pause, resume and
+// delete webhooks, and read their deliveries with every attempt. Every call carries an account auth
+// token in `X-Crucible-Token` (`npm run apps -- token create`); app keys are never accepted, as they
+// ship in front ends. Another owner's webhook answers 404 exactly as a missing one. The signing key
+// is part of the webhook and shown to its owner whenever asked (as the incumbent's dashboard does).
+
+/** What the operations need: who a token belongs to, and the owner's webhooks. */
+export interface WebhookApi {
+  tokens: Pick<AccountTokens, 'authenticate'>;
+  store: WebhookStore;
+}
+
+const TOKEN_HEADER = 'x-crucible-token';
+const BODY_MAX_BYTES = 256 * 1024;
+
+/** spec 2.5 with `unauthorized` (401): the webhook API's one code beyond the site's. */
+export const WebhookError = ErrorBody.extend({
+  error: ErrorBody.shape.error.extend({ code: z.enum([...apiErrorCodes, 'unauthorized']) }),
+});
+
+const time = z.iso.datetime().describe('ISO 8601, UTC.');
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .describe('0x followed by 40 hexadecimal digits.');
+const tokenId = z
+  .string()
+  .regex(/^(\d{1,78}|0x[0-9a-fA-F]{1,64})$/)
+  .describe('Decimal, or 0x hexadecimal; stored and shown as decimal.');
+
+const Filters = z
+  .object({
+    contractAddresses: z.array(address).max(MAX_FILTER_ENTRIES).optional().describe('Only these contracts; absent or empty: every contract.'),
+    tokenIds: z.array(tokenId).max(MAX_FILTER_ENTRIES).optional().describe('NFT_ACTIVITY only: only these token ids; absent or empty: every token.'),
+  })
+  .strict();
+
+const WebhookType = z
+  .enum(WEBHOOK_TYPES)
+  .describe('NFT_ACTIVITY: NFT transfers (ERC-721, ERC-1155, legacy). NFT_METADATA_UPDATE: a token’s metadata changed on refresh.');
+
+export const Webhook = z.object({
+  id: z.string(),
+  type: WebhookType,
+  network: z.string().describe('Network id, as in content/networks/.'),
+  url: z.url().describe('Where deliveries are POSTed.'),
+  filters: z.object({
+    contractAddresses: z.array(z.string()).describe('Lowercase; empty: every contract.'),
+    tokenIds: z.array(z.string()).describe('Decimal; empty: every token.'),
+  }),
+  signingKey: z
+    .string()
+    .describe('Key of `X-Crucible-Signature` and `X-Alchemy-Signature`: hex HMAC-SHA256 of the raw body. Shown to the owner whenever asked.'),
+  state: z.enum(['active', 'paused']),
+  pausedReason: z.string().nullable().describe('Why it is paused, e.g. `paused by its owner` or `paused: repeated delivery failures (…)`; null while active.'),
+  consecutiveFailures: z.int().min(0).describe('Deliveries that failed after every retry since the last that succeeded.'),
+  createdAt: time,
+  updatedAt: time,
+});
+
+const CreateWebhook = z
+  .object({
+    type: WebhookType,
+    network: z.string().min(1).describe('Network id, as in content/networks/.'),
+    url: z.string().min(1).describe('https (http too in local mode); outside local mode not a loopback, private or link-local address.'),
+    filters: Filters.optional(),
+  })
+  .strict();
+
+const UpdateWebhook = z
+  .object({ url: CreateWebhook.shape.url.optional(), filters: Filters.optional() })
+  .strict()
+  .refine((patch) => patch.url !== undefined || patch.filters !== undefined, 'give url or filters');
+
+const DeliveryStatus = z.enum(['pending', 'delivered', 'failed']);
+
+export const Delivery = z.object({
+  id: z.string().describe('The payload’s `id`.'),
+  status: DeliveryStatus.describe('pending: queued or between retries; delivered: a 2xx answer; failed: every retry failed.'),
+  blockNumber: z.int().nullable().describe('The block of its activity; null for a metadata update.'),
+  attempts: z.int().min(0),
+  createdAt: time,
+  completedAt: time.nullable(),
+  nextAttemptAt: time.nullable().describe('When it is sent next, while pending.'),
+  lastHttpStatus: z.int().nullable(),
+  lastError: z.string().nullable(),
+});
+
+const Attempt = z.object({
+  attempt: z.int().min(1),
+  outcome: z
+    .enum(['sending', 'delivered', 'failed', 'abandoned'])
+    .describe('abandoned: the process sending it stopped before the answer was recorded; it was sent again.'),
+  httpStatus: z.int().nullable(),
+  error: z
+    .string()
+    .nullable()
+    .describe('Why it failed: `HTTP 500`, `no answer within 5000 ms`, `connection failed: ECONNREFUSED`, `blocked address 10.0.0.1`, …'),
+  durationMs: z.int().nullable(),
+  startedAt: time,
+});
+
+const DeliveryDetailBody = Delivery.extend({
+  payload: z.record(z.string(), z.unknown()).describe('The body POSTed: `{ webhookId, id, createdAt, type, event }` (platform §6).'),
+  attemptList: z.array(Attempt).describe('Every attempt, oldest first.'),
+});
+
+const WebhookList = z.object({ webhooks: z.array(Webhook) });
+const DeliveryPage = z.object({
+  deliveries: z.array(Delivery).describe('Newest first.'),
+  pageKey: z.string().nullable().describe('Pass for the next page; null on the last.'),
+});
+
+const WebhookParams = z.object({ webhookId: z.string().min(1).max(100).describe('The webhook’s id.') });
+const DeliveryParams = WebhookParams.extend({ deliveryId: z.string().min(1).max(100).describe('The delivery’s id (its payload’s `id`).') });
+const DeliveryQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Deliveries per page, 1–100; default 50.'),
+  pageKey: z
+    .string()
+    .regex(/^\d{1,15}$/, 'must be the pageKey of the page before')
+    .optional()
+    .describe('The `pageKey` of the page before.'),
+  status: DeliveryStatus.optional().describe('Only deliveries in this state.'),
+});
+
+/** Named schemas for the OpenAPI document's components (each used in more than one place). */
+export const webhookComponentSchemas = { Webhook, WebhookDelivery: Delivery, WebhookError };
+
+export function webhookOperations(origin: string, api: WebhookApi): ApiOperation[] {
+  const documentationUrl = documentationUrlOf(origin);
+  const noStore = { 'cache-control': 'no-store' };
+  const json = (body: unknown, status = 200) => jsonResponse(body, { status, headers: noStore });
+
+  const unauthorized = () => {
+    const body: z.infer<typeof WebhookError> = {
+      error: {
+        code: 'unauthorized',
+        message: 'This call needs an account auth token in the X-Crucible-Token header; none was given, or it is unknown or revoked.',
+        hint: 'Create one with `npm run apps -- token create --owner <account>` and send it as X-Crucible-Token (app keys are not accepted here).',
+        status: 401,
+        documentation_url: documentationUrl,
+      },
+    };
+    return new BufferedResponse(JSON.stringify(body), { status: 401, headers: { 'content-type': jsonType, ...noStore } });
+  };
+  const owner = (request: ApiRequest) => api.tokens.authenticate(request.headers.get(TOKEN_HEADER));
+  /** Runs `act` for the token's owner; the store's refusals become 400 and 404. */
+  const authorized =
+    <I extends { request: ApiRequest }>(act: (ownerId: string, input: I) => Promise<Response>) =>
+    async (input: I): Promise<Response> => {
+      const ownerId = await owner(input.request);
+      if (ownerId === null) return unauthorized();
+      try {
+        return await act(ownerId, input);
+      } catch (error) {
+        if (error instanceof WebhookInputError) return apiErrorResponse('bad_request', { documentationUrl, problem: error.message });
+        if (error instanceof WebhookNotFoundError) return apiErrorResponse('not_found', { documentationUrl });
+        throw error;
+      }
+    };
+  // A request without a valid token is refused as such before its inputs are judged.
+  const invalid: ApiOperation['invalid'] = async (failures, { request }) => {
+    if ((await owner(request)) === null) return unauthorized();
+    const failure = failures[0]!;
+    const issue = failure.issues[0];
+    const problem =
+      failure.reason === 'invalid' && issue
+        ? `${failure.part}${issue.path.length ? `.${issue.path.map(String).join('.')}` : ''}: ${issue.message}.`
+        : `The request's ${failure.part} could not be read (${failure.reason.replaceAll('_', ' ')}).`;
+    return apiErrorResponse('bad_request', { documentationUrl, problem });
+  };
+
+  const error = (status: number, code: string, when: string): [number, ResponseSpec] => [
+    status,
+    { description: `\`${code}\` (${status}): ${when}`, content: { 'application/json': WebhookError } },
+  ];
+  const common = (notFound: boolean): Record<number, ResponseSpec> =>
+    Object.fromEntries([
+      error(400, 'bad_request', 'a parameter or the body is invalid; the message says which and why.'),
+      error(401, 'unauthorized', 'X-Crucible-Token is missing, unknown or revoked (app keys are not accepted).'),
+      ...(notFound ? [error(404, 'not_found', 'no webhook (or delivery) with this id belongs to the token’s account.')] : []),
+      error(500, 'internal_error', 'the server failed unexpectedly.'),
+    ]);
+  const auth = 'Needs an account auth token in the `X-Crucible-Token` header (`npm run apps -- token create`); app keys are refused (401).';
+  const tags = ['Webhooks'];
+  const webhookBody = (webhook: WebhookRecord) => json(webhookJson(webhook));
+
+  return [
+    defineOperation({
+      operationId: 'createWebhook',
+      method: 'POST',
+      path: '/api/webhooks',
+      summary: 'Create a webhook',
+      description: `A webhook for NFT_ACTIVITY or NFT_METADATA_UPDATE events of one network, with optional filters. ${auth}`,
+      tags,
+      body: { schema: CreateWebhook, maxBytes: BODY_MAX_BYTES },
+      responses: { 201: { description: 'The webhook, active, with its signing key.', content: { 'application/json': Webhook } }, ...common(false) },
+      invalid,
+      handler: authorized(async (ownerId, { body }) => json(webhookJson(await api.store.create(ownerId, body)), 201)),
+    }),
+    defineOperation({
+      operationId: 'listWebhooks',
+      method: 'GET',
+      path: '/api/webhooks',
+      summary: 'List webhooks',
+      description: `The account’s webhooks, oldest first. ${auth}`,
+      tags,
+      responses: { 200: { description: 'Every webhook of the account.', content: { 'application/json': WebhookList } }, ...common(false) },
+      invalid,
+      handler: authorized(async (ownerId) => json({ webhooks: (await api.store.list(ownerId)).map(webhookJson) })),
+    }),
+    defineOperation({
+      operationId: 'getWebhook',
+      method: 'GET',
+      path: '/api/webhooks/{webhookId}',
+      summary: 'Get a webhook',
+      description: auth,
+      tags,
+      params: WebhookParams,
+      responses: { 200: { description: 'The webhook.', content: { 'application/json': Webhook } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params }) => webhookBody(await api.store.get(ownerId, params.webhookId))),
+    }),
+    defineOperation({
+      operationId: 'updateWebhook',
+      method: 'PATCH',
+      path: '/api/webhooks/{webhookId}',
+      summary: 'Change a webhook’s URL or filters',
+      description: `Filters given replace the old ones whole. ${auth}`,
+      tags,
+      params: WebhookParams,
+      body: { schema: UpdateWebhook, maxBytes: BODY_MAX_BYTES },
+      responses: { 200: { description: 'The webhook as changed.', content: { 'application/json': Webhook } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params, body }) => webhookBody(await api.store.update(ownerId, params.webhookId, body))),
+    }),
+    defineOperation({
+      operationId: 'deleteWebhook',
+      method: 'DELETE',
+      path: '/api/webhooks/{webhookId}',
+      summary: 'Delete a webhook',
+      description: `The webhook, its queued deliveries and their history. ${auth}`,
+      tags,
+      params: WebhookParams,
+      responses: { 204: { description: 'Deleted.' }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params }) => {
+        await api.store.delete(ownerId, params.webhookId);
+        return new BufferedResponse(null, { status: 204, headers: noStore });
+      }),
+    }),
+    defineOperation({
+      operationId: 'pauseWebhook',
+      method: 'POST',
+      path: '/api/webhooks/{webhookId}/pause',
+      summary: 'Pause a webhook',
+      description: `Nothing new is queued for it while paused (the reason says \`paused by its owner\`); what was queued waits. ${auth}`,
+      tags,
+      params: WebhookParams,
+      responses: { 200: { description: 'The webhook, paused.', content: { 'application/json': Webhook } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params }) => webhookBody(await api.store.pause(ownerId, params.webhookId))),
+    }),
+    defineOperation({
+      operationId: 'resumeWebhook',
+      method: 'POST',
+      path: '/api/webhooks/{webhookId}/resume',
+      summary: 'Resume a webhook',
+      description: `Active again, its failure count reset; queued deliveries go out in order. ${auth}`,
+      tags,
+      params: WebhookParams,
+      responses: { 200: { description: 'The webhook, active.', content: { 'application/json': Webhook } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params }) => webhookBody(await api.store.resume(ownerId, params.webhookId))),
+    }),
+    defineOperation({
+      operationId: 'listWebhookDeliveries',
+      method: 'GET',
+      path: '/api/webhooks/{webhookId}/deliveries',
+      summary: 'List a webhook’s deliveries',
+      description: `Newest first, a page at a time. ${auth}`,
+      tags,
+      params: WebhookParams,
+      query: DeliveryQuery,
+      responses: { 200: { description: 'A page of deliveries.', content: { 'application/json': DeliveryPage } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params, query }) => {
+        const page = await api.store.deliveries(ownerId, params.webhookId, {
+          limit: query.limit,
+          ...(query.pageKey !== undefined && { after: Number(query.pageKey) }),
+          ...(query.status !== undefined && { status: query.status }),
+        });
+        return json({ deliveries: page.deliveries.map(deliveryJson), pageKey: page.next === null ? null : String(page.next) });
+      }),
+    }),
+    defineOperation({
+      operationId: 'getWebhookDelivery',
+      method: 'GET',
+      path: '/api/webhooks/{webhookId}/deliveries/{deliveryId}',
+      summary: 'Get a delivery and its attempts',
+      description: `The payload sent and every attempt: outcome, HTTP status, error, duration and time. ${auth}`,
+      tags,
+      params: DeliveryParams,
+      responses: { 200: { description: 'The delivery.', content: { 'application/json': DeliveryDetailBody } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params }) => json(deliveryDetailJson(await api.store.delivery(ownerId, params.webhookId, params.deliveryId)))),
+    }),
+  ] as ApiOperation[];
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+function webhookJson(webhook: WebhookRecord): z.infer<typeof Webhook> {
+  return { ...webhook, createdAt: iso(webhook.createdAt), updatedAt: iso(webhook.updatedAt) };
+}
+
+function deliveryJson(delivery: DeliverySummary): z.infer<typeof Delivery> {
+  return {
+    id: delivery.id,
+    status: delivery.status,
+    blockNumber: delivery.blockNumber,
+    attempts: delivery.attempts,
+    createdAt: iso(delivery.createdAt),
+    completedAt: isoOrNull(delivery.completedAt),
+    nextAttemptAt: isoOrNull(delivery.nextAttemptAt),
+    lastHttpStatus: delivery.lastHttpStatus,
+    lastError: delivery.lastError,
+  };
+}
+
+function deliveryDetailJson(delivery: DeliveryDetail): z.infer<typeof DeliveryDetailBody> {
+  return {
+    ...deliveryJson(delivery),
+    payload: delivery.payload as Record<string, unknown>,
+    attemptList: delivery.attemptList.map((attempt: DeliveryAttempt) => ({ ...attempt, startedAt: iso(attempt.startedAt) })),
+  };
+}

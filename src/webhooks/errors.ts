@@ -1,0 +1,17 @@
+import { AppInputError } from '../apps/errors.ts';
+
+// The webhook store's errors, as values callers tell apart: the API maps them to 400 and 404, the
+// CLI to exit codes. None of their messages holds a token or a signing key.
+
+/** Input the store refuses (`field` names it, `reason` completes the sentence), as the app store's. */
+export class WebhookInputError extends AppInputError {
+  override name = 'WebhookInputError';
+}
+
+/** No such webhook, delivery or token for this owner: another owner's is answered the same way. */
+export class WebhookNotFoundError extends Error {
+  override name = 'WebhookNotFoundError';
+  constructor(what: string, id: string) {
+    super(`There is no ${what} ${JSON.stringify(id)}.`);
+  }
+}

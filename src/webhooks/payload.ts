@@ -1,0 +1,133 @@
+import { createHmac } from 'node:crypto';
+import type { Transfer } from '../indexer/transfer.ts';
+import type { NftKind } from '../indexer/transfer.ts';
+import type { NftMetadataRecord } from '../nfts/ports.ts';
+import type { WebhookType } from './webhook.ts';
+
+// What a delivery POSTs (platform §6), in the incumbent's shape: `{ webhookId, id, createdAt, type,
+// event }`. NFT_ACTIVITY's event is `{ network, activity: [...] }`, one item per NFT moved (ERC-721,
+// ERC-1155 with one item per id of a batch, and the legacy CryptoPunks-style NFTs as category
+// `token`); numbers and token ids as 0x hex, addresses lowercase. The index keeps no topics or data,
+// so `log` carries the fields that place the log on the chain. Pure: the outbox stores the text.
+
+export type ActivityCategory = 'erc721' | 'erc1155' | 'token';
+
+export interface ActivityLog {
+  address: string;
+  blockNumber: string;
+  blockHash: string;
+  transactionHash: string;
+  logIndex: string;
+  /** true: a reorg undid this transfer, sent before. */
+  removed: boolean;
+}
+
+export interface ActivityItem {
+  fromAddress: string;
+  toAddress: string;
+  contractAddress: string;
+  blockNum: string;
+  hash: string;
+  /** ERC-721 and legacy NFTs; null for ERC-1155. */
+  erc721TokenId: string | null;
+  /** ERC-1155: the id and amount moved; null otherwise. */
+  erc1155Metadata: Array<{ tokenId: string; value: string }> | null;
+  category: ActivityCategory;
+  log: ActivityLog;
+}
+
+/** A token's metadata before or after a refresh, as an NFT_METADATA_UPDATE tells it. */
+export interface MetadataSnapshot {
+  tokenUri: string | null;
+  metadata: Record<string, unknown> | null;
+  name: string | null;
+  description: string | null;
+  imageUrl: string | null;
+  error: string | null;
+  /** ISO 8601. */
+  timeLastUpdated: string;
+}
+
+export interface MetadataUpdateItem {
+  contractAddress: string;
+  tokenId: string;
+  category: ActivityCategory;
+  before: MetadataSnapshot | null;
+  after: MetadataSnapshot;
+}
+
+export type WebhookEvent = { network: string; activity: ActivityItem[] } | { network: string; metadataUpdates: MetadataUpdateItem[] };
+
+export interface WebhookPayload {
+  webhookId: string;
+  id: string;
+  /** ISO 8601. */
+  createdAt: string;
+  type: WebhookType;
+  event: WebhookEvent;
+}
+
+const CATEGORY: Record<NftKind, ActivityCategory> = { erc721: 'erc721', erc1155: 'erc1155', legacy: 'token' };
+
+const hex = (value: number | bigint | string): string => `0x${BigInt(value).toString(16)}`;
+
+/** Whether the index's transfer is an NFT's (ERC-20 transfers are never sent). */
+export function isNftTransfer(transfer: Transfer): transfer is Transfer & { kind: NftKind; tokenId: string } {
+  return transfer.kind !== 'erc20' && transfer.tokenId !== null;
+}
+
+export function activityItem(transfer: Transfer & { kind: NftKind; tokenId: string }, removed: boolean): ActivityItem {
+  const tokenId = hex(transfer.tokenId);
+  return {
+    fromAddress: transfer.from.toLowerCase(),
+    toAddress: transfer.to.toLowerCase(),
+    contractAddress: transfer.contract.toLowerCase(),
+    blockNum: hex(transfer.blockNumber),
+    hash: transfer.transactionHash.toLowerCase(),
+    erc721TokenId: transfer.kind === 'erc1155' ? null : tokenId,
+    erc1155Metadata: transfer.kind === 'erc1155' ? [{ tokenId, value: hex(transfer.amount) }] : null,
+    category: CATEGORY[transfer.kind],
+    log: {
+      address: transfer.contract.toLowerCase(),
+      blockNumber: hex(transfer.blockNumber),
+      blockHash: transfer.blockHash.toLowerCase(),
+      transactionHash: transfer.transactionHash.toLowerCase(),
+      logIndex: hex(transfer.logIndex),
+      removed,
+    },
+  };
+}
+
+/** Transfers by block, each block's in log order, blocks ascending. */
+export function byBlock<T extends Transfer>(transfers: readonly T[]): Array<{ block: number; transfers: T[] }> {
+  const blocks = new Map<number, T[]>();
+  for (const transfer of transfers) {
+    const list = blocks.get(transfer.blockNumber);
+    if (list) list.push(transfer);
+    else blocks.set(transfer.blockNumber, [transfer]);
+  }
+  return [...blocks]
+    .sort(([a], [b]) => a - b)
+    .map(([block, list]) => ({ block, transfers: list.sort((a, b) => a.logIndex - b.logIndex || a.batchIndex - b.batchIndex) }));
+}
+
+export function metadataSnapshot(record: NftMetadataRecord): MetadataSnapshot {
+  return {
+    tokenUri: record.tokenUri,
+    metadata: record.metadata,
+    name: record.name,
+    description: record.description,
+    imageUrl: record.image.cachedUrl ?? record.image.originalUrl,
+    error: record.error,
+    timeLastUpdated: new Date(record.timeLastUpdated).toISOString(),
+  };
+}
+
+export function metadataCategory(kind: NftKind): ActivityCategory {
+  return CATEGORY[kind];
+}
+
+/** The header value of `X-Crucible-Signature` and `X-Alchemy-Signature`: hex HMAC-SHA256 of the raw body. */
+export function signBody(body: string | Uint8Array, signingKey: string): string {
+  return createHmac('sha256', signingKey).update(body).digest('hex');
+}

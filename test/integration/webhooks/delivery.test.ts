@@ -1,0 +1,149 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Database } from '../../../src/db/open.ts';
+import { NON_PUBLIC_ADDRESSES } from '../../../src/nfts/blocked-addresses.ts';
+import { createDeliveryWorker, pausedForFailuresReason, type DeliveryWorkerOptions } from '../../../src/webhooks/delivery-worker.ts';
+import { createWebhookStore, type WebhookStore } from '../../../src/webhooks/store.ts';
+import { databaseEngines } from '../../support/postgres.ts';
+import { waitFor } from '../indexer/token-chain.ts';
+import { fillOutbox } from './outbox-fill.ts';
+import { firstReceipts, startReceiver, type TestReceiver } from './receiver.ts';
+
+// The delivery worker against a real receiver on loopback, on both engines: retries in order,
+// attempts recorded, a webhook paused after repeated failures, and production's address rule.
+// Retry delays are milliseconds here (configuration), never minutes.
+
+const NETWORK = 'crucible-testnet';
+const OWNER = 'acct_test';
+
+describe.each(databaseEngines())('webhook delivery on $name', (engine) => {
+  let database: Database;
+  let store: WebhookStore;
+  let receiver: TestReceiver;
+  const stops: Array<() => Promise<unknown>> = [];
+
+  async function setUp() {
+    database = await engine.open();
+    store = createWebhookStore(database.db, { networks: [NETWORK], urlRules: { local: true } });
+    receiver = await startReceiver();
+    stops.push(
+      () => database.close(),
+      () => receiver.close(),
+    );
+  }
+  afterEach(async () => {
+    for (const stop of stops.reverse()) await stop();
+    stops.length = 0;
+  });
+
+  function worker(options: Partial<DeliveryWorkerOptions> = {}) {
+    const running = createDeliveryWorker({
+      database,
+      retryDelaysMs: [20, 20, 20, 20],
+      timeoutMs: 2000,
+      pauseAfterFailures: 5,
+      pollIntervalMs: 20,
+      claimMs: 10_000,
+      concurrency: 4,
+      blockedAddresses: null,
+      log: () => {},
+      ...options,
+    });
+    running.start();
+    stops.push(() => running.stop());
+    return running;
+  }
+
+  async function webhook() {
+    const created = await store.create(OWNER, { type: 'NFT_ACTIVITY', network: NETWORK, url: receiver.url });
+    receiver.keys.set(created.id, created.signingKey);
+    return created;
+  }
+
+  it('a receiver failing three times, then recovering, gets every event once delivered, in order, each attempt recorded', async () => {
+    await setUp();
+    const hook = await webhook();
+    await fillOutbox(database, NETWORK, [10, 11, 12, 13, 14]);
+    receiver.respond = (count) => (count <= 3 ? 500 : 200);
+    worker();
+    await waitFor(async () => (await store.deliveries(OWNER, hook.id, { limit: 10, status: 'delivered' })).deliveries.length === 5);
+
+    const order = (await store.deliveries(OWNER, hook.id, { limit: 10 })).deliveries.reverse();
+    expect(order.map((delivery) => delivery.blockNumber)).toEqual([10, 11, 12, 13, 14]);
+    // The first delivery four times (three failures, then success), and nothing else before it succeeded.
+    expect(receiver.received.slice(0, 4).map((entry) => entry.payload.id)).toEqual(Array(4).fill(order[0]!.id));
+    expect(firstReceipts(receiver.received)).toEqual(order.map((delivery) => delivery.id));
+    expect(receiver.received).toHaveLength(8);
+    expect(receiver.received.every((entry) => entry.signatureValid)).toBe(true);
+    expect(receiver.received.map((entry) => Number(BigInt((entry.payload.event.activity as Array<{ blockNum: string }>)[0]!.blockNum)))).toEqual([
+      10, 10, 10, 10, 11, 12, 13, 14,
+    ]);
+
+    const first = await store.delivery(OWNER, hook.id, order[0]!.id);
+    expect(first).toMatchObject({ status: 'delivered', attempts: 4, lastHttpStatus: 200, lastError: null });
+    expect(first.attemptList.map((attempt) => [attempt.attempt, attempt.outcome, attempt.httpStatus, attempt.error])).toEqual([
+      [1, 'failed', 500, 'HTTP 500'],
+      [2, 'failed', 500, 'HTTP 500'],
+      [3, 'failed', 500, 'HTTP 500'],
+      [4, 'delivered', 200, null],
+    ]);
+    expect(first.attemptList.every((attempt) => attempt.durationMs !== null && attempt.durationMs >= 0)).toBe(true);
+    expect(first.payload).toEqual(JSON.parse(receiver.received[0]!.body));
+    expect(await store.get(OWNER, hook.id)).toMatchObject({ state: 'active', consecutiveFailures: 0 });
+  });
+
+  it('a delivery that fails every retry is recorded as failed; repeated failures pause the webhook and say why', async () => {
+    await setUp();
+    const hook = await webhook();
+    await fillOutbox(database, NETWORK, [1, 2, 3]);
+    receiver.respond = () => 503;
+    worker({ retryDelaysMs: [5, 5], pauseAfterFailures: 2 });
+    await waitFor(async () => (await store.get(OWNER, hook.id)).state === 'paused');
+
+    expect(await store.get(OWNER, hook.id)).toMatchObject({ state: 'paused', pausedReason: pausedForFailuresReason(2), consecutiveFailures: 2 });
+    const page = await store.deliveries(OWNER, hook.id, { limit: 10 });
+    expect(page.deliveries.map((delivery) => [delivery.blockNumber, delivery.status, delivery.attempts])).toEqual([
+      [3, 'pending', 0],
+      [2, 'failed', 3],
+      [1, 'failed', 3],
+    ]);
+    // Paused: the third waits, unsent.
+    expect(receiver.received).toHaveLength(6);
+
+    // Resumed with a receiver that works: the queue goes on.
+    receiver.respond = () => 200;
+    expect(await store.resume(OWNER, hook.id)).toMatchObject({ state: 'active', pausedReason: null, consecutiveFailures: 0 });
+    await waitFor(async () => (await store.deliveries(OWNER, hook.id, { limit: 1 })).deliveries[0]!.status === 'delivered');
+    expect(receiver.received).toHaveLength(7);
+  });
+
+  it('a receiver that does not answer in time fails the attempt with the reason', async () => {
+    await setUp();
+    const hook = await webhook();
+    await fillOutbox(database, NETWORK, [7]);
+    receiver.respond = (count) => (count === 1 ? 'hold' : 200);
+    worker({ timeoutMs: 300 });
+    await waitFor(async () => (await store.deliveries(OWNER, hook.id, { limit: 1 })).deliveries[0]!.status === 'delivered');
+    const [delivery] = (await store.deliveries(OWNER, hook.id, { limit: 1 })).deliveries;
+    const detail = await store.delivery(OWNER, hook.id, delivery!.id);
+    expect(detail.attemptList.map((attempt) => [attempt.outcome, attempt.error])).toEqual([
+      ['failed', 'no answer within 300 ms'],
+      ['delivered', null],
+    ]);
+  });
+
+  it('in production no delivery connects to a loopback address, by name or by IP', async () => {
+    await setUp();
+    const byIp = await webhook();
+    const byName = await store.create(OWNER, { type: 'NFT_ACTIVITY', network: NETWORK, url: receiver.url.replace('127.0.0.1', 'localhost') });
+    await fillOutbox(database, NETWORK, [5]);
+    worker({ blockedAddresses: NON_PUBLIC_ADDRESSES, retryDelaysMs: [] });
+    for (const hook of [byIp, byName]) {
+      await waitFor(async () => (await store.deliveries(OWNER, hook.id, { limit: 1 })).deliveries[0]!.status === 'failed');
+    }
+    expect(receiver.received).toHaveLength(0);
+    const [ipDelivery] = (await store.deliveries(OWNER, byIp.id, { limit: 1 })).deliveries;
+    expect(ipDelivery!.lastError).toBe('blocked address 127.0.0.1');
+    const [nameDelivery] = (await store.deliveries(OWNER, byName.id, { limit: 1 })).deliveries;
+    expect(nameDelivery!.lastError).toMatch(/^blocked address (127\.0\.0\.1|::1)$/);
+  });
+});

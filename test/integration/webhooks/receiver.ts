@@ -1,0 +1,71 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+// A webhook receiver on loopback, as a customer would write one: it reads the raw body, checks the
+// signature with the webhook's key (its own HMAC, not Crucible's code), and answers what the test
+// says. Every request is recorded with what it carried.
+
+export interface Received {
+  body: string;
+  payload: { webhookId: string; id: string; createdAt: string; type: string; event: Record<string, unknown> };
+  headers: IncomingMessage['headers'];
+  /** The signature header matched HMAC-SHA256 of the raw body with the key the test registered. */
+  signatureValid: boolean;
+}
+
+/** The status to answer (or `hold`: never answer), given the request's number (from 1) and payload. */
+export type Responder = (count: number, received: Received) => number | 'hold' | Promise<number | 'hold'>;
+
+export interface TestReceiver {
+  url: string;
+  received: Received[];
+  /** Keys by webhook id, to check signatures. */
+  keys: Map<string, string>;
+  respond: Responder;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(respond: Responder = () => 200): Promise<TestReceiver> {
+  const held: ServerResponse[] = [];
+  const receiver: TestReceiver = {
+    url: '',
+    received: [],
+    keys: new Map(),
+    respond,
+    close: async () => {
+      for (const response of held) response.destroy();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  const server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const payload = JSON.parse(body) as Received['payload'];
+    const key = receiver.keys.get(payload.webhookId);
+    const expected = key === undefined ? null : createHmac('sha256', key).update(body).digest('hex');
+    const entry: Received = {
+      body,
+      payload,
+      headers: request.headers,
+      signatureValid: expected !== null && request.headers['x-crucible-signature'] === expected && request.headers['x-alchemy-signature'] === expected,
+    };
+    receiver.received.push(entry);
+    const status = await receiver.respond(receiver.received.length, entry);
+    if (status === 'hold') {
+      held.push(response);
+      return;
+    }
+    response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  return receiver;
+}
+
+/** Each delivery id once, in the order first received. */
+export function firstReceipts(received: readonly Received[]): string[] {
+  return [...new Set(received.map((entry) => entry.payload.id))];
+}
