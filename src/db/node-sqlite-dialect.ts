@@ -22,6 +22,8 @@ import {
 //   busy_timeout) instead of failing with SQLITE_BUSY when it first writes under another process;
 // - SQLite's DDL is transactional, which tells kysely's migrator to run migrations in such a
 //   transaction, so processes opening one file at once run each migration once.
+// Prepared statements are kept by their SQL text: preparing took a third of the indexer's time
+// when every statement was prepared again (BENCHMARKS.md, transfer indexer).
 
 export class NodeSqliteDialect implements Dialect {
   readonly #database: SqliteDatabase;
@@ -59,25 +61,45 @@ class TransactionalDdlAdapter extends SqliteAdapter {
   }
 }
 
+/** Statements kept prepared; past this the least recently used is let go. */
+const PREPARED_STATEMENTS = 256;
+
 class NodeSqliteDatabase implements SqliteDatabase {
   readonly #database: DatabaseSync;
+  readonly #prepared = new Map<string, { statement: StatementSync; reader: boolean }>();
 
   constructor(database: DatabaseSync) {
     this.#database = database;
   }
 
   close(): void {
+    this.#prepared.clear();
     if (this.#database.isOpen) this.#database.close();
   }
 
   prepare(sql: string): SqliteStatement {
-    const statement: StatementSync = this.#database.prepare(sql);
+    const { statement, reader } = this.#statement(sql);
     return {
-      reader: statement.columns().length > 0,
+      reader,
       all: (parameters) => statement.all(...sqliteValues(parameters)),
       run: (parameters) => statement.run(...sqliteValues(parameters)),
       iterate: (parameters) => statement.iterate(...sqliteValues(parameters)),
     };
+  }
+
+  #statement(sql: string): { statement: StatementSync; reader: boolean } {
+    const kept = this.#prepared.get(sql);
+    if (kept) {
+      // Most recently used last: a Map iterates in insertion order.
+      this.#prepared.delete(sql);
+      this.#prepared.set(sql, kept);
+      return kept;
+    }
+    const statement = this.#database.prepare(sql);
+    const prepared = { statement, reader: statement.columns().length > 0 };
+    this.#prepared.set(sql, prepared);
+    if (this.#prepared.size > PREPARED_STATEMENTS) this.#prepared.delete(this.#prepared.keys().next().value as string);
+    return prepared;
   }
 }
 

@@ -120,12 +120,12 @@ export interface IndexerTransferRow {
   amount: string;
 }
 
-/** An ERC-20 contract a holder ever received or sent, with how many indexed transfers say so. */
+/** An ERC-20 contract a holder ever received or sent, with the block of the first indexed transfer that says so. */
 interface IndexerHolderTokenRow {
   network: string;
   holder: string;
   contract: string;
-  transfers: number;
+  first_block: number;
 }
 
 /** An owner's balance of one NFT (1 for ERC-721 and legacy), with the transfer that last changed it. */

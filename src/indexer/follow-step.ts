@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LRUCache } from 'lru-cache';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ChainReader } from './chain-reader.ts';
 import { ChainReadError } from './chain-reader.ts';
@@ -33,6 +34,10 @@ interface FollowMemory {
   recordedHead: number | null;
   /** An error is shown in the checkpoint row and must be cleared by the next success. */
   errorShown: boolean;
+  /** The next range's logs, asked for while the last one was written; only the very next step may use them. */
+  readAhead?: { from: number; to: number; logs: Promise<ChainLog[]> } | null;
+  /** Holder-token pairs stored while this process led (emptied when it rolls back, resets or leads anew). */
+  knownHolderTokens?: LRUCache<string, true>;
 }
 
 export interface FollowContext {
@@ -62,6 +67,8 @@ const ANCESTOR_BATCH = 32;
 
 export async function followStep(context: FollowContext): Promise<StepOutcome> {
   const { reader, memory, settings } = context;
+  const readAhead = memory.readAhead ?? null;
+  memory.readAhead = null;
   // Once per leadership: the node serves the network's chain, and the chain is the one indexed.
   if (!memory.genesisChecked && context.chainId !== undefined) {
     const served = await reader.chainId();
@@ -76,14 +83,7 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
     memory.genesisChecked = true;
   }
 
-  const plan = planStep({
-    next: checkpoint.nextBlock,
-    head,
-    confirmations: settings.confirmations,
-    reorgWindow: settings.reorgWindow,
-    rangeBlocks: memory.range.blocks,
-    blocksPerStep: settings.blocksPerStep,
-  });
+  const plan = planFrom(context, checkpoint.nextBlock, head);
   // One batch: the checkpoint block (is it still the node's?) and the headers the plan needs.
   const planned = plan === null ? [] : plan.kind === 'range' ? [plan.to] : numbersFrom(plan.from, plan.to);
   const headers = await reader.headers([...(checkpoint.block ? [checkpoint.block.number] : []), ...planned]);
@@ -112,7 +112,10 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
     logs = (await reader.logsOfBlocks(read.map((header) => header.hash))).flat();
   } else {
     try {
-      logs = await reader.logsInRange(plan.from, plan.to);
+      // Read ahead for exactly this range, or read now; a read ahead that failed is read again here,
+      // where a refusal is classified.
+      const early = readAhead?.from === plan.from && readAhead.to === plan.to ? await readAhead.logs.catch(() => null) : null;
+      logs = early ?? (await reader.logsInRange(plan.from, plan.to));
     } catch (error) {
       const refusal = classifyLogsError(error);
       const smaller = refusal && rangeAfterRefusal(memory.range, refusal);
@@ -128,6 +131,7 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
   const dated = logs.map((log) => (log.blockTimestamp === null ? { ...log, blockTimestamp: byNumber.get(log.blockNumber)?.timestamp ?? null } : log));
   const { transfers, skipped } = decodeTransferLogs(dated);
   const last = read.at(-1)!;
+  if (plan.kind === 'range') await readNextRangeAhead(context, plan.to + 1, head);
   await applyStep(
     context.db,
     {
@@ -140,12 +144,41 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
       head,
       state: plan.kind === 'range' ? 'backfilling' : 'following',
       reorgWindow: settings.reorgWindow,
+      knownHolderTokens: memory.knownHolderTokens,
     },
     context.hooks,
   );
   memory.recordedHead = head;
   memory.errorShown = false;
   return { kind: 'indexed', from: plan.from, to: plan.to, head, transfers: transfers.length, skippedLogs: skipped };
+}
+
+function planFrom(context: FollowContext, next: number, head: number) {
+  const { settings } = context;
+  return planStep({
+    next,
+    head,
+    confirmations: settings.confirmations,
+    reorgWindow: settings.reorgWindow,
+    rangeBlocks: context.memory.range.blocks,
+    blocksPerStep: settings.blocksPerStep,
+  });
+}
+
+/**
+ * Backfilling, the node prepares the next range's logs while this process writes the last one:
+ * without it one thread alternated between waiting for the node and writing (BENCHMARKS.md). The
+ * next step checks them against its own headers like any logs it reads.
+ */
+async function readNextRangeAhead(context: FollowContext, next: number, head: number): Promise<void> {
+  const plan = planFrom(context, next, head);
+  if (plan?.kind !== 'range') return;
+  const logs = context.reader.logsInRange(plan.from, plan.to);
+  // Unread when the next step plans otherwise: its failure is nobody's.
+  logs.catch(() => {});
+  context.memory.readAhead = { from: plan.from, to: plan.to, logs };
+  // Node:sqlite writes synchronously: let the request go out before the write holds the thread.
+  await new Promise((resolve) => setImmediate(resolve));
 }
 
 /** The network's checkpoint, made (with block 0's hash) when the network was never indexed. */
@@ -169,6 +202,7 @@ async function rollBack(context: FollowContext, checkpoint: Checkpoint, head: nu
     const ancestor = newestCommonBlock(batch, new Map(batch.map((block, index) => [block.number, nodeHeaders[index]?.hash ?? null])));
     if (!ancestor) continue;
     const kept = batch.find((block) => block.number === ancestor.number)!;
+    context.memory.knownHolderTokens?.clear();
     const removed = await rollbackTo(context.db, { lease: lease(context), ancestor: kept }, context.hooks);
     return { kind: 'rolled-back', ancestor, removed: removed.length };
   }
@@ -178,6 +212,7 @@ async function rollBack(context: FollowContext, checkpoint: Checkpoint, head: nu
 }
 
 async function reset(context: FollowContext, input: { genesisHash: BlockRef['hash']; head: number; reason: IndexReset['reason'] }): Promise<StepOutcome> {
+  context.memory.knownHolderTokens?.clear();
   await resetIndex(
     context.db,
     { lease: lease(context), genesisHash: input.genesisHash, startBlock: context.startBlock, head: input.head, reason: input.reason },

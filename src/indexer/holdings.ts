@@ -2,15 +2,18 @@ import type { Address } from 'viem';
 import { ZERO_ADDRESS, type NftKind, type Transfer } from './transfer.ts';
 
 // What a batch of transfers changes in the two views the products read (platform §4–5): which
-// ERC-20 contracts each holder ever received or sent, and each NFT balance. Applying a step adds
-// these; rolling one back adds them negated (sign -1), so the same sums undo exactly what was done.
+// ERC-20 contracts each holder ever received or sent (with the first block, so a rollback knows
+// which pairs it ends), and each NFT balance. Applying a step adds the balance deltas; rolling one
+// back adds them negated (sign -1), so the same sums undo exactly what was done.
 // The zero address is no holder: mints and burns move tokens from and to nobody.
 
-export interface HolderTokenCount {
+export interface HolderToken {
+  /** `holder:contract`. */
+  key: string;
   holder: Address;
   contract: Address;
-  /** Transfers of `contract` that name `holder`, negative when undoing. */
-  transfers: number;
+  /** The block of the first of these transfers that names `holder`. */
+  firstBlock: number;
 }
 
 export interface NftBalanceDelta {
@@ -24,20 +27,20 @@ export interface NftBalanceDelta {
   lastLogIndex: number;
 }
 
-/** ERC-20 transfers per holder and contract, in key order. */
-export function holderTokenCounts(transfers: readonly Transfer[], sign: 1 | -1): HolderTokenCount[] {
-  const counts = new Map<string, HolderTokenCount>();
+/** The ERC-20 contracts each holder received or sent, once per pair, in the order first seen. */
+export function holderTokens(transfers: readonly Transfer[]): HolderToken[] {
+  const pairs = new Map<string, HolderToken>();
   for (const transfer of transfers) {
     if (transfer.kind !== 'erc20') continue;
     for (const holder of [transfer.from, transfer.to]) {
       if (holder === ZERO_ADDRESS) continue;
       const key = `${holder}:${transfer.contract}`;
-      const entry = counts.get(key);
-      if (entry) entry.transfers += sign;
-      else counts.set(key, { holder, contract: transfer.contract, transfers: sign });
+      const pair = pairs.get(key);
+      if (!pair) pairs.set(key, { key, holder, contract: transfer.contract, firstBlock: transfer.blockNumber });
+      else if (transfer.blockNumber < pair.firstBlock) pair.firstBlock = transfer.blockNumber;
     }
   }
-  return [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([, count]) => count);
+  return [...pairs.values()];
 }
 
 /** NFT balance changes per owner, contract and token, in key order. */

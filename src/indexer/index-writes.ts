@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
+import { bulkInsert } from '../db/bulk-insert.ts';
 import type { DatabaseSchema, IndexerCheckpointRow, IndexerNftBalanceRow, IndexerTransferRow } from '../db/schema.ts';
 import { freshCheckpoint } from './checkpoints.ts';
-import { holderTokenCounts, nftBalanceDeltas, nftKey, type HolderTokenCount, type NftBalanceDelta } from './holdings.ts';
+import { holderTokens, nftBalanceDeltas, nftKey, type NftBalanceDelta } from './holdings.ts';
 import { fenceLease } from './lease.ts';
 import type { BlockRef, Transfer } from './transfer.ts';
 
@@ -71,15 +72,56 @@ export interface IndexStep {
   state: IndexerCheckpointRow['state'];
   /** Kept block hashes reach this many blocks below the checkpoint. */
   reorgWindow: number;
+  /**
+   * Holder-token pairs this writer knows are stored (`holder:contract`): not written again. Filled
+   * once the step commits; whoever rolls back or resets the network must empty it.
+   */
+  knownHolderTokens?: KnownHolderTokens;
+}
+
+/** The pairs of `holder:contract` a writer stored, as a bounded set. */
+export interface KnownHolderTokens {
+  has(key: string): boolean;
+  set(key: string, value: true): unknown;
 }
 
 /** Rows per statement: well under both engines' limits on bound parameters. */
 const ROWS_PER_STATEMENT = 300;
+
+const TRANSFER_COLUMNS = [
+  'network',
+  'block_number',
+  'log_index',
+  'batch_index',
+  'block_hash',
+  'block_timestamp',
+  'transaction_hash',
+  'contract',
+  'kind',
+  'from_address',
+  'to_address',
+  'token_id',
+  'amount',
+] as const satisfies ReadonlyArray<keyof IndexerTransferRow>;
+const insertTransfers = bulkInsert<IndexerTransferRow>(TRANSFER_COLUMNS, (executor, rows) => executor.insertInto('indexer_transfers').values(rows));
+const insertHolderTokens = bulkInsert<{ network: string; holder: string; contract: string; first_block: number }>(
+  ['network', 'holder', 'contract', 'first_block'],
+  (executor, rows) =>
+    executor
+      .insertInto('indexer_holder_tokens')
+      .values(rows)
+      .onConflict((conflict) => conflict.columns(['network', 'holder', 'contract']).doNothing()),
+);
 /** Keys per lookup of current NFT balances (three parameters each). */
 const KEYS_PER_LOOKUP = 150;
 
 export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hooks: IndexHooks = {}): Promise<void> {
   const { network } = step.lease;
+  const known = step.knownHolderTokens;
+  // In key order: concurrent writers of one table lock rows in the same order (PostgreSQL).
+  const newPairs = holderTokens(step.transfers)
+    .filter((pair) => !known?.has(pair.key))
+    .sort((a, b) => (a.key < b.key ? -1 : 1));
   await db.transaction().execute(async (trx) => {
     await fenceLease(trx, step.lease);
     const moved = await trx
@@ -99,10 +141,10 @@ export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hoo
       .executeTakeFirst();
     if (moved.numUpdatedRows !== 1n) throw new CheckpointMovedError(network);
 
-    for (const chunk of chunks(step.transfers.map((transfer) => transferRow(network, transfer)))) {
-      await trx.insertInto('indexer_transfers').values(chunk).execute();
-    }
-    await addHolderCounts(trx, network, holderTokenCounts(step.transfers, 1));
+    for (const chunk of chunks(step.transfers.map((transfer) => transferRow(network, transfer)))) await insertTransfers.run(db, trx, chunk);
+    const pairs = newPairs.map((pair) => ({ network, holder: pair.holder, contract: pair.contract, first_block: pair.firstBlock }));
+    // A pair already listed keeps its earlier first block: steps are applied in block order.
+    for (const chunk of chunks(pairs)) await insertHolderTokens.run(db, trx, chunk);
     await addNftDeltas(trx, network, nftBalanceDeltas(step.transfers, 1), 'latest-transfer');
 
     for (const chunk of chunks(
@@ -126,6 +168,7 @@ export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hoo
 
     if (step.transfers.length > 0) await hooks.onTransfers?.({ network, from: step.from, to: step.to.number, transfers: step.transfers }, trx);
   });
+  for (const pair of newPairs) known?.set(pair.key, true);
 }
 
 /**
@@ -153,7 +196,8 @@ export async function rollbackTo(
       .execute();
     const removed = rows.map(transferOf);
     await trx.deleteFrom('indexer_transfers').where('network', '=', network).where('block_number', '>', ancestor.number).execute();
-    await addHolderCounts(trx, network, holderTokenCounts(removed, -1));
+    // A pair first seen after the ancestor has no transfer left; one seen at or before it keeps one.
+    await trx.deleteFrom('indexer_holder_tokens').where('network', '=', network).where('first_block', '>', ancestor.number).execute();
     await addNftDeltas(trx, network, nftBalanceDeltas(removed, -1), 'recompute');
     await trx.deleteFrom('indexer_blocks').where('network', '=', network).where('block_number', '>', ancestor.number).execute();
     await trx
@@ -185,29 +229,6 @@ export async function resetIndex(
       .execute();
     await hooks.onReset?.({ network, reason: input.reason }, trx);
   });
-}
-
-/** Adds transfer counts (negative when undoing); a pair whose count reaches 0 is no longer listed. */
-async function addHolderCounts(trx: Kysely<DatabaseSchema>, network: string, counts: HolderTokenCount[]): Promise<void> {
-  for (const chunk of chunks(counts)) {
-    await trx
-      .insertInto('indexer_holder_tokens')
-      .values(chunk.map((count) => ({ network, holder: count.holder, contract: count.contract, transfers: count.transfers })))
-      .onConflict((conflict) =>
-        conflict
-          .columns(['network', 'holder', 'contract'])
-          .doUpdateSet((eb) => ({ transfers: eb('indexer_holder_tokens.transfers', '+', eb.ref('excluded.transfers')) })),
-      )
-      .execute();
-    const lowered = chunk.filter((count) => count.transfers < 0);
-    if (lowered.length === 0) continue;
-    await trx
-      .deleteFrom('indexer_holder_tokens')
-      .where('network', '=', network)
-      .where('transfers', '<=', 0)
-      .where((eb) => eb.or(lowered.map((count) => eb.and([eb('holder', '=', count.holder), eb('contract', '=', count.contract)]))))
-      .execute();
-  }
 }
 
 /**

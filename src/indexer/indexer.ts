@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { DatabaseSchema } from '../db/schema.ts';
 import { redactUrls } from '../log/redact.ts';
 import { createChainReader, type ChainSource } from './chain-reader.ts';
@@ -78,6 +79,8 @@ export interface TransferIndexer {
 }
 
 const MAX_BACKOFF_MS = 30_000;
+/** Holder-token pairs a leader remembers having stored (about 200 bytes each): the rest are written with ON CONFLICT DO NOTHING. */
+const KNOWN_HOLDER_TOKENS = 100_000;
 
 export function createTransferIndexer(options: TransferIndexerOptions): TransferIndexer {
   const now = options.now ?? Date.now;
@@ -115,7 +118,13 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
       startBlock: network.startBlock ?? 0,
       holder,
       settings,
-      memory: { range: initialRangeSize(settings.range), genesisChecked: false, recordedHead: null, errorShown: false },
+      memory: {
+        range: initialRangeSize(settings.range),
+        genesisChecked: false,
+        recordedHead: null,
+        errorShown: false,
+        knownHolderTokens: new LRUCache<string, true>({ max: KNOWN_HOLDER_TOKENS }),
+      },
       hooks,
       now,
     };
@@ -136,6 +145,8 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
           state.leading = true;
           renewedAt = now();
           context.memory.genesisChecked = false;
+          // Another leader may have rolled back in between.
+          context.memory.knownHolderTokens?.clear();
           log({ level: 'info', message: 'leading this network', network: network.id, holder });
         } else if (now() - renewedAt >= renewEveryMs) {
           if (!(await renewLease(options.db, claim()))) {

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DatabaseLocation } from '../../../src/config/database.ts';
+import { migrationProvider } from '../../../src/db/migrations/index.ts';
 import { migrateToLatest, openDatabase, type Database } from '../../../src/db/open.ts';
 import { openSqliteStore } from '../../../src/store/sqlite.ts';
 import { databaseEngines } from '../../support/postgres.ts';
@@ -27,6 +28,9 @@ function openInChildProcess(location: DatabaseLocation): Promise<number> {
   });
 }
 
+/** Each migration once, in name order. */
+const everyMigration = Object.keys(await migrationProvider.getMigrations()).sort();
+
 async function migrationsRun(database: Database): Promise<string[]> {
   const { rows } = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(database.db);
   return rows.map((row) => row.name);
@@ -44,7 +48,7 @@ describe.each(engines)('openDatabase on $name', (engine) => {
 
     const again = await openDatabase(location);
     expect(await migrateToLatest(again.db)).toEqual([]);
-    expect(await migrationsRun(again)).toEqual(['0001-apps-and-usage', '0002-transfer-index']);
+    expect(await migrationsRun(again)).toEqual(everyMigration);
     await again.close();
   });
 
@@ -53,7 +57,7 @@ describe.each(engines)('openDatabase on $name', (engine) => {
     // Were the migration run twice, its second CREATE TABLE would fail that process.
     expect(await Promise.all([openInChildProcess(location), openInChildProcess(location)])).toEqual([0, 0]);
     const database = await openDatabase(location);
-    expect(await migrationsRun(database)).toEqual(['0001-apps-and-usage', '0002-transfer-index']);
+    expect(await migrationsRun(database)).toEqual(everyMigration);
     await database.close();
   });
 
@@ -74,7 +78,7 @@ describe('openDatabase on PostgreSQL', () => {
   it('migrates once when two opens in one process race', async () => {
     const location = await engines.find((engine) => engine.name === 'postgres')!.location();
     const both = await Promise.all([openDatabase(location), openDatabase(location)]);
-    expect(await migrationsRun(both[0])).toEqual(['0001-apps-and-usage', '0002-transfer-index']);
+    expect(await migrationsRun(both[0])).toEqual(everyMigration);
     await Promise.all(both.map((database) => database.close()));
   });
 });

@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { holderTokenCounts, nftBalanceDeltas } from '../../../src/indexer/holdings.ts';
+import { holderTokens, nftBalanceDeltas } from '../../../src/indexer/holdings.ts';
 import type { Transfer } from '../../../src/indexer/transfer.ts';
 
 const A: Address = '0x000000000000000000000000000000000000000a';
@@ -27,14 +27,13 @@ function transfer(kind: Transfer['kind'], from: Address, to: Address, amount: st
   };
 }
 
-describe('holderTokenCounts', () => {
-  it('counts ERC-20 transfers per holder on both sides, never the zero address, and negates when undoing', () => {
-    const transfers = [transfer('erc20', ZERO, A, '5'), transfer('erc20', A, B, '2'), transfer('erc721', A, B, '1', '1')];
-    expect(holderTokenCounts(transfers, 1)).toEqual([
-      { holder: A, contract: TOKEN, transfers: 2 },
-      { holder: B, contract: TOKEN, transfers: 1 },
+describe('holderTokens', () => {
+  it('lists each holder and ERC-20 contract once, on both sides, never the zero address, with the earliest block', () => {
+    const transfers = [transfer('erc20', A, B, '2', null, 9), transfer('erc20', ZERO, A, '5', null, 4), transfer('erc721', A, B, '1', '1', 2)];
+    expect(holderTokens(transfers)).toEqual([
+      { key: `${A}:${TOKEN}`, holder: A, contract: TOKEN, firstBlock: 4 },
+      { key: `${B}:${TOKEN}`, holder: B, contract: TOKEN, firstBlock: 9 },
     ]);
-    expect(holderTokenCounts(transfers, -1).map((count) => count.transfers)).toEqual([-2, -1]);
   });
 });
 
