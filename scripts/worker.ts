@@ -7,6 +7,7 @@ import { loadFaucetNetworks } from '../src/chain/networks.ts';
 import { faucetConfig } from '../src/config/config.ts';
 import { ConfigError } from '../src/config/server.ts';
 import { loadTransferIndexer } from '../src/indexer/load.ts';
+import { loadNftMetadataWorker } from '../src/nfts/metadata/load.ts';
 import { redactUrls } from '../src/log/redact.ts';
 import { loadDeliveryWorker } from '../src/webhooks/load.ts';
 
@@ -26,6 +27,15 @@ const workers: Record<string, { summary: string; start(): Promise<RunningWorker>
       return indexer;
     },
   },
+  'nft-metadata': {
+    summary: 'the NFT metadata worker: fetches and refreshes the metadata and images of indexed NFTs (NFT_* and NFT_METADATA_* variables)',
+    async start() {
+      const loaded = await loadNftMetadataWorker({ root: projectRoot });
+      loaded.worker.start();
+      console.log(JSON.stringify({ component: 'nft-metadata', level: 'info', message: 'started', networks: loaded.networks }));
+      return loaded;
+    },
+  },
   webhooks: {
     summary: 'NFT webhook delivery: sends the outbox’s due deliveries, signed, with retries (WEBHOOK_* variables)',
     async start() {
@@ -39,7 +49,7 @@ const workers: Record<string, { summary: string; start(): Promise<RunningWorker>
 };
 
 const usage = `Usage: npm run worker -- <name>\n\nWorkers:\n${Object.entries(workers)
-  .map(([name, worker]) => `  ${name.padEnd(10)} ${worker.summary}`)
+  .map(([name, worker]) => `  ${name.padEnd(13)} ${worker.summary}`)
   .join('\n')}\n`;
 
 const name = process.argv[2];

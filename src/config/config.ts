@@ -5,6 +5,8 @@ import { readDatabaseConfig, type DatabaseConfig } from './database.ts';
 import { envValue, type Env } from './env.ts';
 import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
 import { readIndexerConfig, type IndexerConfig } from './indexer.ts';
+import { readNftMetadataConfig, type NftMetadataConfig } from './nft-metadata.ts';
+import { readNftsConfig, type NftsConfig } from './nfts.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
 import { readDevApiConfig, readServerConfig, type DevApiConfig, type ServerConfig } from './server.ts';
 import { readWebhooksConfig, type WebhooksConfig } from './webhooks.ts';
@@ -62,6 +64,16 @@ export function indexerConfig(networks: ReadonlyArray<{ id: string }>): IndexerC
 /** NFT webhooks' delivery (src/webhooks/); `local`: the platform runs in local mode (FAUCET_MODE=local). */
 export function webhooksConfig(mode: { local: boolean }): WebhooksConfig {
   return readWebhooksConfig(processEnvironment(), mode);
+}
+
+/** How NFT metadata and media are fetched (src/nfts/); `local`: the platform runs in local mode (FAUCET_MODE=local). */
+export function nftsConfig(mode: { local: boolean }): NftsConfig {
+  return readNftsConfig(processEnvironment(), mode);
+}
+
+/** The NFT metadata worker (src/nfts/metadata/). */
+export function nftMetadataConfig(): NftMetadataConfig {
+  return readNftMetadataConfig(processEnvironment());
 }
 
 /** The build's inputs from the environment: the site origin and the faucet pages' widget. */

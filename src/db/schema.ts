@@ -17,6 +17,9 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
   webhook_sent_transfers: WebhookSentTransferRow;
+  nft_metadata: NftMetadataRow;
+  nft_images: NftImageRow;
+  nft_media: NftMediaRow;
 }
 
 /** An app and its key (platform §2). */
@@ -213,4 +216,52 @@ export interface WebhookSentTransferRow {
   block_number: number;
   log_index: number;
   batch_index: number;
+}
+
+/** A token's metadata as last fetched (src/nfts/metadata/). */
+export interface NftMetadataRow {
+  network: string;
+  contract: string;
+  /** Decimal. */
+  token_id: string;
+  kind: 'erc721' | 'erc1155' | 'legacy';
+  token_uri: string | null;
+  raw_token_uri: string | null;
+  /** JSON text of the document as given. */
+  metadata: string | null;
+  /** raw.error; error_code is the fetch layer's code (NftFetchErrorCode) or `contract` when the call failed. */
+  error: string | null;
+  error_code: string | null;
+  name: string | null;
+  description: string | null;
+  /** The image URI the document gives (resolved when relative); image_url_sha256 its SHA-256, the key of nft_images. */
+  image_url: string | null;
+  image_url_sha256: string | null;
+  /** When the stored content was fetched; checked_at: when it was last tried (a refresh that failed for a while keeps the content). */
+  time_last_updated: number;
+  checked_at: number;
+}
+
+/** An image URI's outcome: the media it gave, or why none (src/nfts/media/). */
+export interface NftImageRow {
+  url_sha256: string;
+  media_sha256: string | null;
+  error: string | null;
+  error_code: string | null;
+  fetched_at: number;
+}
+
+/** An image, by the SHA-256 of its bytes, with what is served for it. */
+export interface NftMediaRow {
+  sha256: string;
+  /** Measured from the bytes. */
+  content_type: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  original: Uint8Array;
+  thumbnail_type: string;
+  thumbnail: Uint8Array;
+  png: Uint8Array;
+  created_at: number;
 }

@@ -9,6 +9,7 @@ import type { Router } from '../api/router.ts';
 import { isApiPath } from '../api/site-api.ts';
 import type { TrustProxy } from '../config/server.ts';
 import type { NodeGateway } from '../node/gateway.ts';
+import type { MediaRoute } from '../nfts/media/media-route.ts';
 import { nodeTargetOf, type NodeTarget } from '../node/node-url.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
@@ -28,6 +29,8 @@ export interface SiteServerOptions {
   logger: ServerLogger;
   /** The JSON-RPC gateway at `{node_url}` (platform §1); absent: those paths are the site's. */
   node?: { gateway: NodeGateway; nodeDomain: string | null };
+  /** The stored NFT images at `/nft-media/…` (platform §5); absent: those paths are the site's. */
+  media?: MediaRoute;
   /** Overrides of serverLimits (tests shorten them). */
   limits?: Partial<ServerLimits>;
 }
@@ -94,6 +97,8 @@ export function createSiteServer(options: SiteServerOptions): Server {
         .handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp(), identified: (caller) => (logged.app = caller) })
         .then((response) => writeWebResponse(res, response, { head, requestId }));
     }
+    const media = options.media?.handle({ method, path: target.path, ifNoneMatch: headerValue(req, 'if-none-match') });
+    if (media) return media.then((response) => writeWebResponse(res, response, { head, requestId }));
     if (isApiPath(target.path) && !((method === 'GET' || head) && site.has(target.path))) {
       const context = { requestId, clientIp: callerIp(), log: logger };
       const response = router.handle(toApiRequest(req, origin), context);
