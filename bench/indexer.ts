@@ -65,12 +65,7 @@ interface Run extends SideResult {
 const log = (line: string) => console.log(line);
 const scratch = await mkdtemp(join(tmpdir(), 'crucible-bench-indexer-'));
 // No automine: the fill mines one block per transaction, and the chain holds still while it is read.
-// Past states go to the scratch folder, 16 at most: by default anvil keeps 3,600 of them (8 GB
-// for this chain) in ~/.foundry/anvil/tmp and leaves them there.
-const anvil = await startAnvil({
-  chainId: CHAIN_ID,
-  extraArgs: ['--no-mining', '--max-persisted-states', '16', '--cache-path', join(scratch, 'anvil-states')],
-});
+const anvil = await startAnvil({ chainId: CHAIN_ID, extraArgs: ['--no-mining'] });
 let postgres: TestPostgres | null = null;
 const runs: Run[] = [];
 let loadBefore = 0;

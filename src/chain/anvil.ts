@@ -1,8 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // Starts anvil (npm @foundry-rs/anvil) as a child of this process. Every child is stopped
-// with the process: on exit, and on SIGINT/SIGTERM.
+// with the process: on exit, and on SIGINT/SIGTERM. Past states anvil writes to disk go to a
+// folder of the child's own, removed when it stops, and at most PAST_STATES of them: by default
+// anvil keeps 3,600 in ~/.foundry/anvil/tmp and leaves them there (gigabytes for a busy chain).
 
 export interface AnvilOptions {
   chainId: number;
@@ -18,8 +23,17 @@ export interface AnvilProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Past states anvil keeps on disk beyond the (at least 10) it holds in memory, unless the caller
+ * passes `--max-persisted-states`: each a whole copy of the state with every block hash (3,600 by
+ * default: 2.4 GB after 5,000 blocks of the local world). 16 keeps eth_call about 25 blocks back;
+ * blocks and logs are kept whatever this says, and so is what a state file holds.
+ */
+export const PAST_STATES = 16;
+
 const require = createRequire(import.meta.url);
-const running = new Set<ChildProcess>();
+/** Each running child, with its own past-states folder (null when the caller chose one). */
+const running = new Map<ChildProcess, string | null>();
 let exitHooksInstalled = false;
 
 /** The platform binary that @foundry-rs/anvil installs; its `bin.mjs` only forwards to it. */
@@ -35,6 +49,8 @@ function anvilCommand(): { command: string; prefixArgs: string[] } {
 export function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
   installExitHooks();
   const { command, prefixArgs } = anvilCommand();
+  const extraArgs = options.extraArgs ?? [];
+  const ownStates = extraArgs.includes('--cache-path') ? null : mkdtempSync(join(tmpdir(), 'crucible-anvil-'));
   const args = [
     ...prefixArgs,
     // Port 0: the OS picks a free port and anvil prints it, so concurrent starts never collide.
@@ -43,11 +59,16 @@ export function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
     '--chain-id',
     String(options.chainId),
     ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds)] : []),
-    ...(options.extraArgs ?? []),
+    ...(extraArgs.includes('--max-persisted-states') ? [] : ['--max-persisted-states', String(PAST_STATES)]),
+    ...(ownStates ? ['--cache-path', ownStates] : []),
+    ...extraArgs,
   ];
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
+  running.set(child, ownStates);
+  child.once('exit', () => {
+    running.delete(child);
+    removeFolder(ownStates);
+  });
 
   return new Promise((resolve, reject) => {
     let output = '';
@@ -86,11 +107,19 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
+function removeFolder(folder: string | null): void {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+}
+
 function installExitHooks(): void {
   if (exitHooksInstalled) return;
   exitHooksInstalled = true;
   const killAll = () => {
-    for (const child of running) child.kill('SIGTERM');
+    for (const [child, states] of running) {
+      child.kill('SIGTERM');
+      // This process is leaving: the child's exit will not be seen.
+      removeFolder(states);
+    }
   };
   process.on('exit', killAll);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -44,14 +44,6 @@ const DEFAULT_SITE_ORIGIN = 'http://localhost:4321';
 /** How often anvil writes its state file: what a crash (no exit hook) can lose. */
 const STATE_INTERVAL_SECONDS = 10;
 
-/**
- * Past states anvil keeps on disk beyond the (at least 10) it holds in memory, each a whole copy of
- * the state with every block hash: by default 3,600 (2.4 GB after 5,000 blocks of the world), in a
- * folder it leaves behind when stopped. 16 keeps eth_call about 25 blocks back; blocks and logs are
- * kept whatever this says, and so is what the state file holds.
- */
-export const PERSISTED_STATES = 16;
-
 const DEV_FAUCET_ADDRESS = privateKeyToAddress(DEV_FAUCET_PRIVATE_KEY);
 const FAUCET_BALANCE = parseEther('10000');
 
@@ -95,7 +87,8 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
       pastStates = await mkdtemp(join(tmpdir(), 'crucible-devnet-states-'));
     }
     const removePastStates = () => rm(pastStates, { recursive: true, force: true });
-    const flags = [...stateArgs, '--max-persisted-states', String(PERSISTED_STATES), '--cache-path', pastStates];
+    // Past states beside the state file, so a start clears what a killed devnet left (how many: startAnvil).
+    const flags = [...stateArgs, '--cache-path', pastStates];
     const started = await startAnvil({ chainId: network.chainId, blockTimeSeconds: options.blockTimeSeconds, extraArgs: flags }).catch(
       async (error: unknown) => {
         await removePastStates();

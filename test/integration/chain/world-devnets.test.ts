@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPublicClient, createTestClient, http, toHex, type Address } from 'viem';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createLocalDevnets, PERSISTED_STATES, type LocalDevnets } from '../../../src/chain/local-devnets.ts';
+import { PAST_STATES } from '../../../src/chain/anvil.ts';
+import { createLocalDevnets, type LocalDevnets } from '../../../src/chain/local-devnets.ts';
 import { DEMO_WALLET, WORLD_DEPLOYER } from '../../../src/chain/world/actors.ts';
 import { worldHoldings } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract } from '../../../src/chain/world/manifest.ts';
@@ -73,12 +74,12 @@ describe('local devnets with the world', () => {
     devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir });
     const rpcUrl = await devnets.rpcUrlFor(network);
     expect(await stateFiles()).toEqual([]);
-    // Past the 1,500 states anvil holds in memory at blocks of 2 s or less: older ones go to disk, at most PERSISTED_STATES of them.
+    // Past the 1,500 states anvil holds in memory at blocks of 2 s or less: older ones go to disk, at most PAST_STATES of them.
     const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });
     for (let round = 0; round < 4; round++) await anvil.mine({ blocks: 500 });
     const written = await stateFiles();
     expect(written.length).toBeGreaterThan(0);
-    expect(written.filter((name) => !name.endsWith('.post.json')).length).toBeLessThanOrEqual(PERSISTED_STATES);
+    expect(written.filter((name) => !name.endsWith('.post.json')).length).toBeLessThanOrEqual(PAST_STATES);
     const head = await clientFor(rpcUrl).getBlock();
     expect(await forgeBalance(rpcUrl, DEMO_WALLET, head.number - 20n)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
     const logsFromGenesis = (url: string) =>
