@@ -16,6 +16,8 @@ export interface HttpAnswer {
 export class HttpExchangeError extends Error {
   override name = 'HttpExchangeError';
   readonly kind: 'connection' | 'timeout';
+  /** No byte of an answer had arrived. */
+  unanswered = false;
   constructor(kind: HttpExchangeError['kind'], message: string) {
     super(message);
     this.kind = kind;
@@ -90,9 +92,21 @@ export function createKeepAliveClient(url: URL, options: KeepAliveClientOptions)
 
   return {
     async post(body, limits) {
-      if (closed) throw new HttpExchangeError('connection', 'the client is closed');
-      const connection = await acquire();
-      return connection.exchange(`${head}${Buffer.byteLength(body)}\r\n\r\n${body}`, limits);
+      const request = `${head}${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      for (;;) {
+        if (closed) throw new HttpExchangeError('connection', 'the client is closed');
+        const connection = await acquire();
+        const reused = connection.exchanges > 0;
+        try {
+          return await connection.exchange(request, limits);
+        } catch (error) {
+          // A kept-alive connection the upstream closed just as the call went out (its idle timeout
+          // raced ours): it is sent again on another, as HTTP clients do. A new connection that
+          // fails so, or any failure after answer bytes arrived, is the upstream's failure.
+          if (reused && error instanceof HttpExchangeError && error.kind === 'connection' && error.unanswered) continue;
+          throw error;
+        }
+      }
     },
     close() {
       closed = true;
@@ -125,6 +139,8 @@ interface Exchange {
   chunk: ChunkState;
   body: Buffer[];
   size: number;
+  /** A byte of the answer arrived. */
+  answered: boolean;
 }
 
 /** What a parsing step found: more bytes are needed, the answer is complete, or it is broken (why). */
@@ -138,6 +154,8 @@ class Connection {
   #exchange: Exchange | null = null;
   #timeoutMs = 0;
   #gone = false;
+  /** Exchanges begun on this connection. */
+  exchanges = 0;
 
   constructor(socket: Socket, idleTimeoutMs: number, pool: ConnectionHooks) {
     this.#socket = socket;
@@ -158,7 +176,8 @@ class Connection {
 
   exchange(request: string, limits: { timeoutMs: number; maxResponseBytes: number }): Promise<HttpAnswer> {
     return new Promise((resolve, reject) => {
-      if (this.#gone) return reject(new HttpExchangeError('connection', 'the connection closed'));
+      if (this.#gone) return reject(Object.assign(new HttpExchangeError('connection', 'the connection closed'), { unanswered: true }));
+      this.exchanges++;
       this.#exchange = {
         resolve,
         reject,
@@ -170,6 +189,7 @@ class Connection {
         chunk: { at: 'size' },
         body: [],
         size: 0,
+        answered: false,
       };
       this.#timeoutMs = limits.timeoutMs;
       this.#socket.setTimeout(limits.timeoutMs);
@@ -197,7 +217,9 @@ class Connection {
     const exchange = this.#exchange;
     this.#exchange = null;
     this.#socket.destroy();
-    exchange?.reject(error);
+    if (!exchange) return;
+    error.unanswered = !exchange.answered;
+    exchange.reject(error);
   }
 
   #finish(exchange: Exchange, reusable: boolean): void {
@@ -214,6 +236,7 @@ class Connection {
     const exchange = this.#exchange;
     // Bytes nobody asked for: the connection cannot be trusted with another exchange.
     if (!exchange) return void this.#socket.destroy();
+    exchange.answered = true;
     const rest = exchange.mode === null ? readHead(exchange, chunk) : chunk;
     const parsed = Buffer.isBuffer(rest) ? readBody(exchange, rest) : rest;
     if (parsed === 'done') this.#finish(exchange, true);

@@ -63,6 +63,18 @@ async function scriptedServer(reply: (socket: Socket, request: string, index: nu
 const answer = (body: string, headers = '') =>
   `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`;
 
+/** The HttpExchangeError a call failed with. */
+const failure = (promise: Promise<unknown>) =>
+  promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => {
+      expect(error).toBeInstanceOf(HttpExchangeError);
+      return error as HttpExchangeError;
+    },
+  );
+
 beforeAll(async () => {
   chain = await startTestAnvil({ chainId: 31337 });
 });
@@ -140,6 +152,29 @@ describe('answer shapes', () => {
     expect(server.connections).toBe(3);
   });
 
+  it('sends a call again on a new connection when a kept-alive one is closed as the call arrives, unanswered', async () => {
+    // The server's idle timeout racing the client's: the second request on the first connection is dropped unread.
+    const server = await scriptedServer((socket, _request, index) => (index === 1 ? socket.destroy() : socket.write(answer(`{"n":${index}}`))));
+    const rpc = client(server.url);
+    expect((await rpc.post(chainId, limits)).text).toBe('{"n":0}');
+    expect((await rpc.post(chainId, limits)).text).toBe('{"n":2}');
+    expect(server.requests).toHaveLength(3);
+    expect(server.connections).toBe(2);
+  });
+
+  it('does not send a call again when a new connection drops it, nor when part of the answer came', async () => {
+    const dropping = await scriptedServer((socket) => socket.destroy());
+    expect((await failure(client(dropping.url).post(chainId, limits))).kind).toBe('connection');
+    expect(dropping.requests).toHaveLength(1);
+    const cutting = await scriptedServer((socket, _request, index) =>
+      index === 0 ? socket.write(answer('{"n":0}')) : socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"cut'),
+    );
+    const rpc = client(cutting.url);
+    await rpc.post(chainId, limits);
+    expect((await failure(rpc.post(chainId, limits))).message).toMatch(/mid-answer/);
+    expect(cutting.requests).toHaveLength(2);
+  });
+
   it('hands other statuses back with their body (the pool decides what a 5xx means)', async () => {
     const server = await scriptedServer((socket) => socket.write('HTTP/1.1 503 Service Unavailable\r\nContent-Length: 4\r\n\r\nbusy'));
     expect(await client(server.url).post(chainId, limits)).toEqual({ status: 503, text: 'busy' });
@@ -165,17 +200,6 @@ describe('answer shapes', () => {
 });
 
 describe('failures are HttpExchangeErrors', () => {
-  const failure = (promise: Promise<unknown>) =>
-    promise.then(
-      () => {
-        throw new Error('expected a failure');
-      },
-      (error: unknown) => {
-        expect(error).toBeInstanceOf(HttpExchangeError);
-        return error as HttpExchangeError;
-      },
-    );
-
   it('an answer larger than the limit', async () => {
     const server = await scriptedServer((socket) => socket.write(answer('x'.repeat(5_000))));
     const error = await failure(client(server.url).post(chainId, { ...limits, maxResponseBytes: 4_096 }));
