@@ -20,6 +20,7 @@ export interface DatabaseSchema {
   nft_metadata: NftMetadataRow;
   nft_images: NftImageRow;
   nft_media: NftMediaRow;
+  nft_contracts: NftContractRow;
 }
 
 /** An app and its key (platform §2). */
@@ -264,4 +265,32 @@ export interface NftMediaRow {
   thumbnail: Uint8Array;
   png: Uint8Array;
   created_at: number;
+}
+
+/** A contract's facts on one chain (src/nfts/contracts/), read from the chain and the index. */
+export interface NftContractRow {
+  network: string;
+  /** Block 0's hash: the chain these facts are of. */
+  genesis_hash: string;
+  /** Lowercase. */
+  contract: string;
+  /** By ERC-165; `no-code`: nothing was deployed at the address when read. */
+  standard: 'ERC721' | 'ERC1155' | 'none' | 'no-code';
+  name: string | null;
+  symbol: string | null;
+  /** Decimal. */
+  total_supply: string | null;
+  /** The host of a held token's http(s) URI. */
+  token_uri_host: string | null;
+  /** The block the chain facts were read at, and when (ms since the epoch): read again after the TTL. */
+  read_block: number;
+  read_at: number;
+  deployed_block: number | null;
+  deployer: string | null;
+  deployment: 'settled' | 'unknown';
+  /** From the index when read: NFT transfers, their kinds (JSON array, most used first), and the largest mint to newcomers. */
+  nft_transfers: number;
+  event_kinds: string;
+  fresh_mint_transaction: string | null;
+  fresh_mint_recipients: number | null;
 }

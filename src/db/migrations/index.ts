@@ -3,6 +3,7 @@ import { up as createAppsAndUsage } from './0001-apps-and-usage.ts';
 import { up as createTransferIndex } from './0002-transfer-index.ts';
 import { up as createWebhooks } from './0003-webhooks.ts';
 import { up as createNftMetadata } from './0004-nft-metadata.ts';
+import { up as createNftContracts } from './0005-nft-contracts.ts';
 import { up as keepHolderFirstBlock } from './0006-holder-first-block.ts';
 
 // Every migration, by name, in the order they run. Append only: a migration that has run
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0002-transfer-index': { up: createTransferIndex },
   '0003-webhooks': { up: createWebhooks },
   '0004-nft-metadata': { up: createNftMetadata },
+  '0005-nft-contracts': { up: createNftContracts },
   '0006-holder-first-block': { up: keepHolderFirstBlock },
 };
 
