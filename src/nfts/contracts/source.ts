@@ -40,6 +40,8 @@ export function createNftContractSource(options: NftContractSourceOptions): NftC
   const now = options.now ?? Date.now;
   const log = options.log ?? ((entry) => console.error(JSON.stringify({ component: 'nft-contracts', ...entry })));
   const contractsPerCall = options.contractsPerCall ?? 100;
+  /** Reads under way, by network, genesis hash and lowercase contract. */
+  const reading = new Map<string, Promise<StoredContract | null>>();
 
   /** Reads the chain and the index again for these contracts and stores what was read. */
   async function refresh(network: string, chain: NftChain, genesisHash: Hex, contracts: Address[], known: Map<string, StoredContract>) {
@@ -93,12 +95,23 @@ export function createNftContractSource(options: NftContractSourceOptions): NftC
         if (!stored || expired(stored) || (stored.evidence.nftTransfers === 0 && (await readIndexEvidence(options.db, network, contract)).nftTransfers > 0))
           stale.push(contract);
       }
-      if (stale.length > 0) {
-        try {
-          for (const stored of await refresh(network, chain, genesisHash, stale, known)) known.set(stored.contract.toLowerCase(), stored);
-        } catch (error) {
+      // A contract another call is reading already is waited for, not read twice (many clients asking at once).
+      const keyOf = (contract: Address) => `${network} ${genesisHash} ${contract.toLowerCase()}`;
+      const unread = stale.filter((contract) => !reading.has(keyOf(contract)));
+      if (unread.length > 0) {
+        const batch = refresh(network, chain, genesisHash, unread, known).catch((error: unknown) => {
           log({ level: 'error', network, message: `contract facts not read: ${error instanceof Error ? error.message : String(error)}` });
+          return [];
+        });
+        for (const contract of unread) {
+          const key = keyOf(contract);
+          const one = batch.then((stored) => stored.find((item) => item.contract === contract) ?? null);
+          reading.set(key, one);
+          void one.finally(() => reading.delete(key));
         }
+      }
+      for (const stored of await Promise.all(stale.map((contract) => reading.get(keyOf(contract))!))) {
+        if (stored) known.set(stored.contract.toLowerCase(), stored);
       }
       const answer = new Map<string, NftContractFacts>();
       for (const stored of known.values()) answer.set(stored.contract.toLowerCase(), factsOf(stored, network));
