@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/open.ts';
 import { NON_PUBLIC_ADDRESSES } from '../../../src/nfts/blocked-addresses.ts';
-import { createDeliveryWorker, pausedForFailuresReason, type DeliveryWorkerOptions } from '../../../src/webhooks/delivery-worker.ts';
+import { pausedForFailuresReason, type DeliveryWorkerOptions } from '../../../src/webhooks/delivery-worker.ts';
 import { createWebhookStore, type WebhookStore } from '../../../src/webhooks/store.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 import { waitFor } from '../indexer/token-chain.ts';
+import { startFastWorker } from './fast-worker.ts';
 import { fillOutbox } from './outbox-fill.ts';
 import { firstReceipts, startReceiver, type TestReceiver } from './receiver.ts';
 
@@ -36,19 +37,7 @@ describe.each(databaseEngines())('webhook delivery on $name', (engine) => {
   });
 
   function worker(options: Partial<DeliveryWorkerOptions> = {}) {
-    const running = createDeliveryWorker({
-      database,
-      retryDelaysMs: [20, 20, 20, 20],
-      timeoutMs: 2000,
-      pauseAfterFailures: 5,
-      pollIntervalMs: 20,
-      claimMs: 10_000,
-      concurrency: 4,
-      blockedAddresses: null,
-      log: () => {},
-      ...options,
-    });
-    running.start();
+    const running = startFastWorker(database, options);
     stops.push(() => running.stop());
     return running;
   }

@@ -1,0 +1,224 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRouter, type Router } from '../../../src/api/router.ts';
+import { webhookOperations } from '../../../src/api/operations/webhooks.ts';
+import { siteOpenApiDocument } from '../../../src/api/site-api.ts';
+import { createAppStore } from '../../../src/apps/store.ts';
+import type { Database } from '../../../src/db/open.ts';
+import { createAccountTokens, type AccountTokens } from '../../../src/webhooks/account-tokens.ts';
+import { createWebhookStore } from '../../../src/webhooks/store.ts';
+import { createResponseValidator } from '../../support/openapi-validator.ts';
+import { databaseEngines } from '../../support/postgres.ts';
+import { fillOutbox } from './outbox-fill.ts';
+
+// /api/webhooks through the real router over real stores, on both engines: every operation and
+// every error path, each answer checked against the generated /openapi.json.
+
+const ORIGIN = 'https://crucible.test';
+const NETWORKS = [{ id: 'crucible-testnet' }, { id: 'ethereum-sepolia' }];
+const RELICS = '0x5FbDB2315678afecb367f032d93F642f64180aa3';
+const validator = createResponseValidator(siteOpenApiDocument({ origin: ORIGIN, networks: NETWORKS }));
+const log = { info: () => {}, error: () => {} };
+
+describe.each(databaseEngines())('the webhook API on $name', (engine) => {
+  let database: Database;
+  let tokens: AccountTokens;
+  let router: (mode: 'local' | 'production') => Router;
+  afterEach(() => database?.close());
+
+  async function setUp() {
+    database = await engine.open();
+    tokens = createAccountTokens(database.db);
+    router = (mode) =>
+      createRouter(
+        webhookOperations(ORIGIN, {
+          tokens,
+          store: createWebhookStore(database.db, { networks: NETWORKS.map((network) => network.id), urlRules: { local: mode === 'local' } }),
+        }),
+        { origin: ORIGIN },
+      );
+    const alice = (await tokens.create({ ownerId: 'acct_alice', name: 'ci' })).secret;
+    const bob = (await tokens.create({ ownerId: 'acct_bob' })).secret;
+    return { alice, bob };
+  }
+
+  async function call(method: string, path: string, options: { token?: string; body?: unknown; rawBody?: string; mode?: 'local' | 'production' } = {}) {
+    const headers: Record<string, string> = {};
+    if (options.token !== undefined) headers['x-crucible-token'] = options.token;
+    const text = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    if (text !== undefined) headers['content-type'] = 'application/json';
+    const request = new Request(`${ORIGIN}${path}`, { method, headers, body: text });
+    const response = await router(options.mode ?? 'local').handle(request, { requestId: 'test', clientIp: null, log });
+    // biome-ignore lint/suspicious/noExplicitAny: answers are checked against the OpenAPI document above, then read freely.
+    const body = response.status === 204 ? undefined : ((await response.json()) as Record<string, any>);
+    const checked = validator.check(method, new URL(path, ORIGIN).pathname, response.status, response.headers.get('content-type'), body);
+    expect(checked.errors).toEqual([]);
+    return { status: response.status, body: body!, headers: response.headers };
+  }
+
+  const activity = { type: 'NFT_ACTIVITY', network: 'crucible-testnet', url: 'https://hooks.example.com/nft' };
+
+  it('creates, lists, gets, updates, pauses, resumes and deletes a webhook for its owner', async () => {
+    const { alice } = await setUp();
+    const created = await call('POST', '/api/webhooks', {
+      token: alice,
+      body: { ...activity, filters: { contractAddresses: [RELICS], tokenIds: ['1', '0x10'] } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('cache-control')).toBe('no-store');
+    const hook = created.body;
+    expect(hook).toMatchObject({
+      type: 'NFT_ACTIVITY',
+      network: 'crucible-testnet',
+      url: 'https://hooks.example.com/nft',
+      filters: { contractAddresses: [RELICS.toLowerCase()], tokenIds: ['1', '16'] },
+      state: 'active',
+      pausedReason: null,
+      consecutiveFailures: 0,
+    });
+    expect(hook.signingKey).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+
+    expect((await call('GET', '/api/webhooks', { token: alice })).body).toEqual({ webhooks: [hook] });
+    expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).body).toEqual(hook);
+
+    const updated = await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: { url: 'https://other.example.com/x', filters: {} } });
+    expect(updated.body).toMatchObject({ url: 'https://other.example.com/x', filters: { contractAddresses: [], tokenIds: [] }, signingKey: hook.signingKey });
+
+    expect((await call('POST', `/api/webhooks/${hook.id}/pause`, { token: alice })).body).toMatchObject({
+      state: 'paused',
+      pausedReason: 'paused by its owner',
+    });
+    expect((await call('POST', `/api/webhooks/${hook.id}/resume`, { token: alice })).body).toMatchObject({ state: 'active', pausedReason: null });
+
+    expect((await call('DELETE', `/api/webhooks/${hook.id}`, { token: alice })).status).toBe(204);
+    expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).status).toBe(404);
+    expect((await call('GET', '/api/webhooks', { token: alice })).body).toEqual({ webhooks: [] });
+  });
+
+  it('lists deliveries newest first, a page at a time, and a delivery with its payload and attempts', async () => {
+    const { alice } = await setUp();
+    const hook = (await call('POST', '/api/webhooks', { token: alice, body: activity })).body;
+    await fillOutbox(database, 'crucible-testnet', [1, 2, 3, 4, 5]);
+    const first = await call('GET', `/api/webhooks/${hook.id}/deliveries?limit=2`, { token: alice });
+    expect(first.body.deliveries.map((delivery: { blockNumber: number }) => delivery.blockNumber)).toEqual([5, 4]);
+    const seen = [...first.body.deliveries];
+    let pageKey = first.body.pageKey;
+    while (pageKey !== null) {
+      const page = await call('GET', `/api/webhooks/${hook.id}/deliveries?limit=2&pageKey=${pageKey}`, { token: alice });
+      seen.push(...page.body.deliveries);
+      pageKey = page.body.pageKey;
+    }
+    expect(seen.map((delivery) => delivery.blockNumber)).toEqual([5, 4, 3, 2, 1]);
+    expect(seen.every((delivery) => delivery.status === 'pending' && delivery.attempts === 0)).toBe(true);
+    expect((await call('GET', `/api/webhooks/${hook.id}/deliveries?status=delivered`, { token: alice })).body).toEqual({ deliveries: [], pageKey: null });
+
+    const detail = await call('GET', `/api/webhooks/${hook.id}/deliveries/${seen[0].id}`, { token: alice });
+    expect(detail.body).toMatchObject({ id: seen[0].id, status: 'pending', attemptList: [] });
+    expect(detail.body.payload).toMatchObject({ webhookId: hook.id, id: seen[0].id, type: 'NFT_ACTIVITY', event: { network: 'crucible-testnet' } });
+    expect((await call('GET', `/api/webhooks/${hook.id}/deliveries/whevt_nope`, { token: alice })).status).toBe(404);
+  });
+
+  it('refuses a missing, unknown, revoked or app-key credential with 401 unauthorized, before judging the input', async () => {
+    const { alice } = await setUp();
+    const { key: appKey } = await createAppStore(database, { keySecret: Buffer.alloc(32, 1), networks: ['crucible-testnet'] }).create({
+      name: 'x',
+      ownerId: 'acct_alice',
+    });
+    const revoked = await tokens.create({ ownerId: 'acct_alice' });
+    await tokens.revoke(revoked.token.id);
+    for (const token of [undefined, '', `crt_${'A'.repeat(43)}`, appKey, revoked.secret, `${alice}x`]) {
+      for (const [method, path, body] of [
+        ['GET', '/api/webhooks', undefined],
+        ['POST', '/api/webhooks', { nonsense: true }],
+        ['PATCH', '/api/webhooks/wh_1', {}],
+        ['DELETE', '/api/webhooks/wh_1', undefined],
+        ['GET', '/api/webhooks/wh_1/deliveries?limit=0', undefined],
+      ] as const) {
+        const answer = await call(method, path, { token, body });
+        expect({ token, method, path, status: answer.status, code: answer.body.error.code }).toEqual({
+          token,
+          method,
+          path,
+          status: 401,
+          code: 'unauthorized',
+        });
+      }
+    }
+    // A refusal never echoes the token presented.
+    const answer = await call('GET', '/api/webhooks', { token: revoked.secret });
+    expect(JSON.stringify(answer.body)).not.toContain(revoked.secret);
+  });
+
+  it('answers another owner’s webhook and its deliveries 404, as a missing one', async () => {
+    const { alice, bob } = await setUp();
+    const hook = (await call('POST', '/api/webhooks', { token: alice, body: activity })).body;
+    await fillOutbox(database, 'crucible-testnet', [9]);
+    const [delivery] = (await call('GET', `/api/webhooks/${hook.id}/deliveries`, { token: alice })).body.deliveries;
+    for (const [method, path, body] of [
+      ['GET', `/api/webhooks/${hook.id}`, undefined],
+      ['PATCH', `/api/webhooks/${hook.id}`, { url: 'https://bob.example.com/' }],
+      ['POST', `/api/webhooks/${hook.id}/pause`, undefined],
+      ['POST', `/api/webhooks/${hook.id}/resume`, undefined],
+      ['DELETE', `/api/webhooks/${hook.id}`, undefined],
+      ['GET', `/api/webhooks/${hook.id}/deliveries`, undefined],
+      ['GET', `/api/webhooks/${hook.id}/deliveries/${delivery.id}`, undefined],
+      ['GET', '/api/webhooks/wh_missing', undefined],
+    ] as const) {
+      const answer = await call(method, path, { token: bob, body });
+      expect({ method, path, status: answer.status, code: answer.body.error.code }).toEqual({ method, path, status: 404, code: 'not_found' });
+    }
+    expect((await call('GET', '/api/webhooks', { token: bob })).body).toEqual({ webhooks: [] });
+    expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).body).toEqual(hook);
+  });
+
+  it('refuses bad input with 400 bad_request saying why, and stores nothing', async () => {
+    const { alice } = await setUp();
+    const cases: Array<[unknown, RegExp]> = [
+      [{ ...activity, type: 'ADDRESS_ACTIVITY' }, /type/],
+      [{ ...activity, network: 'nowhere' }, /network must be one of crucible-testnet, ethereum-sepolia/],
+      [{ ...activity, url: 'not a url' }, /url must be an absolute URL/],
+      [{ ...activity, url: 'ftp://hooks.example.com/' }, /url must be an http or https URL/],
+      [{ ...activity, url: 'https://user:pw@hooks.example.com/' }, /url must not carry a user name or password/],
+      [{ ...activity, filters: { contractAddresses: ['0x1234'] } }, /contractAddresses/],
+      [{ ...activity, filters: { tokenIds: ['-1'] } }, /tokenIds/],
+      [{ ...activity, filters: { tokenIds: [`0x1${'0'.repeat(64)}`] } }, /tokenIds/],
+      [{ ...activity, type: 'NFT_METADATA_UPDATE', filters: { tokenIds: ['1'] } }, /filters.tokenIds apply to NFT_ACTIVITY webhooks only/],
+      [{ ...activity, extra: 1 }, /extra|Unrecognized/],
+      [{ ...activity, url: undefined }, /url/],
+    ];
+    for (const [body, reason] of cases) {
+      const answer = await call('POST', '/api/webhooks', { token: alice, body });
+      expect({ body, status: answer.status, code: answer.body.error.code }).toEqual({ body, status: 400, code: 'bad_request' });
+      expect(answer.body.error.message).toMatch(reason);
+    }
+    expect((await call('POST', '/api/webhooks', { token: alice, rawBody: '{"type":' })).status).toBe(400);
+    const hook = (await call('POST', '/api/webhooks', { token: alice, body: activity })).body;
+    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: {} })).body.error.message).toMatch(/give url or filters/);
+    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: { url: 'gopher://x' } })).status).toBe(400);
+    for (const query of ['limit=0', 'limit=101', 'limit=x', 'pageKey=abc', 'status=lost']) {
+      expect((await call('GET', `/api/webhooks/${hook.id}/deliveries?${query}`, { token: alice })).status).toBe(400);
+    }
+    expect((await call('GET', '/api/webhooks', { token: alice })).body.webhooks).toHaveLength(1);
+  });
+
+  it('in production takes https URLs to public hosts only', async () => {
+    const { alice } = await setUp();
+    for (const url of [
+      'http://hooks.example.com/',
+      'https://127.0.0.1/hook',
+      'https://10.1.2.3/hook',
+      'https://192.168.0.10/hook',
+      'https://169.254.169.254/latest',
+      'https://[::1]/hook',
+      'https://[fd00::1]/hook',
+      'https://localhost:8443/hook',
+      'https://api.localhost/hook',
+    ]) {
+      const answer = await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url }, mode: 'production' });
+      expect({ url, status: answer.status }).toEqual({ url, status: 400 });
+      expect(answer.body.error.message).toMatch(/url must be an https URL|url must reach a public address/);
+    }
+    expect((await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'https://8.8.8.8/hook' }, mode: 'production' })).status).toBe(201);
+    // Local mode: http and this machine are fine.
+    expect((await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'http://127.0.0.1:9/hook' } })).status).toBe(201);
+  });
+});

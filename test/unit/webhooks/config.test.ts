@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { readWebhooksConfig } from '../../../src/config/webhooks.ts';
+
+describe('readWebhooksConfig', () => {
+  it('has the platform’s defaults: retries after 15 s, 1 min, 10 min and 1 h, a 5 s timeout', () => {
+    expect(readWebhooksConfig({}, { local: false })).toEqual({
+      inServer: true,
+      retryDelaysMs: [15_000, 60_000, 600_000, 3_600_000],
+      timeoutMs: 5000,
+      pauseAfterFailures: 5,
+      pollIntervalMs: 500,
+      claimMs: 30_000,
+      concurrency: 16,
+      local: false,
+    });
+  });
+
+  it('reads every variable', () => {
+    const config = readWebhooksConfig(
+      {
+        WEBHOOKS_IN_SERVER: 'off',
+        WEBHOOK_RETRY_DELAYS_MS: '10, 20,30',
+        WEBHOOK_TIMEOUT_MS: '100',
+        WEBHOOK_PAUSE_AFTER_FAILURES: '2',
+        WEBHOOK_POLL_INTERVAL_MS: '5',
+        WEBHOOK_CLAIM_MS: '1000',
+        WEBHOOK_CONCURRENCY: '3',
+      },
+      { local: true },
+    );
+    expect(config).toEqual({
+      inServer: false,
+      retryDelaysMs: [10, 20, 30],
+      timeoutMs: 100,
+      pauseAfterFailures: 2,
+      pollIntervalMs: 5,
+      claimMs: 1000,
+      concurrency: 3,
+      local: true,
+    });
+  });
+
+  it('refuses bad values naming the variable', () => {
+    expect(() => readWebhooksConfig({ WEBHOOKS_IN_SERVER: 'yes' }, { local: true })).toThrow(/WEBHOOKS_IN_SERVER must be on or off/);
+    expect(() => readWebhooksConfig({ WEBHOOK_RETRY_DELAYS_MS: '1m' }, { local: true })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
+    expect(() => readWebhooksConfig({ WEBHOOK_TIMEOUT_MS: '0' }, { local: true })).toThrow(/WEBHOOK_TIMEOUT_MS/);
+    expect(() => readWebhooksConfig({ WEBHOOK_CLAIM_MS: '5000' }, { local: true })).toThrow(
+      /WEBHOOK_CLAIM_MS \(5000\) must exceed WEBHOOK_TIMEOUT_MS \(5000\)/,
+    );
+  });
+});
