@@ -1,12 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/open.ts';
 import { NON_PUBLIC_ADDRESSES } from '../../../src/nfts/blocked-addresses.ts';
+import type { NftMetadataRecord } from '../../../src/nfts/ports.ts';
+import { enqueueMetadataUpdate } from '../../../src/webhooks/outbox.ts';
 import { pausedForFailuresReason, type DeliveryWorkerOptions } from '../../../src/webhooks/delivery-worker.ts';
 import { createWebhookStore, type WebhookStore } from '../../../src/webhooks/store.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 import { waitFor } from '../indexer/token-chain.ts';
 import { startFastWorker } from './fast-worker.ts';
-import { fillOutbox } from './outbox-fill.ts';
+import { CONTRACT, fillOutbox } from './outbox-fill.ts';
 import { firstReceipts, startReceiver, type TestReceiver } from './receiver.ts';
 
 // The delivery worker against a real receiver on loopback, on both engines: retries in order,
@@ -134,5 +136,61 @@ describe.each(databaseEngines())('webhook delivery on $name', (engine) => {
     expect(ipDelivery!.lastError).toBe('blocked address 127.0.0.1');
     const [nameDelivery] = (await store.deliveries(OWNER, byName.id, { limit: 1 })).deliveries;
     expect(nameDelivery!.lastError).toMatch(/^blocked address (127\.0\.0\.1|::1)$/);
+  });
+
+  it('a metadata change queued in its store’s transaction reaches NFT_METADATA_UPDATE webhooks of that network and contract only', async () => {
+    await setUp();
+    const everyContract = await store.create(OWNER, { type: 'NFT_METADATA_UPDATE', network: NETWORK, url: receiver.url });
+    const other = await store.create(OWNER, {
+      type: 'NFT_METADATA_UPDATE',
+      network: NETWORK,
+      url: receiver.url,
+      filters: { contractAddresses: ['0x0000000000000000000000000000000000000bad'] },
+    });
+    const activity = await webhook();
+    receiver.keys.set(everyContract.id, everyContract.signingKey);
+    const record = (name: string, at: number): NftMetadataRecord => ({
+      tokenUri: 'https://example.com/1.json',
+      rawTokenUri: 'https://example.com/{id}.json',
+      metadata: { name },
+      error: null,
+      name,
+      description: null,
+      image: { cachedUrl: null, thumbnailUrl: null, pngUrl: null, contentType: null, size: null, originalUrl: 'https://example.com/1.png' },
+      timeLastUpdated: at,
+    });
+    await database.db.transaction().execute(async (trx) => {
+      await enqueueMetadataUpdate(trx, {
+        network: NETWORK,
+        contract: CONTRACT,
+        tokenId: '1',
+        kind: 'erc1155',
+        before: record('Old', 0),
+        after: record('New', 1000),
+      });
+    });
+    worker();
+    await waitFor(() => receiver.received.length === 1);
+    await waitFor(async () => (await store.deliveries(OWNER, everyContract.id, { limit: 1 })).deliveries[0]!.status === 'delivered');
+
+    const [entry] = receiver.received;
+    expect(entry!.signatureValid).toBe(true);
+    expect(entry!.payload).toMatchObject({
+      webhookId: everyContract.id,
+      type: 'NFT_METADATA_UPDATE',
+      event: {
+        network: NETWORK,
+        metadataUpdates: [
+          {
+            contractAddress: CONTRACT,
+            tokenId: '1',
+            category: 'erc1155',
+            before: { name: 'Old', metadata: { name: 'Old' }, imageUrl: 'https://example.com/1.png', timeLastUpdated: '1970-01-01T00:00:00.000Z' },
+            after: { name: 'New', timeLastUpdated: '1970-01-01T00:00:01.000Z' },
+          },
+        ],
+      },
+    });
+    for (const hook of [other, activity]) expect((await store.deliveries(OWNER, hook.id, { limit: 1 })).deliveries).toEqual([]);
   });
 });
