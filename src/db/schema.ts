@@ -211,7 +211,7 @@ export interface WebhookAttemptRow {
 }
 
 /** A transfer a webhook was sent, kept while a reorg may still undo it. */
-export interface WebhookSentTransferRow {
+interface WebhookSentTransferRow {
   webhook_id: string;
   network: string;
   block_number: number;

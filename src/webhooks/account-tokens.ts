@@ -14,7 +14,7 @@ const TOKEN_PREFIX = 'crt_';
 const TOKEN_SHAPE = /^crt_[A-Za-z0-9_-]{43}$/;
 const OWNER_SHAPE = /^[A-Za-z0-9_.:@-]{1,100}$/;
 
-export interface AccountToken {
+interface AccountToken {
   id: string;
   ownerId: string;
   name: string | null;

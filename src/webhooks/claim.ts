@@ -28,7 +28,7 @@ export interface ClaimInput {
   limit: number;
 }
 
-export const ABANDONED_ERROR = 'the delivery process stopped before recording the answer';
+const ABANDONED_ERROR = 'the delivery process stopped before recording the answer';
 
 export async function claimDueDeliveries(database: Database, input: ClaimInput): Promise<ClaimedDelivery[]> {
   if (input.limit <= 0) return [];

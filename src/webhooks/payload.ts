@@ -12,7 +12,7 @@ import type { WebhookType } from './webhook.ts';
 
 export type ActivityCategory = 'erc721' | 'erc1155' | 'token';
 
-export interface ActivityLog {
+interface ActivityLog {
   address: string;
   blockNumber: string;
   blockHash: string;
@@ -48,7 +48,7 @@ export interface MetadataSnapshot {
   timeLastUpdated: string;
 }
 
-export interface MetadataUpdateItem {
+interface MetadataUpdateItem {
   contractAddress: string;
   tokenId: string;
   category: ActivityCategory;

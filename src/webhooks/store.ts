@@ -8,19 +8,19 @@ import { parseFilters, parseWebhookUrl, WEBHOOK_TYPES, type UrlRules, type Webho
 // PostgreSQL. Every call names the owner: another owner's webhook is not found, exactly as a
 // missing one, so ids reveal nothing.
 
-export interface NewWebhook {
+interface NewWebhook {
   type: WebhookType;
   network: string;
   url: string;
   filters?: { contractAddresses?: string[]; tokenIds?: string[] };
 }
 
-export interface WebhookPatch {
+interface WebhookPatch {
   url?: string;
   filters?: { contractAddresses?: string[]; tokenIds?: string[] };
 }
 
-export type DeliveryStatus = WebhookDeliveryRow['status'];
+type DeliveryStatus = WebhookDeliveryRow['status'];
 
 export interface DeliverySummary {
   id: string;
@@ -53,7 +53,7 @@ export interface DeliveryDetail extends DeliverySummary {
   attemptList: DeliveryAttempt[];
 }
 
-export interface DeliveryPage {
+interface DeliveryPage {
   deliveries: DeliverySummary[];
   /** Pass as `after` for the next (older) page; null on the last. */
   next: number | null;
@@ -83,7 +83,7 @@ export interface WebhookStoreOptions {
   now?: () => number;
 }
 
-export const PAUSED_BY_OWNER = 'paused by its owner';
+const PAUSED_BY_OWNER = 'paused by its owner';
 
 export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookStoreOptions): WebhookStore {
   const now = options.now ?? Date.now;
@@ -194,7 +194,7 @@ function filterColumns(filters: WebhookFilters): Pick<WebhookRow, 'contract_addr
   return { contract_addresses: JSON.stringify(filters.contractAddresses), token_ids: JSON.stringify(filters.tokenIds) };
 }
 
-export function toWebhook(row: Selectable<WebhookRow>): Webhook {
+function toWebhook(row: Selectable<WebhookRow>): Webhook {
   return {
     id: row.id,
     type: row.type,

@@ -7,7 +7,7 @@ import { WebhookInputError } from './errors.ts';
 
 export const WEBHOOK_TYPES = ['NFT_ACTIVITY', 'NFT_METADATA_UPDATE'] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
-export type WebhookState = 'active' | 'paused';
+type WebhookState = 'active' | 'paused';
 
 export interface WebhookFilters {
   /** Lowercase; empty: every contract. */

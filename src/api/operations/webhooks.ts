@@ -26,7 +26,7 @@ const TOKEN_HEADER = 'x-crucible-token';
 const BODY_MAX_BYTES = 256 * 1024;
 
 /** spec 2.5 with `unauthorized` (401): the webhook API's one code beyond the site's. */
-export const WebhookError = ErrorBody.extend({
+const WebhookError = ErrorBody.extend({
   error: ErrorBody.shape.error.extend({ code: z.enum([...apiErrorCodes, 'unauthorized']) }),
 });
 
@@ -51,7 +51,7 @@ const WebhookType = z
   .enum(WEBHOOK_TYPES)
   .describe('NFT_ACTIVITY: NFT transfers (ERC-721, ERC-1155, legacy). NFT_METADATA_UPDATE: a token’s metadata changed on refresh.');
 
-export const Webhook = z.object({
+const Webhook = z.object({
   id: z.string(),
   type: WebhookType,
   network: z.string().describe('Network id, as in content/networks/.'),
@@ -86,7 +86,7 @@ const UpdateWebhook = z
 
 const DeliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 
-export const Delivery = z.object({
+const Delivery = z.object({
   id: z.string().describe('The payload’s `id`.'),
   status: DeliveryStatus.describe('pending: queued or between retries; delivered: a 2xx answer; failed: every retry failed.'),
   blockNumber: z.int().nullable().describe('The block of its activity; null for a metadata update.'),

@@ -10,7 +10,7 @@ import { webhookIndexHooks } from '../../../src/webhooks/outbox.ts';
 export const CONTRACT: Address = '0x00000000000000000000000000000000000c0de1';
 const ALICE: Address = '0x000000000000000000000000000000000000a11c';
 
-export function mint(block: number): Transfer {
+function mint(block: number): Transfer {
   const hash = `0x${block.toString(16).padStart(64, '0')}` as Hex;
   return {
     blockNumber: block,
