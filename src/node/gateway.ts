@@ -1,6 +1,9 @@
 import { BufferedResponse } from '../api/buffered-response.ts';
 import { apiErrorResponse } from '../api/errors.ts';
 import { ipBucketOf } from '../http/ip-bucket.ts';
+import type { NftApi } from '../nfts/api/handlers.ts';
+import { NFT_ENDPOINTS, type NftEndpointName } from '../nfts/api/endpoints.ts';
+import { nftFailure, type NftAnswer, type NftErrorCode } from '../nfts/api/errors.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateDecision, RateLimiter } from '../limits/rate-limiter.ts';
 import { accessFailure, type Caller, type KeyLookup } from './access.ts';
@@ -20,6 +23,8 @@ import { validateCall } from './rpc/validate.ts';
 export interface GatewayNetwork extends ExecutionNetwork {
   name: string;
   chainId: number | null;
+  /** The NFT endpoints (platform §5); absent: the network has none (404). */
+  nfts?: { api: NftApi; openApiDocument(): unknown; documentationUrl: string };
 }
 
 /** One metered call (src/apps/ aggregates them per minute for the dashboard). */
@@ -48,6 +53,8 @@ export interface NodeGatewayOptions {
 
 interface NodeRequest {
   method: string;
+  /** The whole URL: the NFT endpoints read its query. */
+  url?: string;
   headers: Headers;
   body: ReadableStream<Uint8Array> | null;
   /**
@@ -221,6 +228,36 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     return replyResponse(await answer({ caller: authorized.caller, network, clientIp }, text, 'http'));
   };
 
+  /** An NFT endpoint (platform §5): the key and the app as for JSON-RPC, the query, then the endpoint's compute units; metered under its name. */
+  const answerNft = async (
+    request: NodeRequest,
+    network: GatewayNetwork,
+    nfts: NonNullable<GatewayNetwork['nfts']>,
+    key: string,
+    endpoint: NftEndpointName,
+    context: HandleContext,
+  ): Promise<Response> => {
+    const failed = (failure: RpcFailure) => nftResponse(nftFailureOf(failure, nfts.documentationUrl));
+    const authorized = await authorize(network, key, request.headers.get('origin'));
+    if (!authorized.ok) return failed(authorized.failure);
+    const { caller } = authorized;
+    context.identified?.(callerLabel(caller));
+    const search = request.url ? new URL(request.url, 'http://node').search : '';
+    const prepared = nfts.api.prepare(endpoint, search);
+    if (!prepared.ok) return nftResponse(prepared.answer);
+    const { computeUnits } = NFT_ENDPOINTS[endpoint];
+    const limited = await limitFailure(caller, network.id, [{ computeUnits }], context.clientIp);
+    if (limited) return failed(limited);
+    let answer: NftAnswer;
+    try {
+      answer = await prepared.run();
+    } catch {
+      answer = nftFailure('internal_error', 'The server failed while reading NFT data.', nfts.documentationUrl);
+    }
+    meter(caller, network.id, endpoint, computeUnits, answer.status === 200 ? null : answer.status);
+    return nftResponse(answer);
+  };
+
   return {
     networks: options.networks,
     authorize,
@@ -240,6 +277,19 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
         if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD, OPTIONS');
         return json(200, network.openRpcDocument());
       }
+      if (target.kind === 'openapi' || target.kind === 'nft') {
+        const { nfts } = network;
+        if (!nfts) return apiErrorResponse('not_found', { method: request.method, path, documentationUrl: options.documentationUrl });
+        if (request.method !== 'GET' && request.method !== 'HEAD')
+          return apiErrorResponse('method_not_allowed', {
+            method: request.method,
+            path,
+            allow: ['GET', 'HEAD', 'OPTIONS'],
+            documentationUrl: nfts.documentationUrl,
+          });
+        if (target.kind === 'openapi') return json(200, nfts.openApiDocument());
+        return answerNft(request, network, nfts, target.key, target.endpoint, context);
+      }
       if (request.method !== 'POST') return methodNotAllowed('POST, OPTIONS');
       return answerHttp(request, network, target.key, context);
     },
@@ -250,6 +300,29 @@ function refusal(decision: RateDecision, limit: RateLimit): RpcFailure | null {
   if (decision.allowed) return null;
   const retryAfterSeconds = Math.max(1, Math.ceil(('retryAfterMs' in decision ? decision.retryAfterMs : 1000) / 1000));
   return rpcFailure('rate_limited', { limit, retryAfterSeconds });
+}
+
+/** The gateway's refusals as NFT Error bodies (spec 2.5): the same checks, the same sentences. */
+const NFT_CODE_OF: Partial<Record<RpcFailure['reason'], NftErrorCode>> = {
+  invalid_api_key: 'unauthorized',
+  app_disabled: 'forbidden',
+  network_not_allowed: 'forbidden',
+  origin_not_allowed: 'forbidden',
+  rate_limited: 'rate_limited',
+  no_healthy_upstream: 'upstream_unavailable',
+  index_unavailable: 'upstream_unavailable',
+};
+
+function nftFailureOf(failure: RpcFailure, documentationUrl: string): NftAnswer {
+  const data = failure.error.data;
+  const retryAfter = data && typeof data === 'object' && 'retryAfterSeconds' in data ? Number(data.retryAfterSeconds) : undefined;
+  return nftFailure(NFT_CODE_OF[failure.reason] ?? 'internal_error', `${failure.error.message}.`, documentationUrl, retryAfter);
+}
+
+function nftResponse(answer: NftAnswer): Response {
+  const headers: Record<string, string> = answer.status === 200 ? {} : { 'cache-control': 'no-store' };
+  if (answer.retryAfterSeconds !== undefined) headers['retry-after'] = String(answer.retryAfterSeconds);
+  return json(answer.status, answer.body, headers);
 }
 
 function errorCodeOf(outcome: RpcOutcome): number | null {

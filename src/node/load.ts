@@ -6,6 +6,8 @@ import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { databaseConfig, nodeConfig } from '../config/config.ts';
 import { WORLD_ADDRESSES } from '../chain/world/manifest.ts';
 import { openDatabase, type Database } from '../db/open.ts';
+import { readNftsConfig } from '../config/nfts.ts';
+import { noNftContracts, noNftMetadata } from '../nfts/api/no-sources.ts';
 import { createTokenMetadataReader } from '../tokens/metadata.ts';
 import { loadTokenList } from '../tokens/token-list.ts';
 import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
@@ -17,7 +19,7 @@ import { loadNetworks } from '../site/load.ts';
 import { connectRedis } from '../store/redis.ts';
 import { createKeyLookup } from './access.ts';
 import { serveMetrics } from './metrics.ts';
-import { startNodeRuntime, type NodeRuntime } from './runtime.ts';
+import { startNodeRuntime, type NftRuntimeSources, type NodeRuntime } from './runtime.ts';
 import { databaseTokenIndex } from './token-index.ts';
 
 // The gateway as the server runs it, configured from the project's content and environment:
@@ -41,6 +43,8 @@ export async function loadNodeRuntime(options: {
   ipv6PrefixLength: number;
   /** The process's database (the transfer index is read from it), opened here when absent. */
   database?: Database;
+  /** What the NFT endpoints read besides the index; absent parts answer null fields, and the timeouts are the defaults. */
+  nfts?: Partial<Omit<NftRuntimeSources, 'db'>>;
 }): Promise<LoadedNodeRuntime> {
   const networks = await loadNetworks(options.root);
   const config = nodeConfig(networks);
@@ -73,6 +77,13 @@ export async function loadNodeRuntime(options: {
         indexOf: (network) => databaseTokenIndex(database.db, network),
         metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
         list: await loadTokenList(options.root, { siteOrigin: options.origin, world: WORLD_ADDRESSES }),
+      },
+      nfts: {
+        db: database.db,
+        metadata: options.nfts?.metadata ?? noNftMetadata,
+        contracts: options.nfts?.contracts ?? noNftContracts,
+        // The reader's defaults (an empty environment) until the server passes its NFT configuration.
+        tokenUriTimeout: options.nfts?.tokenUriTimeout ?? readNftsConfig({}, { local: options.devnets !== null }).tokenUriTimeout,
       },
     });
     opened.push(async () => runtime.close());

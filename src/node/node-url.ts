@@ -1,3 +1,4 @@
+import { nftEndpointOf, type NftEndpointName } from '../nfts/api/endpoints.ts';
 import { nodePathPrefix as pathPrefix } from '../site/urls.ts';
 
 // Where a request to `{node_url}` is addressed (platform §1): both forms are served, always
@@ -8,6 +9,10 @@ export type NodeTarget =
   | { kind: 'rpc'; network: string; key: string }
   /** `{node_url}/openrpc.json`: the network's OpenRPC document. */
   | { kind: 'openrpc'; network: string }
+  /** `{node_url}/v2/<key>/getNFTs` and the SDK's `{node_url}/nft/v3/<key>/<endpoint>` (platform §5). */
+  | { kind: 'nft'; network: string; key: string; endpoint: NftEndpointName }
+  /** `{node_url}/openapi.json`: the OpenAPI document of the network's NFT endpoints. */
+  | { kind: 'openapi'; network: string }
   /** Under `{node_url}` but nothing is served there (404). */
   | { kind: 'unknown-path'; network: string };
 
@@ -36,7 +41,11 @@ export function nodeTargetOf(host: string | undefined, path: string, nodeDomain:
 
 function targetUnder(network: string, path: string): NodeTarget {
   if (path === '/openrpc.json') return { kind: 'openrpc', network };
+  if (path === '/openapi.json') return { kind: 'openapi', network };
   const rpc = /^\/v2(?:\/([^/]*))?\/?$/.exec(path);
   if (rpc) return { kind: 'rpc', network, key: rpc[1] ?? '' };
+  const nft = /^\/(v2|nft\/v3)\/([^/]*)\/([^/]+)$/.exec(path);
+  const endpoint = nft ? nftEndpointOf(nft[1] === 'v2' ? 'v2' : 'v3', nft[3]!) : null;
+  if (nft && endpoint) return { kind: 'nft', network, key: nft[2]!, endpoint };
   return { kind: 'unknown-path', network };
 }

@@ -1,4 +1,10 @@
+import type { Kysely } from 'kysely';
 import type { LocalDevnets } from '../chain/local-devnets.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { TokenUriTimeoutLimits } from '../nfts/fetch-timeout.ts';
+import { createNftApi, type NftMetadataRefresh } from '../nfts/api/handlers.ts';
+import { nftOpenApiDocument } from '../nfts/api/openapi.ts';
+import type { NftContractSource, NftMetadataSource } from '../nfts/ports.ts';
 import { defaultLocale } from '../site/locales.ts';
 import type { NetworkRecord } from '../site/records.ts';
 import { pageUrl } from '../site/urls.ts';
@@ -43,6 +49,16 @@ export interface NodeRuntimeOptions {
     metadata: TokenMetadataReader;
     list: TokenList;
   };
+  /** The NFT endpoints (platform §5) on every EVM network; without it they answer 404. */
+  nfts?: NftRuntimeSources;
+}
+
+/** What the NFT endpoints read: the transfer index's database, token metadata and contract facts. */
+export interface NftRuntimeSources {
+  db: Kysely<DatabaseSchema>;
+  metadata: NftMetadataSource & Partial<NftMetadataRefresh>;
+  contracts: NftContractSource;
+  tokenUriTimeout: TokenUriTimeoutLimits;
 }
 
 export interface NodeRuntime {
@@ -82,6 +98,9 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
         : undefined;
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
+    let nftDocument: Record<string, unknown> | undefined;
+    const nftSources = evm ? options.nfts : undefined;
+    const nftDocumentationUrl = `${nodeUrl}/openapi.json`;
     networks.set(record.id, {
       id: record.id,
       name: record.name,
@@ -95,6 +114,11 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
           serverUrl: `${nodeUrl}/v2/demo`, // a real URI: the demo key answers on every network
           docsUrl: rpcDocsUrl(options.siteOrigin, record.id),
         })) as never,
+      nfts: nftSources && {
+        api: createNftApi({ network: record.id, ...nftSources, documentationUrl: nftDocumentationUrl }),
+        documentationUrl: nftDocumentationUrl,
+        openApiDocument: () => (nftDocument ??= nftOpenApiDocument({ nodeUrl, networkName: record.name, siteOrigin: options.siteOrigin })),
+      },
     });
   }
   const metrics = createNodeMetrics(pools);

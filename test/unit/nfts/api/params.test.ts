@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { parseNftQuery } from '../../../../src/nfts/api/params.ts';
+
+// The NFT endpoints' query parameters (platform §5): defaults, limits, the SDK's list spellings.
+
+const OWNER = '0x4c7E7865D1a8F526DA67ccC11eE9960C30e7a1Ae';
+const A = '0x1111111111111111111111111111111111111111';
+const B = '0x2222222222222222222222222222222222222222';
+
+describe('parseNftQuery', () => {
+  it('applies the defaults and ignores unknown parameters', () => {
+    const parsed = parseNftQuery('getNFTs', `?owner=${OWNER}&colour=blue`);
+    expect(parsed).toEqual({ ok: true, query: { owner: OWNER, pageSize: 100, withMetadata: true } });
+  });
+
+  it('reads lists as name[]= and as name= repeated, together, skipping empty items', () => {
+    const parsed = parseNftQuery(
+      'getNFTsForOwner',
+      `owner=${OWNER}&contractAddresses[]=${A}&contractAddresses=${B}&contractAddresses[]=&excludeFilters%5B%5D=SPAM`,
+    );
+    expect(parsed.ok && parsed.query).toMatchObject({ 'contractAddresses[]': [A, B], 'excludeFilters[]': ['SPAM'] });
+  });
+
+  it.each([
+    ['', /owner is required/],
+    [`owner=${OWNER.slice(0, 20)}`, /^owner must be an address/],
+    [`owner=${OWNER}&pageSize=0`, /pageSize must be at least 1/],
+    [`owner=${OWNER}&pageSize=101`, /pageSize must be at most 100/],
+    [`owner=${OWNER}&pageSize=2.5`, /pageSize/],
+    [`owner=${OWNER}&withMetadata=perhaps`, /withMetadata/],
+    [`owner=${OWNER}&${Array.from({ length: 46 }, () => `contractAddresses[]=${A}`).join('&')}`, /at most 45 items/],
+    [`owner=${OWNER}&excludeFilters[]=SPAM&includeFilters[]=SPAM`, /together/],
+    [`owner=${OWNER}&orderBy=tokenId`, /orderBy must be one of transferTime/],
+    [`owner=${OWNER}&owner=${OWNER}`, /owner is given 2 times/],
+    [`owner=%zz`, /percent-encoding/],
+  ])('refuses %s', (query, problem) => {
+    const parsed = parseNftQuery('getNFTs', query);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.problem).toMatch(problem);
+  });
+
+  it('takes token ids in decimal and 0x hex, below 2^256', () => {
+    expect(parseNftQuery('getNFTMetadata', `contractAddress=${A}&tokenId=0x64`).ok).toBe(true);
+    expect(parseNftQuery('getNFTMetadata', `contractAddress=${A}&tokenId=${2n ** 256n - 1n}`).ok).toBe(true);
+    expect(parseNftQuery('getNFTMetadata', `contractAddress=${A}&tokenId=${2n ** 256n}`).ok).toBe(false);
+    expect(parseNftQuery('getNFTMetadata', `contractAddress=${A}&tokenId=1.5`).ok).toBe(false);
+    const parsed = parseNftQuery('getNFTMetadata', `contractAddress=${A}&tokenId=7&refreshCache=true&tokenUriTimeoutInMs=0`);
+    expect(parsed.ok && parsed.query).toMatchObject({ refreshCache: true, tokenUriTimeoutInMs: 0 });
+  });
+});
