@@ -53,11 +53,14 @@ export interface NodeRuntimeOptions {
   nfts?: NftRuntimeSources;
 }
 
+/** A source as given, or made from the runtime's upstream pools by network id (the chains it reads). */
+type OverPools<T> = T | ((pools: ReadonlyMap<string, UpstreamPool>) => T);
+
 /** What the NFT endpoints read: the transfer index's database, token metadata and contract facts. */
 export interface NftRuntimeSources {
   db: Kysely<DatabaseSchema>;
-  metadata: NftMetadataSource & Partial<NftMetadataRefresh>;
-  contracts: NftContractSource;
+  metadata: OverPools<NftMetadataSource & Partial<NftMetadataRefresh>>;
+  contracts: OverPools<NftContractSource>;
   tokenUriTimeout: TokenUriTimeoutLimits;
 }
 
@@ -73,6 +76,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   const { config, devnets } = options;
   const networks = new Map<string, GatewayNetwork>();
   const pools = new Map<string, UpstreamPool>();
+  const nftSources = options.nfts && { db: options.nfts.db, read: nftReadsOverPools(options.nfts, pools) };
   for (const record of options.networks) {
     const configured = config.upstreams[record.id] ?? [];
     const evm = record.vm !== 'starknet' && record.chainId !== null;
@@ -99,7 +103,6 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
     let nftDocument: Record<string, unknown> | undefined;
-    const nftSources = evm ? options.nfts : undefined;
     const nftDocumentationUrl = `${nodeUrl}/openapi.json`;
     networks.set(record.id, {
       id: record.id,
@@ -114,11 +117,14 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
           serverUrl: `${nodeUrl}/v2/demo`, // a real URI: the demo key answers on every network
           docsUrl: rpcDocsUrl(options.siteOrigin, record.id),
         })) as never,
-      nfts: nftSources && {
-        api: createNftApi({ network: record.id, ...nftSources, documentationUrl: nftDocumentationUrl }),
-        documentationUrl: nftDocumentationUrl,
-        openApiDocument: () => (nftDocument ??= nftOpenApiDocument({ nodeUrl, networkName: record.name, siteOrigin: options.siteOrigin })),
-      },
+      nfts:
+        nftSources && evm
+          ? {
+              api: createNftApi({ network: record.id, db: nftSources.db, ...nftSources.read, documentationUrl: nftDocumentationUrl }),
+              documentationUrl: nftDocumentationUrl,
+              openApiDocument: () => (nftDocument ??= nftOpenApiDocument({ nodeUrl, networkName: record.name, siteOrigin: options.siteOrigin })),
+            }
+          : undefined,
     });
   }
   const metrics = createNodeMetrics(pools);
@@ -158,4 +164,23 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
 /** The network's RPC page (spec 4.9), which lists its methods and links the method reference. */
 function rpcDocsUrl(siteOrigin: string, network: string): string {
   return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
+}
+
+/**
+ * The NFT sources, made once from the pools when first used (every network's pool exists by then),
+ * so a source may read the chains through the gateway's own upstreams.
+ */
+function nftReadsOverPools(sources: NftRuntimeSources, pools: ReadonlyMap<string, UpstreamPool>) {
+  let metadata: (NftMetadataSource & Partial<NftMetadataRefresh>) | undefined;
+  let contracts: NftContractSource | undefined;
+  const metadataSource = () => (metadata ??= typeof sources.metadata === 'function' ? sources.metadata(pools) : sources.metadata);
+  const contractSource = () => (contracts ??= typeof sources.contracts === 'function' ? sources.contracts(pools) : sources.contracts);
+  return {
+    tokenUriTimeout: sources.tokenUriTimeout,
+    metadata: {
+      metadataOf: (tokens, options) => metadataSource().metadataOf(tokens, options),
+      refresh: (token, options) => metadataSource().refresh?.(token, options) ?? Promise.resolve(null),
+    } satisfies NftMetadataSource & NftMetadataRefresh,
+    contracts: { contractsOf: (network, addresses) => contractSource().contractsOf(network, addresses) } satisfies NftContractSource,
+  };
 }

@@ -20,7 +20,7 @@ import type { OwnedNftBody, OwnedNftIdBody, OwnedNftsBody } from './schemas.ts';
 
 /** `getNFTMetadata?refreshCache=true`: a metadata source that can fetch a token again now. */
 export interface NftMetadataRefresh {
-  refresh(token: NftRef): Promise<unknown>;
+  refresh(token: NftRef, options: { timeoutMs: number }): Promise<unknown>;
 }
 
 export interface NftApiOptions {
@@ -121,9 +121,11 @@ export function createNftApi(options: NftApiOptions): NftApi {
     const kind = await indexedTokenKind(db, network, contract, tokenId);
     if (!kind) return nftFailure('not_found', `No transfer of token ${tokenId} of contract ${contract} is indexed on network ${network}.`, documentationUrl);
     const ref: NftRef = { network, contract, tokenId, kind };
-    if (query.refreshCache && options.metadata.refresh) await options.metadata.refresh(ref);
+    const timeoutMs = tokenUriTimeoutMs(options.tokenUriTimeout, query.tokenUriTimeoutInMs);
+    // A refresh fetches now, so it takes the default time even where 0 asked for the cache alone.
+    if (query.refreshCache && options.metadata.refresh) await options.metadata.refresh(ref, { timeoutMs: timeoutMs ?? options.tokenUriTimeout.defaultMs });
     const [records, facts, mints] = await Promise.all([
-      options.metadata.metadataOf([ref], { timeoutMs: tokenUriTimeoutMs(options.tokenUriTimeout, query.tokenUriTimeoutInMs) }),
+      options.metadata.metadataOf([ref], { timeoutMs }),
       options.contracts.contractsOf(network, [contract]),
       mintsOf(db, network, [ref]),
     ]);

@@ -197,7 +197,7 @@ describe.each(databaseEngines())('NFT endpoints on $name', (engine) => {
         expect(excluded.body.totalCount).toBe(withoutAirdrop.length);
         const included = await owned(`owner=${DEMO_WALLET}&includeFilters[]=${filter}`);
         expect(included.body.ownedNfts.map(entryOf)).toEqual(everything.filter((entry) => entry.startsWith(WORLD_ADDRESSES.airdrop)));
-        expect(included.body.ownedNfts[0]!.contract).toMatchObject({ isSpam: true, spamClassifications: ['mass_airdrop'] });
+        expect(included.body.ownedNfts[0]!.contract).toMatchObject({ isSpam: true, spamClassifications: ['MassAirdrop'] });
       }
     });
 
@@ -248,8 +248,16 @@ describe.each(databaseEngines())('NFT endpoints on $name', (engine) => {
       expect(hex.body).toEqual(decimal.body);
     });
 
-    it('refreshCache=true is accepted; unknown tokens and contracts are 404', async () => {
-      expect((await get(`/v2/demo/getNFTMetadata?contractAddress=${WORLD_ADDRESSES.relics}&tokenId=1&refreshCache=true`)).status).toBe(200);
+    it('refreshCache=true fetches the token again; unknown tokens and contracts are 404', async () => {
+      const refreshed = (key: string) => node.metadata.fetched.filter((fetched) => fetched === key).length;
+      const relic1 = `${NETWORK}:${WORLD_ADDRESSES.relics.toLowerCase()}:1`;
+      await get(`/v2/demo/getNFTMetadata?contractAddress=${WORLD_ADDRESSES.relics}&tokenId=1`);
+      const before = refreshed(relic1);
+      await get(`/v2/demo/getNFTMetadata?contractAddress=${WORLD_ADDRESSES.relics}&tokenId=1`);
+      expect(refreshed(relic1)).toBe(before);
+      const fresh = await get<OwnedNft>(`/v2/demo/getNFTMetadata?contractAddress=${WORLD_ADDRESSES.relics}&tokenId=1&refreshCache=true`);
+      expect(fresh.status).toBe(200);
+      expect(refreshed(relic1)).toBe(before + 1);
       await failure(`/v2/demo/getNFTMetadata?contractAddress=${WORLD_ADDRESSES.relics}&tokenId=999999`, 404, 'not_found');
       await failure(`/v2/demo/getNFTMetadata?contractAddress=${randomAddress()}&tokenId=1`, 404, 'not_found');
       await failure(`/v2/demo/getNFTMetadata?contractAddress=${WORLD_ADDRESSES.forge}&tokenId=1`, 404, 'not_found');

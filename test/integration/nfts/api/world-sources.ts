@@ -11,6 +11,7 @@ import {
   type NftMetadataSource,
   type NftRef,
 } from '../../../../src/nfts/ports.ts';
+import type { NftMetadataRefresh } from '../../../../src/nfts/api/handlers.ts';
 import type { TestAnvil } from '../../../support/anvil.ts';
 
 // Small real sources for the NFT endpoints' tests, until the metadata store and the contract reader
@@ -21,7 +22,10 @@ import type { TestAnvil } from '../../../support/anvil.ts';
 const URI_ABI = parseAbi(['function tokenURI(uint256) view returns (string)', 'function uri(uint256) view returns (string)']);
 
 /** Every fetch it made, by nftKey: a test can tell a cached answer from a fetched one. */
-export function worldMetadataSource(client: TestAnvil['client'], fetchOptions: Omit<LoadUriOptions, 'timeoutMs'>): NftMetadataSource & { fetched: string[] } {
+export function worldMetadataSource(
+  client: TestAnvil['client'],
+  fetchOptions: Omit<LoadUriOptions, 'timeoutMs'>,
+): NftMetadataSource & NftMetadataRefresh & { fetched: string[] } {
   const stored = new Map<string, NftMetadataRecord>();
   const fetched: string[] = [];
   const fetchRecord = async (token: NftRef, timeoutMs: number): Promise<NftMetadataRecord> => {
@@ -57,6 +61,11 @@ export function worldMetadataSource(client: TestAnvil['client'], fetchOptions: O
   };
   return {
     fetched,
+    async refresh(token, { timeoutMs }) {
+      const record = await fetchRecord(token, timeoutMs);
+      stored.set(nftKey(token), record);
+      return record;
+    },
     async metadataOf(tokens, { timeoutMs }) {
       const records = new Map<string, NftMetadataRecord>();
       for (const token of tokens) {
@@ -107,7 +116,7 @@ export function worldContractSource(): NftContractSource & { facts: Map<string, 
         lastIngestedAt: null,
       },
       isSpam: spam,
-      spamClassifications: spam ? ['mass_airdrop'] : [],
+      spamClassifications: spam ? ['MassAirdrop'] : [],
       collection: { name, slug: contract.id, externalUrl: null, bannerImageUrl: null },
     });
   }
