@@ -5,6 +5,7 @@ import { readDatabaseConfig, type DatabaseConfig } from './database.ts';
 import { envValue, type Env } from './env.ts';
 import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
 import { readIndexerConfig, type IndexerConfig } from './indexer.ts';
+import { readNftContractsConfig, type NftContractsConfig } from './nft-contracts.ts';
 import { readNftMetadataConfig, type NftMetadataConfig } from './nft-metadata.ts';
 import { readNftsConfig, type NftsConfig } from './nfts.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
@@ -74,6 +75,10 @@ export function nftsConfig(mode: { local: boolean }): NftsConfig {
 /** The NFT metadata worker (src/nfts/metadata/). */
 export function nftMetadataConfig(): NftMetadataConfig {
   return readNftMetadataConfig(processEnvironment());
+}
+
+export function nftContractsConfig(): NftContractsConfig {
+  return readNftContractsConfig(processEnvironment());
 }
 
 /** The build's inputs from the environment: the site origin and the faucet pages' widget. */

@@ -4,7 +4,11 @@ import { databaseConfig, indexerConfig } from '../config/config.ts';
 import { LOCAL_INDEXED_NETWORKS, type IndexerConfig } from '../config/indexer.ts';
 import { ConfigError } from '../config/server.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import type { IndexHooks } from './index-writes.ts';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.ts';
+import { forgetContractsOnReset } from '../nfts/contracts/facts-store.ts';
+import { clearNetworkMetadata } from '../nfts/metadata/metadata-table.ts';
+import type { IndexHooks, IndexReset } from './index-writes.ts';
 import { createTransferIndexer, type IndexerLogEntry, type TransferIndexer, type TransferIndexerNetwork } from './indexer.ts';
 import { indexerStatus, type NetworkIndexStatus } from './queries.ts';
 import { webhookIndexHooks } from '../webhooks/outbox.ts';
@@ -31,7 +35,6 @@ export async function loadTransferIndexer(options: {
   devnets?: LocalDevnets | null;
   /** The process's database; opened (and closed by close()) here when absent. */
   database?: Database;
-  hooks?: IndexHooks;
   log?: (entry: IndexerLogEntry) => void;
 }): Promise<LoadedTransferIndexer> {
   const evmNetworks = (await loadFaucetNetworks(options.root)).filter(speaksEvmRpc);
@@ -93,8 +96,9 @@ async function startConfigured(
     leaseMs: config.leaseMs,
     rpcTimeoutMs: config.rpcTimeoutMs,
     log: options.log,
-    // The webhook outbox fills in the index's transactions wherever the indexer runs.
-    ...bothHooks(webhookIndexHooks({ reorgWindow: config.reorgWindow }), options.hooks ?? {}),
+    // Wherever the indexer runs, the webhook outbox fills in the index's transactions, and what the
+    // NFT products keep of a network (metadata, contract facts) goes with a reset index.
+    ...bothHooks(webhookIndexHooks({ reorgWindow: config.reorgWindow }), { onReset: forgetNftData }),
   });
   const ids = networks.map((network) => network.id);
   return {
@@ -106,6 +110,11 @@ async function startConfigured(
       if (!options.database) await database.close();
     },
   };
+}
+
+async function forgetNftData(event: IndexReset, trx: Kysely<DatabaseSchema>): Promise<void> {
+  await clearNetworkMetadata(trx, event.network);
+  await forgetContractsOnReset(event, trx);
 }
 
 /** Each hook of `first`, then the same hook of `second`, in the one transaction. */

@@ -8,6 +8,7 @@ import { buildConfig, databaseConfig, faucetConfig, serverConfig } from '../conf
 import { openDatabase } from '../db/open.ts';
 import { loadServerTransferIndexer } from '../indexer/load.ts';
 import { registerIndexerMetrics } from '../indexer/metrics.ts';
+import { loadNftServices } from '../nfts/load.ts';
 import { loadNodeRuntime } from '../node/load.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
 import { ConfigError, type ServerConfig } from '../config/server.ts';
@@ -59,6 +60,8 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     indexerStatus: indexer ? () => indexer.status() : undefined,
     webhooks,
   });
+  // NFT metadata, media and contract facts (platform §5), read through the gateway's upstreams.
+  const nfts = await loadNftServices({ root: projectRoot, origin: rules.site, database, indexedNetworks: indexer?.networks ?? [], local });
   const node = await loadNodeRuntime({
     root: projectRoot,
     origin: rules.site,
@@ -66,7 +69,9 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     redisUrl: faucet.redisUrl,
     ipv6PrefixLength: faucet.ipv6PrefixLength,
     database,
+    nfts: nfts.sources,
   });
+  nfts.start(node.pools);
   if (indexer) {
     registerIndexerMetrics(node.metrics.registry, indexer);
     indexer.start();
@@ -76,6 +81,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     site,
     router: api.router,
     node: { gateway: node.gateway, nodeDomain: node.nodeDomain },
+    media: nfts.media,
     origin: rules.site,
     trustProxy: config.trustProxy,
     logger,
@@ -96,7 +102,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;
-      await Promise.all([api.close(), node.close(), indexer?.close(), delivery?.close()]);
+      await Promise.all([api.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close()]);
       await database.close();
       await devnets?.stop();
     },
