@@ -17,6 +17,7 @@ import { writeFixtureDist } from '../test/support/fixture-dist.ts';
 import { startBuiltSite } from '../test/support/site.ts';
 import { cpuModel, writeBenchmarksSection } from './benchmarks-file.ts';
 import { loadAverage, waitForQuietMachine } from './build/measure.ts';
+import { quantile } from './quantile.ts';
 
 // `npm run bench:tokens [-- --quick] [--tokens <n>] [--samples <n>] [--rounds <n>] [--no-wait] [--no-write]`:
 // the balances of a holder of 50 ERC-20s, read four ways from the same anvil, one answer at a time,
@@ -217,9 +218,4 @@ async function deployTokens(holder: Address, count: number): Promise<Address[]> 
   }
   const receipts = await Promise.all(hashes.map((hash) => anvil.client.waitForTransactionReceipt({ hash })));
   return receipts.map((receipt) => receipt.contractAddress!);
-}
-
-function quantile(values: readonly number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }

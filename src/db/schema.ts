@@ -253,7 +253,7 @@ export interface NftImageRow {
 }
 
 /** An image, by the SHA-256 of its bytes, with what is served for it. */
-export interface NftMediaRow {
+interface NftMediaRow {
   sha256: string;
   /** Measured from the bytes. */
   content_type: string;

@@ -80,7 +80,7 @@ export interface IndexStep {
 }
 
 /** The pairs of `holder:contract` a writer stored, as a bounded set. */
-export interface KnownHolderTokens {
+interface KnownHolderTokens {
   has(key: string): boolean;
   set(key: string, value: true): unknown;
 }

@@ -17,7 +17,7 @@ type NodeErrorCode = keyof typeof nodeErrors;
 export type NftErrorCode = ApiErrorCode | NodeErrorCode;
 const nftErrorCodes = [...apiErrorCodes, ...(Object.keys(nodeErrors) as NodeErrorCode[])] as [NftErrorCode, ...NftErrorCode[]];
 
-export interface NftErrorBody {
+interface NftErrorBody {
   error: Omit<ApiErrorBody['error'], 'code'> & { code: NftErrorCode };
 }
 

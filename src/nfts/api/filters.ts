@@ -16,7 +16,7 @@ export type NftFilter = 'SPAM' | 'AIRDROPS';
 
 const AIRDROP_CLASSIFICATION = /airdrop/i;
 
-export function isMassAirdrop(facts: NftContractFacts | undefined): boolean {
+function isMassAirdrop(facts: NftContractFacts | undefined): boolean {
   return facts?.spamClassifications.some((name) => AIRDROP_CLASSIFICATION.test(name)) ?? false;
 }
 

@@ -33,7 +33,7 @@ export interface NftApiOptions {
   documentationUrl: string;
 }
 
-export type PreparedNftCall = { ok: false; answer: NftAnswer } | { ok: true; run(): Promise<NftAnswer> };
+type PreparedNftCall = { ok: false; answer: NftAnswer } | { ok: true; run(): Promise<NftAnswer> };
 
 export interface NftApi {
   /** Checks the query of `endpoint`: a bad one is answered (400), a good one is a call to run. */

@@ -7,7 +7,7 @@ import type { NftEndpointName } from './endpoints.ts';
 // list parameters are accepted as `name[]=` (what alchemy-sdk's axios sends) and as `name=` repeated.
 
 const MAX_CONTRACTS = 45;
-export const MAX_PAGE_SIZE = 100;
+const MAX_PAGE_SIZE = 100;
 
 const Address = z
   .string()

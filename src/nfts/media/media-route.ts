@@ -11,7 +11,7 @@ import { MEDIA_PATH_PREFIX, parseMediaPath } from './media-urls.ts';
 /** An SVG original's policy: inline styles only, no scripts, no requests, sandboxed. */
 export const SVG_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 
-export interface MediaRequest {
+interface MediaRequest {
   method: string;
   /** The decoded path, without the query. */
   path: string;
@@ -25,7 +25,7 @@ export interface MediaRoute {
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function isMediaPath(path: string): boolean {
+function isMediaPath(path: string): boolean {
   return path.startsWith(MEDIA_PATH_PREFIX);
 }
 

@@ -16,7 +16,7 @@ const MAX_INPUT_PIXELS = 40_000_000;
 const MAX_DENSITY = 100_000;
 
 /** Why an image has no media: the fetch's code, or `not_image` when the bytes are no image served. */
-export type MediaErrorCode = NftFetchErrorCode | 'not_image';
+type MediaErrorCode = NftFetchErrorCode | 'not_image';
 
 export interface MediaFailure {
   ok: false;
@@ -49,7 +49,7 @@ const CONTENT_TYPES: Record<string, string> = {
   jxl: 'image/jxl',
 };
 
-export function contentTypeOf(metadata: Pick<Metadata, 'format' | 'compression'>): string | null {
+function contentTypeOf(metadata: Pick<Metadata, 'format' | 'compression'>): string | null {
   if (metadata.format === 'heif' && metadata.compression === 'av1') return CONTENT_TYPES.avif!;
   return (metadata.format && CONTENT_TYPES[metadata.format]) ?? null;
 }

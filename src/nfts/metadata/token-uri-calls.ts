@@ -13,7 +13,7 @@ const ABI = parseAbi(['function tokenURI(uint256 tokenId) view returns (string)'
 export type TokenUriRead = { ok: true; uri: string } | { ok: false; reason: string };
 
 /** The function a token's URI is read with. */
-export const uriFunctionOf = (kind: NftRef['kind']): 'tokenURI' | 'uri' => (kind === 'erc1155' ? 'uri' : 'tokenURI');
+const uriFunctionOf = (kind: NftRef['kind']): 'tokenURI' | 'uri' => (kind === 'erc1155' ? 'uri' : 'tokenURI');
 
 /** Each token's URI, in the order given, all read at `blockNumber`. Throws TokenChainError or MulticallError when the call as a whole fails. */
 export async function readTokenUris(chain: TokenChain, tokens: readonly NftRef[], blockNumber: bigint): Promise<TokenUriRead[]> {

@@ -26,7 +26,7 @@ export interface NftMetadataWorkerOptions {
   log?: (entry: { level: 'info' | 'error'; message: string; [field: string]: unknown }) => void;
 }
 
-export interface PassResult {
+interface PassResult {
   /** Tokens without a record that now have one. */
   fetched: number;
   /** Records fetched again (a fetch that could not be made, the chain down, is not counted). */
@@ -104,7 +104,7 @@ const asRef = (row: { network: string; contract: string; token_id: string; kind:
 });
 
 /** NFTs the index holds (a balance somewhere) without a metadata record, at most `limit`. */
-export async function tokensWithoutRecord(db: Kysely<DatabaseSchema>, networks: readonly string[], limit: number): Promise<NftRef[]> {
+async function tokensWithoutRecord(db: Kysely<DatabaseSchema>, networks: readonly string[], limit: number): Promise<NftRef[]> {
   const rows = await db
     .selectFrom('indexer_nft_balances as b')
     .select(['b.network', 'b.contract', 'b.token_id', 'b.kind'])
@@ -130,7 +130,7 @@ export async function tokensWithoutRecord(db: Kysely<DatabaseSchema>, networks: 
  * Records due for a refresh, checked longest ago first: older than `staleBefore`, or than
  * `retryBefore` when the document or the image failed (a contract without a URI waits for the TTL).
  */
-export async function recordsDue(
+async function recordsDue(
   db: Kysely<DatabaseSchema>,
   networks: readonly string[],
   due: { staleBefore: number; retryBefore: number },

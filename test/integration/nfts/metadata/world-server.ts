@@ -28,7 +28,7 @@ export const answers = {
       response.writeHead(200, { 'content-type': contentType }).end(bytes),
 };
 
-export async function serveWorld() {
+async function serveWorld() {
   const files = await serveWorldFiles();
   const overrides = new Map<string, Answer>();
   const requests = new Map<string, number>();
