@@ -157,6 +157,25 @@ function uiStringsSchema(locale: Locale) {
       sdkExample: message('sdk', 'setting'),
       examplesReference: message('reference'),
     }),
+    // The demo wallet's NFT gallery (`/nfts/gallery`): its texts; the browser fills `shown`, `failed` around their values.
+    nftGallery: z.strictObject({
+      title: uiText,
+      description: uiText,
+      intro: message('wallet', 'network'),
+      noscript: message('endpoint'),
+      loading: uiText,
+      shown: message('count'),
+      failed: message('reason'),
+      empty: uiText,
+      collection: uiText,
+      tokenId: uiText,
+      balance: uiText,
+      spam: uiText,
+      metadataError: uiText,
+      noImage: uiText,
+      unnamed: uiText,
+      guide: uiText,
+    }),
   });
 }
 

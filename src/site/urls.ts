@@ -45,6 +45,11 @@ export function faucetsUrl(locale: Locale, faucetId?: string): string {
   return faucetId ? `${localePrefix(locale)}/faucets/${faucetId}` : `${localePrefix(locale)}/faucets/`;
 }
 
+/** The demo wallet's NFT gallery of a locale: `/nfts/gallery`, `/ja/nfts/gallery`. */
+export function nftGalleryUrl(locale: Locale): string {
+  return `${localePrefix(locale)}/nfts/gallery`;
+}
+
 /** The `.md` twin of an HTML URL: `/` -> `/index.md`, `/ja/` -> `/ja/index.md`, `/blog/x` -> `/blog/x.md`. */
 export function twinUrl(htmlUrl: string): string {
   return htmlUrl.endsWith('/') ? `${htmlUrl}index.md` : `${htmlUrl}.md`;

@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LOCAL_INDEXED_NETWORKS } from '../../src/config/indexer.ts';
+import { buildSite, copyFixtureContent, projectRoot } from './build.ts';
+import { freePort } from './free-port.ts';
+
+// The production server in local mode as `npm start` runs it for the NFT products: the fixture site
+// built for the origin it is then served at (the world's token URIs and the media URLs name the
+// build's origin, and the devnet's metadata is fetched from the site itself, public/world/ included),
+// its own database and devnet, the indexer on for the network `npm start` indexes, request lines on
+// and kept, so a test can read what the server logged.
+
+export interface WorldSite {
+  origin: string;
+  network: string;
+  /** The child's stdout so far, one JSON log line each. */
+  logLines(): string[];
+  stop(): Promise<void>;
+}
+
+export async function startWorldSite(options: { prepare?: (databasePath: string) => Promise<void> } = {}): Promise<WorldSite> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const fixture = await copyFixtureContent();
+  const build = await buildSite({ contentDir: fixture.content, outDir: join(fixture.dir, 'dist'), cacheDir: join(fixture.dir, 'cache'), siteUrl: origin });
+  if (build.code !== 0) throw new Error(`fixture build failed:\n${build.output}`);
+  const databasePath = join(fixture.dir, 'crucible.sqlite');
+  await options.prepare?.(databasePath);
+  const network = LOCAL_INDEXED_NETWORKS[0]!;
+  const child = spawn(process.execPath, ['src/server/main.ts'], {
+    cwd: projectRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SITE_DIR: build.outDir,
+      DATABASE_PATH: databasePath,
+      REQUEST_LOG: 'on',
+      ANVIL_BLOCK_TIME: '1',
+      INDEXER_IN_SERVER: 'on',
+      INDEXER_NETWORKS: network,
+      INDEXER_POLL_INTERVAL_MS: '200',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let partial = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      const split = (partial + chunk).split('\n');
+      partial = split.pop() ?? ''; // an unfinished line waits for the next chunk
+      lines.push(...split);
+      if (split.some((line) => line.includes('"msg":"listening"'))) resolve();
+    });
+    void exited.then((code) => reject(new Error(`server exited with code ${code} before listening:\n${stderr}`)));
+  });
+  return {
+    origin,
+    network,
+    logLines: () => [...lines],
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        await exited;
+      }
+      await rm(fixture.dir, { recursive: true, force: true });
+    },
+  };
+}
