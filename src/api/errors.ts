@@ -9,8 +9,10 @@ export interface ErrorDetails {
   path?: string;
   /** Methods the path accepts (405). */
   allow?: string[];
-  /** What exactly was wrong with the request (400). */
+  /** What exactly was wrong with the request: the message of 400, 401, 403, 429 and 503. */
   problem?: string;
+  /** The next step, where the caller knows a better one than the row's. */
+  hint?: string;
   documentationUrl: string;
 }
 
@@ -41,6 +43,27 @@ export const apiErrors = {
     message: () => 'The server failed while answering this request.',
     hint: () => 'Retry in a moment; if it keeps failing, report the X-Request-Id response header to the Crucible team.',
   },
+  // The refusals of keyed and token-authenticated calls (platform §2, §5, §6).
+  unauthorized: {
+    status: 401,
+    message: (d) => d.problem ?? 'This call needs a credential it did not carry, or carried one that is unknown or revoked.',
+    hint: (d) => `See which credential each operation takes in ${d.documentationUrl}.`,
+  },
+  forbidden: {
+    status: 403,
+    message: (d) => d.problem ?? 'This credential may not make this call.',
+    hint: () => "Change the app's allowed networks or domains, or enable it, in the dashboard.",
+  },
+  rate_limited: {
+    status: 429,
+    message: (d) => d.problem ?? 'Too many calls: this credential is over its rate or quota.',
+    hint: () => 'Wait the seconds the Retry-After header gives, or raise the app’s limits.',
+  },
+  upstream_unavailable: {
+    status: 503,
+    message: (d) => d.problem ?? 'No node of this network answered.',
+    hint: () => 'Retry in a few seconds.',
+  },
 } as const satisfies Record<string, ErrorRow>;
 
 export type ApiErrorCode = keyof typeof apiErrors;
@@ -60,7 +83,7 @@ export function apiErrorBody(code: ApiErrorCode, details: ErrorDetails): ApiErro
     error: {
       code,
       message: row.message(details),
-      hint: row.hint(details),
+      hint: details.hint ?? row.hint(details),
       status: row.status,
       documentation_url: details.documentationUrl,
     },

@@ -1,9 +1,9 @@
 import { BufferedResponse } from '../api/buffered-response.ts';
-import { apiErrorResponse } from '../api/errors.ts';
+import { apiErrorResponse, type ApiErrorCode } from '../api/errors.ts';
 import { ipBucketOf } from '../http/ip-bucket.ts';
 import type { NftApi } from '../nfts/api/handlers.ts';
 import { NFT_ENDPOINTS, type NftEndpointName } from '../nfts/api/endpoints.ts';
-import { nftFailure, type NftAnswer, type NftErrorCode } from '../nfts/api/errors.ts';
+import { nftFailure, type NftAnswer } from '../nfts/api/errors.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateDecision, RateLimiter } from '../limits/rate-limiter.ts';
 import { accessFailure, type Caller, type KeyLookup } from './access.ts';
@@ -303,7 +303,7 @@ function refusal(decision: RateDecision, limit: RateLimit): RpcFailure | null {
 }
 
 /** The gateway's refusals as NFT Error bodies (spec 2.5): the same checks, the same sentences. */
-const NFT_CODE_OF: Partial<Record<RpcFailure['reason'], NftErrorCode>> = {
+const NFT_CODE_OF: Partial<Record<RpcFailure['reason'], ApiErrorCode>> = {
   invalid_api_key: 'unauthorized',
   app_disabled: 'forbidden',
   network_not_allowed: 'forbidden',

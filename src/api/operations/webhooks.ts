@@ -4,8 +4,7 @@ import { WebhookInputError, WebhookNotFoundError } from '../../webhooks/errors.t
 import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../../webhooks/store.ts';
 import { MAX_FILTER_ENTRIES, WEBHOOK_TYPES, type Webhook as WebhookRecord } from '../../webhooks/webhook.ts';
 import { BufferedResponse } from '../buffered-response.ts';
-import { apiErrorCodes, apiErrorResponse, documentationUrlOf } from '../errors.ts';
-import { jsonType } from '../../http/media.ts';
+import { apiErrorResponse, documentationUrlOf } from '../errors.ts';
 import { defineOperation, type ApiOperation, type ApiRequest, type ResponseSpec } from '../operation.ts';
 import { jsonResponse } from '../responses.ts';
 import { ErrorBody } from '../schemas.ts';
@@ -24,11 +23,6 @@ export interface WebhookApi {
 
 const TOKEN_HEADER = 'x-crucible-token';
 const BODY_MAX_BYTES = 256 * 1024;
-
-/** spec 2.5 with `unauthorized` (401): the webhook API's one code beyond the site's. */
-const WebhookError = ErrorBody.extend({
-  error: ErrorBody.shape.error.extend({ code: z.enum([...apiErrorCodes, 'unauthorized']) }),
-});
 
 const time = z.iso.datetime().describe('ISO 8601, UTC.');
 const address = z
@@ -136,25 +130,19 @@ const DeliveryQuery = z.object({
 });
 
 /** Named schemas for the OpenAPI document's components (each used in more than one place). */
-export const webhookComponentSchemas = { Webhook, WebhookDelivery: Delivery, WebhookError };
+export const webhookComponentSchemas = { Webhook, WebhookDelivery: Delivery };
 
 export function webhookOperations(origin: string, api: WebhookApi): ApiOperation[] {
   const documentationUrl = documentationUrlOf(origin);
   const noStore = { 'cache-control': 'no-store' };
   const json = (body: unknown, status = 200) => jsonResponse(body, { status, headers: noStore });
 
-  const unauthorized = () => {
-    const body: z.infer<typeof WebhookError> = {
-      error: {
-        code: 'unauthorized',
-        message: 'This call needs an account auth token in the X-Crucible-Token header; none was given, or it is unknown or revoked.',
-        hint: 'Create one with `npm run apps -- token create --owner <account>` and send it as X-Crucible-Token (app keys are not accepted here).',
-        status: 401,
-        documentation_url: documentationUrl,
-      },
-    };
-    return new BufferedResponse(JSON.stringify(body), { status: 401, headers: { 'content-type': jsonType, ...noStore } });
-  };
+  const unauthorized = () =>
+    apiErrorResponse('unauthorized', {
+      problem: 'This call needs an account auth token in the X-Crucible-Token header; none was given, or it is unknown or revoked.',
+      hint: 'Create one with `npm run apps -- token create --owner <account>` and send it as X-Crucible-Token (app keys are not accepted here).',
+      documentationUrl,
+    });
   const owner = (request: ApiRequest) => api.tokens.authenticate(request.headers.get(TOKEN_HEADER));
   /** Runs `act` for the token's owner; the store's refusals become 400 and 404. */
   const authorized =
@@ -184,7 +172,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
 
   const error = (status: number, code: string, when: string): [number, ResponseSpec] => [
     status,
-    { description: `\`${code}\` (${status}): ${when}`, content: { 'application/json': WebhookError } },
+    { description: `\`${code}\` (${status}): ${when}`, content: { 'application/json': ErrorBody } },
   ];
   const common = (notFound: boolean): Record<number, ResponseSpec> =>
     Object.fromEntries([

@@ -1,33 +1,11 @@
-import { z } from 'zod';
-import { apiErrorBody, apiErrorCodes, type ApiErrorBody, type ApiErrorCode } from '../../api/errors.ts';
-import { ErrorBody } from '../../api/schemas.ts';
+import { apiErrorBody, type ApiErrorCode } from '../../api/errors.ts';
 
-// NFT endpoints answer failures with the Error body of spec 2.5 (platform §5), so a client reading only
-// `error.message` (the incumbent's shape) works. The site's table (src/api/errors.ts) has the codes
-// its own API needs; the node's refusals add four, with the same fields.
+// NFT endpoints answer failures with the Error body of spec 2.5 (platform §5), from the site's one
+// table of codes (src/api/errors.ts), so a client reading only `error.message` (the incumbent's
+// shape) works. Each failure says what it knows in its own sentence.
 
-const nodeErrors = {
-  unauthorized: { status: 401, hint: 'Use the key of one of your apps (dashboard, or `npm run apps -- create`), or `demo` to try.' },
-  forbidden: { status: 403, hint: "Change the app's allowed networks or domains, or enable it, in the dashboard." },
-  rate_limited: { status: 429, hint: 'Wait the seconds the Retry-After header gives, or raise the app’s limits.' },
-  upstream_unavailable: { status: 503, hint: 'Retry in a few seconds.' },
-} as const;
-
-type NodeErrorCode = keyof typeof nodeErrors;
-export type NftErrorCode = ApiErrorCode | NodeErrorCode;
-const nftErrorCodes = [...apiErrorCodes, ...(Object.keys(nodeErrors) as NodeErrorCode[])] as [NftErrorCode, ...NftErrorCode[]];
-
-interface NftErrorBody {
-  error: Omit<ApiErrorBody['error'], 'code'> & { code: NftErrorCode };
-}
-
-/** spec 2.5 with the node's codes. */
-export const NftError = z.object({
-  error: ErrorBody.shape.error.extend({
-    code: z.enum(nftErrorCodes),
-    documentation_url: z.url().describe('Where the callable surface is described: this node’s /openapi.json.'),
-  }),
-});
+/** Where a key comes from: the refusal of a missing or unknown one says so. */
+const KEY_HINT = 'Use the key of one of your apps (dashboard, or `npm run apps -- create`), or `demo` to try.';
 
 /** An answer of an NFT endpoint: its HTTP status and JSON body, and for a 429 when to come back. */
 export interface NftAnswer {
@@ -37,21 +15,9 @@ export interface NftAnswer {
 }
 
 /** A failure; `message` is one sentence saying what was wrong. */
-export function nftFailure(code: NftErrorCode, message: string, documentationUrl: string, retryAfterSeconds?: number): NftAnswer {
-  const body: NftErrorBody = Object.hasOwn(nodeErrors, code)
-    ? {
-        error: {
-          code,
-          message,
-          hint: nodeErrors[code as NodeErrorCode].hint,
-          status: nodeErrors[code as NodeErrorCode].status,
-          documentation_url: documentationUrl,
-        },
-      }
-    : (() => {
-        const site = apiErrorBody(code as ApiErrorCode, { problem: message, documentationUrl });
-        // The site's rows write their own sentence except for bad_request; a node failure says what it knows.
-        return { error: { ...site.error, message } };
-      })();
+export function nftFailure(code: ApiErrorCode, message: string, documentationUrl: string, retryAfterSeconds?: number): NftAnswer {
+  const body = apiErrorBody(code, { problem: message, documentationUrl, ...(code === 'unauthorized' ? { hint: KEY_HINT } : {}) });
+  // The site's rows write their own sentence for 404, 405 and 500; a node failure says what it knows.
+  body.error.message = message;
   return { status: body.error.status, body, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) };
 }

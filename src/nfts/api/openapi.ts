@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { buildOpenApiDocument } from '../../api/openapi.ts';
 import type { DescribedOperation, ResponseSpec } from '../../api/operation.ts';
+import { ErrorBody } from '../../api/schemas.ts';
 import { NFT_ENDPOINTS, nftPath, type NftEndpointName, type NftPathPrefix } from './endpoints.ts';
-import { NftError } from './errors.ts';
 import { NFT_QUERY_SCHEMAS } from './params.ts';
 import { MarketplaceMetadata, Nft, NftCollection, NftContract, NftImage, NftTokenType, OwnedNft, OwnedNftId, OwnedNfts, ValidAt } from './schemas.ts';
 
@@ -19,7 +19,7 @@ const RESPONSES: Record<NftEndpointName, z.ZodType> = {
 
 const ApiKey = z.object({ apiKey: z.string().min(1).describe("An app's key, or `demo` (limited per client IP).") });
 
-const error = (status: number, when: string): [number, ResponseSpec] => [status, { description: when, content: { 'application/json': NftError } }];
+const error = (status: number, when: string): [number, ResponseSpec] => [status, { description: when, content: { 'application/json': ErrorBody } }];
 
 function operationOf(prefix: NftPathPrefix, endpoint: NftEndpointName): DescribedOperation {
   const { summary, computeUnits } = NFT_ENDPOINTS[endpoint];
@@ -43,7 +43,7 @@ function operationOf(prefix: NftPathPrefix, endpoint: NftEndpointName): Describe
         429,
         {
           description: '`rate_limited`: over the rate or the monthly quota.',
-          content: { 'application/json': NftError },
+          content: { 'application/json': ErrorBody },
           headers: { 'Retry-After': { description: 'Seconds until the call may be made again.', schema: z.string() } },
         },
       ],
@@ -60,7 +60,7 @@ export function nftOpenApiDocument(options: { nodeUrl: string; networkName: stri
   );
   const document = buildOpenApiDocument({
     origin: options.siteOrigin,
-    components: { Error: NftError, OwnedNfts, OwnedNft, OwnedNftId, Nft, NftContract, MarketplaceMetadata, NftImage, NftCollection, NftTokenType, ValidAt },
+    components: { Error: ErrorBody, OwnedNfts, OwnedNft, OwnedNftId, Nft, NftContract, MarketplaceMetadata, NftImage, NftCollection, NftTokenType, ValidAt },
     operations,
     tags: [{ name: 'NFT', description: 'NFTs by owner, token metadata and contract facts, from the transfer index (platform §5).' }],
     description: `NFT data of ${options.networkName}. Paths are relative to this node's URL; JSON-RPC is POST /v2/{apiKey} (see /openrpc.json).`,

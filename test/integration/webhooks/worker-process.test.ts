@@ -101,34 +101,36 @@ describe.each(databaseEngines())('webhook delivery processes on $name', (engine)
     expect(await second.exited).toBe(0);
   });
 
-  it.runIf(engine.name === 'postgres')('two processes at once never send one webhook’s deliveries concurrently, and each once', async () => {
-    const { database, receiver, store, run } = await setUp();
-    const hooks: Webhook[] = [];
-    for (let index = 0; index < 3; index++) hooks.push(await store.create(OWNER, { type: 'NFT_ACTIVITY', network: NETWORK, url: receiver.url }));
-    await fillOutbox(database, NETWORK, [1, 2, 3, 4, 5, 6, 7, 8]);
-    const busy = new Map<string, number>();
-    let overlaps = 0;
-    receiver.respond = async (_count, entry: Received) => {
-      const id = entry.payload.webhookId;
-      busy.set(id, (busy.get(id) ?? 0) + 1);
-      if (busy.get(id)! > 1) overlaps++;
-      await sleep(15);
-      busy.set(id, busy.get(id)! - 1);
-      return 200;
-    };
-    run();
-    run();
-    await waitFor(async () => {
-      for (const hook of hooks) if ((await store.deliveries(OWNER, hook.id, { limit: 100, status: 'delivered' })).deliveries.length < 8) return false;
-      return true;
+  // Once, not once per engine: defined in the postgres block only.
+  if (engine.name === 'postgres')
+    it('two processes at once never send one webhook’s deliveries concurrently, and each once', async () => {
+      const { database, receiver, store, run } = await setUp();
+      const hooks: Webhook[] = [];
+      for (let index = 0; index < 3; index++) hooks.push(await store.create(OWNER, { type: 'NFT_ACTIVITY', network: NETWORK, url: receiver.url }));
+      await fillOutbox(database, NETWORK, [1, 2, 3, 4, 5, 6, 7, 8]);
+      const busy = new Map<string, number>();
+      let overlaps = 0;
+      receiver.respond = async (_count, entry: Received) => {
+        const id = entry.payload.webhookId;
+        busy.set(id, (busy.get(id) ?? 0) + 1);
+        if (busy.get(id)! > 1) overlaps++;
+        await sleep(15);
+        busy.set(id, busy.get(id)! - 1);
+        return 200;
+      };
+      run();
+      run();
+      await waitFor(async () => {
+        for (const hook of hooks) if ((await store.deliveries(OWNER, hook.id, { limit: 100, status: 'delivered' })).deliveries.length < 8) return false;
+        return true;
+      });
+      expect(overlaps).toBe(0);
+      const ids = receiver.received.map((entry) => entry.payload.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(24);
+      for (const hook of hooks) {
+        const order = (await store.deliveries(OWNER, hook.id, { limit: 100 })).deliveries.reverse().map((delivery) => delivery.id);
+        expect(receiver.received.filter((entry) => entry.payload.webhookId === hook.id).map((entry) => entry.payload.id)).toEqual(order);
+      }
     });
-    expect(overlaps).toBe(0);
-    const ids = receiver.received.map((entry) => entry.payload.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    expect(ids).toHaveLength(24);
-    for (const hook of hooks) {
-      const order = (await store.deliveries(OWNER, hook.id, { limit: 100 })).deliveries.reverse().map((delivery) => delivery.id);
-      expect(receiver.received.filter((entry) => entry.payload.webhookId === hook.id).map((entry) => entry.payload.id)).toEqual(order);
-    }
-  });
 });

@@ -8,13 +8,22 @@ import { faucetErrorCodes } from '../../../src/faucet/errors.ts';
 const documentationUrl = 'https://crucible.dev/openapi.json';
 
 describe('Error table (spec 2.5)', () => {
-  it('has exactly the four codes with their statuses', () => {
+  it('has the four site codes and the four refusals of keyed calls, with their statuses', () => {
     expect(Object.fromEntries(apiErrorCodes.map((code) => [code, apiErrors[code].status]))).toEqual({
       not_found: 404,
       method_not_allowed: 405,
       bad_request: 400,
       internal_error: 500,
+      unauthorized: 401,
+      forbidden: 403,
+      rate_limited: 429,
+      upstream_unavailable: 503,
     });
+  });
+
+  it('takes the caller’s sentence and next step where it knows them better', () => {
+    const body = apiErrorBody('unauthorized', { problem: 'The key is unknown.', hint: 'Create an app.', documentationUrl });
+    expect(body.error).toMatchObject({ code: 'unauthorized', status: 401, message: 'The key is unknown.', hint: 'Create an app.' });
   });
 
   it.each(apiErrorCodes)('%s builds a body matching the schema, with message, hint, status and documentation_url', (code) => {
