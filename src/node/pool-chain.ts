@@ -7,25 +7,9 @@ import { NoHealthyUpstreamError, type UpstreamPool } from './upstreams/upstream-
 
 export function chainOverPool(pool: UpstreamPool): TokenChain {
   const read = async <T>(method: string, params: unknown[]): Promise<T> => {
-    let text: string;
-    try {
-      text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { kind: 'idempotent' });
-    } catch (error) {
-      if (error instanceof NoHealthyUpstreamError) throw new TokenChainError({ kind: 'unavailable', reason: error.message });
-      throw error;
-    }
-    let answer: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
-    try {
-      answer = JSON.parse(text);
-    } catch {
-      throw new TokenChainError({ kind: 'unavailable', reason: `the upstream answered ${method} with something other than JSON` });
-    }
-    if (answer.error) {
-      const { code, message, data } = answer.error;
-      throw new TokenChainError({ kind: 'node-error', code: typeof code === 'number' ? code : -32603, message: String(message ?? 'error'), data });
-    }
-    if (typeof answer.result !== 'string') throw new TokenChainError({ kind: 'unavailable', reason: `the upstream gave no result to ${method}` });
-    return answer.result as T;
+    const result = await poolRequest(pool, method, params);
+    if (typeof result !== 'string') throw new TokenChainError({ kind: 'unavailable', reason: `the upstream gave no result to ${method}` });
+    return result as T;
   };
   const at = (blockNumber: bigint) => numberToHex(blockNumber);
   return {
@@ -34,4 +18,27 @@ export function chainOverPool(pool: UpstreamPool): TokenChain {
     getBalance: async (address: Address, blockNumber) => hexToBigInt(await read<Hex>('eth_getBalance', [address, at(blockNumber)])),
     getCode: (address: Address, blockNumber) => read<Hex>('eth_getCode', [address, at(blockNumber)]),
   };
+}
+
+/** One JSON-RPC call through the pool (idempotent reads may go to a second upstream): its result as the node gave it, or TokenChainError. */
+export async function poolRequest(pool: UpstreamPool, method: string, params: unknown[]): Promise<unknown> {
+  let text: string;
+  try {
+    text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { kind: 'idempotent' });
+  } catch (error) {
+    if (error instanceof NoHealthyUpstreamError) throw new TokenChainError({ kind: 'unavailable', reason: error.message });
+    throw error;
+  }
+  let answer: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    throw new TokenChainError({ kind: 'unavailable', reason: `the upstream answered ${method} with something other than JSON` });
+  }
+  if (answer.error) {
+    const { code, message, data } = answer.error;
+    throw new TokenChainError({ kind: 'node-error', code: typeof code === 'number' ? code : -32603, message: String(message ?? 'error'), data });
+  }
+  if (!('result' in answer)) throw new TokenChainError({ kind: 'unavailable', reason: `the upstream gave no result to ${method}` });
+  return answer.result;
 }

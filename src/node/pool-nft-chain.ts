@@ -1,8 +1,8 @@
 import { numberToHex, type Hex } from 'viem';
 import type { NftChain } from '../nfts/contracts/chain.ts';
 import { TokenChainError } from '../tokens/ports.ts';
-import { chainOverPool } from './pool-chain.ts';
-import { NoHealthyUpstreamError, type UpstreamPool } from './upstreams/upstream-pool.ts';
+import { chainOverPool, poolRequest } from './pool-chain.ts';
+import type { UpstreamPool } from './upstreams/upstream-pool.ts';
 
 // The chain the NFT contract reader reads (src/nfts/contracts/chain.ts) over a network's upstream
 // pool: the token core's reads as chainOverPool makes them, and the block, receipt and trace calls
@@ -24,27 +24,4 @@ export function nftChainOverPool(pool: UpstreamPool): NftChain {
     contractCreator: (address) => request('ots_getContractCreator', [address]),
     transaction: (hash) => request('eth_getTransactionByHash', [hash]),
   };
-}
-
-/** One JSON-RPC call through the pool (idempotent reads may go to a second upstream): its result, or TokenChainError. */
-async function poolRequest(pool: UpstreamPool, method: string, params: unknown[]): Promise<unknown> {
-  let text: string;
-  try {
-    text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { kind: 'idempotent' });
-  } catch (error) {
-    if (error instanceof NoHealthyUpstreamError) throw new TokenChainError({ kind: 'unavailable', reason: error.message });
-    throw error;
-  }
-  let answer: { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    throw new TokenChainError({ kind: 'unavailable', reason: `the upstream answered ${method} with something other than JSON` });
-  }
-  if (answer.error) {
-    const { code, message, data } = answer.error;
-    throw new TokenChainError({ kind: 'node-error', code: typeof code === 'number' ? code : -32603, message: String(message ?? 'error'), data });
-  }
-  if (!('result' in answer)) throw new TokenChainError({ kind: 'unavailable', reason: `the upstream gave no result to ${method}` });
-  return answer.result;
 }
