@@ -60,8 +60,9 @@ export function pageHeaders(page: Buffer, path: string, siteOrigin: string): Rec
  * scripts it carries (by hash; all of them the site's own, since content that would add one
  * fails the build: src/site/content-safety.ts), inline styles (Shiki colours tokens with style
  * attributes), images from the origins its <img> tags name and from the canonical site origin
- * (the search index's app icons are absolute URLs there, whatever origin serves the page), and
- * Turnstile on faucet pages.
+ * (the search index's app icons are absolute URLs there, whatever origin serves the page), the
+ * origins a page's scripts call as its `data-endpoint` attributes name them (the NFT gallery's
+ * `{node_url}` on its own host when NODE_DOMAIN is set), and Turnstile on faucet pages.
  */
 export function contentSecurityPolicy(page: Buffer, options: { turnstile: boolean; siteOrigin?: string }): string {
   // One character per byte: the markup looked for is ASCII, and a script's hash is over its bytes
@@ -83,6 +84,10 @@ export function contentSecurityPolicy(page: Buffer, options: { turnstile: boolea
   for (const match of html.matchAll(/<img\b[^>]*?\bsrc\s*=\s*["']?(https:\/\/[^/"'\s>]+)/gi))
     imageOrigins.add(Buffer.from(match[1]!, 'latin1').toString('utf8'));
 
+  const connectOrigins = new Set<string>();
+  for (const match of html.matchAll(/\bdata-endpoint\s*=\s*["']?(https:\/\/[^/"'\s>]+)/gi))
+    connectOrigins.add(Buffer.from(match[1]!, 'latin1').toString('utf8'));
+
   const turnstile = options.turnstile ? [turnstileOrigin] : [];
   const directives: Array<[string, string[]]> = [
     ['default-src', ["'self'"]],
@@ -90,7 +95,7 @@ export function contentSecurityPolicy(page: Buffer, options: { turnstile: boolea
     ['style-src', ["'self'", "'unsafe-inline'"]],
     ['img-src', ["'self'", 'data:', ...imageOrigins]],
     ['font-src', ["'self'"]],
-    ['connect-src', ["'self'"]],
+    ['connect-src', ["'self'", ...connectOrigins]],
     ['frame-src', turnstile.length ? turnstile : ["'none'"]],
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],

@@ -1,11 +1,10 @@
-import { createRequire } from 'node:module';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seriousAxeViolations } from '../support/axe.ts';
 import { launchChromium } from '../support/browser.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
 
 // axe-core in real Chromium over the built site: landmarks, labels, contrast, names.
-const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 const pages = [
   '/',
@@ -40,16 +39,7 @@ describe('accessibility', () => {
         const page = await browser.newPage({ colorScheme, bypassCSP: true }); // axe is injected as a script
         try {
           await page.goto(`${site.origin}${path}`);
-          await page.addScriptTag({ path: axePath });
-          const violations = await page.evaluate(async () => {
-            const result = await (
-              window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: Array<{ target: string[] }> }> }> } }
-            ).axe.run();
-            return result.violations
-              .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-              .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-          });
-          expect(violations).toEqual([]);
+          expect(await seriousAxeViolations(page)).toEqual([]);
         } finally {
           await page.close();
         }

@@ -9,7 +9,7 @@ import { loadSite } from '../../src/site/load.ts';
 import { locales } from '../../src/site/locales.ts';
 import { searchableSections, sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
-import { faucetsUrl, htmlFileOf, sectionUrl, translationStatusUrl } from '../../src/site/urls.ts';
+import { faucetsUrl, htmlFileOf, nftGalleryUrl, sectionUrl, translationStatusUrl } from '../../src/site/urls.ts';
 import { buildSite, copyFixtureContent, projectRoot } from '../support/build.ts';
 
 // Builds the fixture site with the real Astro build, after an "author" adds one page,
@@ -138,6 +138,7 @@ describe('fixture site build', () => {
     for (const locale of locales) {
       for (const section of sections) if (site.pagesIn(locale, section).length) expected.add(`${siteUrl}${sectionUrl(locale, section)}`);
       expected.add(`${siteUrl}${faucetsUrl(locale)}`);
+      expected.add(`${siteUrl}${nftGalleryUrl(locale)}`);
       for (const network of site.networks) expected.add(`${siteUrl}${faucetsUrl(locale, network.id)}`);
     }
     expect(locs.length).toBe(new Set(locs).size);

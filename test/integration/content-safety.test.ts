@@ -75,11 +75,12 @@ describe("a built page's CSP", () => {
         scriptSrc.split(' ').filter((source) => source.startsWith("'sha256-")),
         path,
       ).toEqual(scripts.map(sha256));
-      // The faucet form mounts itself with an inline script; the search dialog, tabs and code
-      // groups load theirs from /_astro/. Nothing else on any page is an inline script.
+      // The faucet form and the NFT gallery mount themselves with an inline script; the search
+      // dialog, tabs and code groups load theirs from /_astro/. Nothing else is an inline script.
       const isFaucetNetworkPage = /\/faucets\/[^/]+$/.test(path);
-      expect(scripts.length, path).toBe(isFaucetNetworkPage ? 1 : 0);
-      for (const script of scripts) expect(script, path).toContain('[data-faucet-form]');
+      const isGalleryPage = /\/nfts\/gallery$/.test(path);
+      expect(scripts.length, path).toBe(isFaucetNetworkPage || isGalleryPage ? 1 : 0);
+      for (const script of scripts) expect(script, path).toContain(isGalleryPage ? '[data-nft-gallery]' : '[data-faucet-form]');
       if (isFaucetNetworkPage) faucetPages += 1;
     }
     expect(faucetPages).toBeGreaterThan(0);

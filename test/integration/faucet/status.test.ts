@@ -121,6 +121,8 @@ describe('status of deprecated networks', () => {
     const runtime = await startFaucetRuntime({ env: { DATABASE_PATH: `${h.databasePath}.syndicate`, RPC_URL_SYNDICATE_RISA: syndicate.rpcUrl } });
     try {
       const old = await syndicate.client.sendTransaction({ account: thirdParty, chain: null, to: randomAddress(), value: 1n });
+      // An old hash is a mined one: anvil's automine may answer the send before its block exists.
+      await syndicate.client.waitForTransactionReceipt({ hash: old });
       expect(await runtime.faucet.status({ faucetId: SYNDICATE, transactionHash: old, ip: CLIENT_IP })).toMatchObject({
         ok: true,
         body: {

@@ -35,6 +35,15 @@ describe('contentSecurityPolicy', () => {
     const csp = contentSecurityPolicy(Buffer.from('<p>no images</p>'), { turnstile: false, siteOrigin: 'https://crucible.dev' });
     expect(directive(csp, 'img-src')).toBe("img-src 'self' data: https://crucible.dev");
   });
+
+  it('lets a page call the https origins its data-endpoint attributes name, and only those', () => {
+    const gallery = '<section data-nft-gallery data-endpoint="https://ethereum-sepolia.node.example/v2/demo/getNFTs?owner=0x1"></section>';
+    expect(directive(contentSecurityPolicy(Buffer.from(gallery), { turnstile: false }), 'connect-src')).toBe(
+      "connect-src 'self' https://ethereum-sepolia.node.example",
+    );
+    const sameOrigin = '<section data-endpoint="/node/ethereum-sepolia/v2/demo/getNFTs"></section>';
+    expect(directive(contentSecurityPolicy(Buffer.from(sameOrigin), { turnstile: false }), 'connect-src')).toBe("connect-src 'self'");
+  });
 });
 
 describe('pageHeaders', () => {
