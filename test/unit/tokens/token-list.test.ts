@@ -1,38 +1,16 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContentError } from '../../../src/site/records.ts';
+import { describe, expect, it } from 'vitest';
 import { WORLD_ADDRESSES } from '../../../src/chain/world/manifest.ts';
 import { loadTokenList } from '../../../src/tokens/token-list.ts';
+import { contentIssues, useContentRoot } from '../../support/content-root.ts';
 
 const world = { 'world-usd': '0x00000000000000000000000000000000000000A1', 'world-ether': '0x00000000000000000000000000000000000000a2' } as const;
 const sepoliaUsd = '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238';
 const siteOrigin = 'https://crucible.example';
 
-let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'crucible-token-list-'));
-  await mkdir(join(root, 'content', 'tokens'), { recursive: true });
-  await mkdir(join(root, 'content', 'networks'), { recursive: true });
-  await mkdir(join(root, 'public', 'tokens'), { recursive: true });
-  await writeFile(join(root, 'content', 'networks', 'ethereum-sepolia.yaml'), 'name: Ethereum Sepolia\n');
-  await writeFile(join(root, 'public', 'tokens', 'usd.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-});
-afterEach(() => rm(root, { recursive: true, force: true }));
-
-const writeToken = (name: string, yaml: string) => writeFile(join(root, 'content', 'tokens', `${name}.yaml`), yaml);
-const load = () => loadTokenList(root, { siteOrigin, world, dir: 'content' });
-
-async function issues(): Promise<Array<{ file: string; field: string; message: string }>> {
-  try {
-    await load();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ContentError);
-    return (error as ContentError).issues;
-  }
-  throw new Error('the token list loaded');
-}
+const content = useContentRoot('tokens', 'tokens/usd.svg');
+const writeToken = content.write;
+const load = () => loadTokenList(content.path(), { siteOrigin, world, dir: 'content' });
+const issues = () => contentIssues(load);
 
 describe('the token list', () => {
   it('gives logos as absolute URLs: world contracts on local devnets, addresses on their real network', async () => {

@@ -1,38 +1,16 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WORLD_ADDRESSES } from '../../../../src/chain/world/manifest.ts';
 import { collectionOf, loadCollectionsRegistry, marketplaceMetadataOf } from '../../../../src/nfts/contracts/registry.ts';
-import { ContentError } from '../../../../src/site/records.ts';
+import { contentIssues, useContentRoot } from '../../../support/content-root.ts';
 
 const siteOrigin = 'https://crucible.example';
 const world = { 'world-art': '0x00000000000000000000000000000000000000A1', 'world-pass': '0x00000000000000000000000000000000000000a2' } as const;
 const sepoliaArt = '0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238';
 
-let root: string;
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'crucible-collections-'));
-  await mkdir(join(root, 'content', 'collections'), { recursive: true });
-  await mkdir(join(root, 'content', 'networks'), { recursive: true });
-  await mkdir(join(root, 'public', 'art'), { recursive: true });
-  await writeFile(join(root, 'content', 'networks', 'ethereum-sepolia.yaml'), 'name: Ethereum Sepolia\n');
-  await writeFile(join(root, 'public', 'art', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
-});
-afterEach(() => rm(root, { recursive: true, force: true }));
-
-const writeEntry = (slug: string, yaml: string) => writeFile(join(root, 'content', 'collections', `${slug}.yaml`), yaml);
-const load = () => loadCollectionsRegistry(root, { siteOrigin, world, dir: 'content' });
-
-async function issues(): Promise<Array<{ file: string; field: string; message: string }>> {
-  try {
-    await load();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ContentError);
-    return (error as ContentError).issues;
-  }
-  throw new Error('the registry loaded');
-}
+const content = useContentRoot('collections', 'art/logo.svg');
+const writeEntry = content.write;
+const load = () => loadCollectionsRegistry(content.path(), { siteOrigin, world, dir: 'content' });
+const issues = () => contentIssues(load);
 
 describe('the collections registry', () => {
   it('gives an entry’s marketplace metadata and collection, world entries on local devnets and addresses on their network', async () => {
