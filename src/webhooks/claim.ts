@@ -68,27 +68,27 @@ export async function claimDueDeliveries(database: Database, input: ClaimInput):
   });
 }
 
-/** Pending, due, unclaimed deliveries of active webhooks that are first in their webhook's queue. */
+/**
+ * Pending, due, unclaimed deliveries of active webhooks that are first in their webhook's queue.
+ * Read from the webhooks: each active one's first pending delivery is one seek of
+ * webhook_deliveries_heads, so a claim costs the number of webhooks, not of queued deliveries.
+ */
 function dueHeads(trx: Kysely<DatabaseSchema>, now: number) {
   return trx
-    .selectFrom('webhook_deliveries as d')
-    .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
+    .selectFrom('webhooks as w')
+    .innerJoin('webhook_deliveries as d', 'd.webhook_id', 'w.id')
     .select('d.id')
+    .where('w.state', '=', 'active')
+    .where('d.seq', '=', (eb) =>
+      eb
+        .selectFrom('webhook_deliveries as e')
+        .select((inner) => inner.fn.min('e.seq').as('head'))
+        .whereRef('e.webhook_id', '=', 'w.id')
+        .where('e.status', '=', 'pending'),
+    )
     .where('d.status', '=', 'pending')
     .where('d.next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('d.claim_expires_at', 'is', null), eb('d.claim_expires_at', '<', now)]))
-    .where('w.state', '=', 'active')
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('webhook_deliveries as e')
-            .select('e.id')
-            .whereRef('e.webhook_id', '=', 'd.webhook_id')
-            .where('e.status', '=', 'pending')
-            .whereRef('e.seq', '<', 'd.seq'),
-        ),
-      ),
-    )
     .orderBy('d.next_attempt_at')
     .orderBy('d.seq');
 }

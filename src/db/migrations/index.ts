@@ -5,6 +5,7 @@ import { up as createWebhooks } from './0003-webhooks.ts';
 import { up as createNftMetadata } from './0004-nft-metadata.ts';
 import { up as createNftContracts } from './0005-nft-contracts.ts';
 import { up as keepHolderFirstBlock } from './0006-holder-first-block.ts';
+import { up as indexWebhookQueueHeads } from './0007-webhook-queue-heads.ts';
 
 // Every migration, by name, in the order they run. Append only: a migration that has run
 // anywhere is never edited, and a later change is a new, higher-numbered file.
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-nft-metadata': { up: createNftMetadata },
   '0005-nft-contracts': { up: createNftContracts },
   '0006-holder-first-block': { up: keepHolderFirstBlock },
+  '0007-webhook-queue-heads': { up: indexWebhookQueueHeads },
 };
 
 /** Migrations written in code (kysely's file provider would read a folder at run time). */
