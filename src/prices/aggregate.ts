@@ -17,9 +17,9 @@ export interface AggregateOptions {
   relativeFloor?: number;
 }
 
-export type DropReason = 'stale' | 'outlier' | 'invalid';
+type DropReason = 'stale' | 'outlier' | 'invalid';
 
-export interface Dropped {
+interface Dropped {
   source: SourceRef;
   reason: DropReason;
 }

@@ -3,7 +3,7 @@
 // half away from zero at the 18th decimal, the one place precision is given up.
 
 /** Decimals kept. */
-export const DECIMAL_SCALE = 18;
+const DECIMAL_SCALE = 18;
 /** 1 in the fixed-point scale. */
 export const ONE = 10n ** BigInt(DECIMAL_SCALE);
 

@@ -3,7 +3,7 @@ import { type Fixed, formatDecimal } from './decimal.ts';
 // The vocabulary of prices (platform §7): every value the API answers traces to stored source
 // observations, each a quote of one token in US dollars by one source at one time.
 
-export const SOURCE_KINDS = ['amm-v2', 'amm-v3', 'oracle', 'exchange'] as const;
+const SOURCE_KINDS = ['amm-v2', 'amm-v3', 'oracle', 'exchange'] as const;
 /** Uniswap V2 pool, Uniswap V3 pool, AggregatorV3Interface feed, exchange REST API. */
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
@@ -14,7 +14,7 @@ export interface SourceRef {
 }
 
 /** The currencies prices are quoted in. */
-export type QuoteCurrency = 'usd';
+type QuoteCurrency = 'usd';
 
 export interface Observation {
   source: SourceRef;

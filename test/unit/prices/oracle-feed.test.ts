@@ -1,6 +1,7 @@
+import { decodeFunctionResult, encodeFunctionResult } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { formatDecimal } from '../../../src/prices/decimal.ts';
-import { type RoundData, readOracleFeed } from '../../../src/prices/oracle-feed.ts';
+import { aggregatorV3Abi, type RoundData, readOracleFeed } from '../../../src/prices/oracle-feed.ts';
 
 // An ETH / USD feed's round as latestRoundData() returns it: 8 decimals, answer 3000.12345678 USD.
 const round: RoundData = {
@@ -21,6 +22,26 @@ describe('readOracleFeed', () => {
     expect(eighteen.ok && formatDecimal(eighteen.value.value)).toBe('0.000000000000000001');
     const whole = readOracleFeed({ ...round, answer: 42n }, 0);
     expect(whole.ok && formatDecimal(whole.value.value)).toBe('42');
+  });
+
+  it("reads a feed's encoded latestRoundData and decimals answers, decoded with the feed ABI", () => {
+    const latest = encodeFunctionResult({
+      abi: aggregatorV3Abi,
+      functionName: 'latestRoundData',
+      result: [round.roundId, round.answer, round.startedAt, round.updatedAt, round.answeredInRound],
+    });
+    const [roundId, answer, startedAt, updatedAt, answeredInRound] = decodeFunctionResult({
+      abi: aggregatorV3Abi,
+      functionName: 'latestRoundData',
+      data: latest,
+    });
+    const decimals = decodeFunctionResult({
+      abi: aggregatorV3Abi,
+      functionName: 'decimals',
+      data: encodeFunctionResult({ abi: aggregatorV3Abi, functionName: 'decimals', result: 8 }),
+    });
+    const reading = readOracleFeed({ roundId, answer, startedAt, updatedAt, answeredInRound }, decimals);
+    expect(reading.ok && formatDecimal(reading.value.value)).toBe('3000.12345678');
   });
 
   it('refuses an answer of 0 or below', () => {

@@ -1,6 +1,7 @@
+import { decodeFunctionResult, encodeFunctionResult } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { formatDecimal } from '../../../src/prices/decimal.ts';
-import { uniswapV2Quote } from '../../../src/prices/uniswap-v2.ts';
+import { uniswapV2PairAbi, uniswapV2Quote } from '../../../src/prices/uniswap-v2.ts';
 
 const USDC = 10n ** 6n;
 const ETH = 10n ** 18n;
@@ -13,6 +14,13 @@ describe('uniswapV2Quote', () => {
     expect(formatDecimal(quote.value.token0InToken1)).toBe('0.000333333333333333');
     expect(formatDecimal(quote.value.liquidityInToken0)).toBe('6000000');
     expect(formatDecimal(quote.value.liquidityInToken1)).toBe('2000');
+  });
+
+  it("prices from a pair's encoded getReserves answer, decoded with the pair ABI", () => {
+    const data = encodeFunctionResult({ abi: uniswapV2PairAbi, functionName: 'getReserves', result: [3_000_000n * USDC, 1_000n * ETH, 1_700_000_000] });
+    const [reserve0, reserve1] = decodeFunctionResult({ abi: uniswapV2PairAbi, functionName: 'getReserves', data });
+    const quote = uniswapV2Quote({ reserve0, reserve1 }, { decimals0: 6, decimals1: 18 });
+    expect(quote.ok && formatDecimal(quote.value.token1InToken0)).toBe('3000');
   });
 
   it('prices the same pool the other way round (token0 WETH, 18 decimals; token1 USDC, 6)', () => {

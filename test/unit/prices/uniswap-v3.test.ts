@@ -1,3 +1,4 @@
+import { decodeFunctionResult, encodeFunctionResult } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { formatDecimal, parseDecimal } from '../../../src/prices/decimal.ts';
 import {
@@ -7,6 +8,7 @@ import {
   MIN_SQRT_RATIO,
   MIN_TICK,
   sqrtRatioAtTick,
+  uniswapV3PoolAbi,
   uniswapV3Quote,
   uniswapV3TwapQuote,
 } from '../../../src/prices/uniswap-v3.ts';
@@ -122,6 +124,18 @@ describe('uniswapV3TwapQuote', () => {
     const exact = parseDecimal('1540.921115106840897653')!;
     const error = twap.value.token0InToken1 - exact;
     expect(error < 0n ? -error : error).toBeLessThanOrEqual(1000n);
+  });
+
+  it("prices from a pool's encoded slot0 and observe answers, decoded with the pool ABI", () => {
+    const slot0 = encodeFunctionResult({ abi: uniswapV3PoolAbi, functionName: 'slot0', result: [PRIMER_SQRT_PRICE, PRIMER_TICK, 1, 2, 2, 0, true] });
+    const [sqrtPriceX96] = decodeFunctionResult({ abi: uniswapV3PoolAbi, functionName: 'slot0', data: slot0 });
+    const spot = uniswapV3Quote(sqrtPriceX96, USDC_WETH);
+    expect(spot.ok && formatDecimal(spot.value.token1InToken0)).toBe('1540.820552028045688043');
+    const cumulatives = [-4_000n, -4_000n + BigInt(PRIMER_TICK) * 60n] as const;
+    const observed = encodeFunctionResult({ abi: uniswapV3PoolAbi, functionName: 'observe', result: [cumulatives, [0n, 0n]] });
+    const [tickCumulatives] = decodeFunctionResult({ abi: uniswapV3PoolAbi, functionName: 'observe', data: observed });
+    const twap = uniswapV3TwapQuote({ tickCumulatives: [tickCumulatives[0]!, tickCumulatives[1]!], secondsAgo: 60 }, USDC_WETH);
+    expect(twap.ok && twap.value.meanTick).toBe(PRIMER_TICK);
   });
 
   it('passes a bad window on', () => {
