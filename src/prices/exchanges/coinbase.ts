@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { fixedMul } from '../decimal.ts';
 import { makeObservation, type Observation, type SourceRef } from '../observation.ts';
-import { fail, ok, type Result } from '../result.ts';
+import { ok, type Result } from '../result.ts';
 import {
   candleObservations,
   type ExchangeCode,
+  exchangeRefusal,
   nonNegativeDecimalNumber,
   nonNegativeDecimalText,
   parseBody,
@@ -22,7 +23,8 @@ export interface CoinbaseProduct {
   productId: string;
 }
 
-const source = (productId: string): SourceRef => ({ kind: 'exchange', id: `coinbase:${productId}` });
+/** The source a product's quotes come from: `coinbase:<product>`. */
+export const coinbaseSource = (productId: string): SourceRef => ({ kind: 'exchange', id: `coinbase:${productId}` });
 
 /** Coinbase refuses with a JSON object whose `message` says why (`NotFound`). */
 const CoinbaseRefusal = z.object({ message: z.string() });
@@ -33,14 +35,7 @@ const CoinbaseTicker = z.object({
   time: z.iso.datetime({ offset: true }),
 });
 
-function refusal(body: string, endpoint: string): Result<never, ExchangeCode> | null {
-  try {
-    const refused = CoinbaseRefusal.safeParse(JSON.parse(body));
-    return refused.success ? fail('exchange-error', `${endpoint} refused: ${refused.data.message}`) : null;
-  } catch {
-    return null;
-  }
-}
+const refusal = (body: string, endpoint: string) => exchangeRefusal(body, CoinbaseRefusal, (refused) => refused.message, endpoint);
 
 /** The ticker as an observation at the exchange's time, weighted by 24-hour volume × last price. */
 export function parseCoinbaseTicker(body: string, product: CoinbaseProduct): Result<Observation, ExchangeCode> {
@@ -50,7 +45,7 @@ export function parseCoinbaseTicker(body: string, product: CoinbaseProduct): Res
   const parsed = parseBody(body, CoinbaseTicker, endpoint);
   if (!parsed.ok) return parsed;
   const { price, volume, time } = parsed.value;
-  return ok(makeObservation(source(product.productId), product.symbol, price, Date.parse(time), { volumeUsd: fixedMul(volume, price) }));
+  return ok(makeObservation(coinbaseSource(product.productId), product.symbol, price, Date.parse(time), { volumeUsd: fixedMul(volume, price) }));
 }
 
 const CoinbaseCandles = z.array(
@@ -77,5 +72,5 @@ export function parseCoinbaseCandles(
   const parsed = parseBody(body, CoinbaseCandles, endpoint);
   if (!parsed.ok) return parsed;
   const candles = parsed.value.map(([start, , , , close, volume]) => ({ start, close, volumeUsd: fixedMul(volume, close) }));
-  return ok(candleObservations(candles, source(product.productId), product.symbol, granularitySeconds, receivedAt));
+  return ok(candleObservations(candles, coinbaseSource(product.productId), product.symbol, granularitySeconds, receivedAt));
 }

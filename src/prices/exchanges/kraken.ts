@@ -14,7 +14,8 @@ export interface KrakenPair {
   pair: string;
 }
 
-const source = (pair: string): SourceRef => ({ kind: 'exchange', id: `kraken:${pair}` });
+/** The source a pair's quotes come from: `kraken:<pair>`. */
+export const krakenSource = (pair: string): SourceRef => ({ kind: 'exchange', id: `kraken:${pair}` });
 
 const KrakenEnvelope = z.object({ error: z.array(z.string()), result: z.record(z.string(), z.unknown()).optional() });
 
@@ -47,7 +48,7 @@ export function parseKrakenTicker(body: string, pair: KrakenPair, receivedAt: nu
   const ticker = pairEntry(body, pair.pair, KrakenTicker, `Kraken /0/public/Ticker?pair=${pair.pair}`);
   if (!ticker.ok) return ticker;
   const { c, v, p } = ticker.value;
-  return ok(makeObservation(source(pair.pair), pair.symbol, c[0], receivedAt, { volumeUsd: fixedMul(v[1], p[1]) }));
+  return ok(makeObservation(krakenSource(pair.pair), pair.symbol, c[0], receivedAt, { volumeUsd: fixedMul(v[1], p[1]) }));
 }
 
 /** [time, open, high, low, close, vwap, volume, count]. */
@@ -69,5 +70,5 @@ export function parseKrakenCandles(body: string, pair: KrakenPair, intervalSecon
   const parsed = pairEntry(body, pair.pair, KrakenCandles, `Kraken /0/public/OHLC?pair=${pair.pair}`);
   if (!parsed.ok) return parsed;
   const candles = parsed.value.map(([start, , , , close, vwap, volume]) => ({ start, close, volumeUsd: fixedMul(volume, vwap) }));
-  return ok(candleObservations(candles, source(pair.pair), pair.symbol, intervalSeconds, receivedAt));
+  return ok(candleObservations(candles, krakenSource(pair.pair), pair.symbol, intervalSeconds, receivedAt));
 }

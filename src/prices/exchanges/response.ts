@@ -41,6 +41,23 @@ export function parseBody<S extends z.ZodType>(body: string, schema: S, endpoint
   return fail('garbage', `${endpoint} answered an unexpected shape: ${path} ${issue.message}`);
 }
 
+/** The exchange's own refusal (`exchange-error` with its words) when the body is one by `schema`, else null. */
+export function exchangeRefusal<S extends z.ZodType>(
+  body: string,
+  schema: S,
+  words: (refusal: z.output<S>) => string,
+  endpoint: string,
+): Result<never, ExchangeCode> | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const refused = schema.safeParse(json);
+  return refused.success ? fail('exchange-error', `${endpoint} refused: ${words(refused.data)}`) : null;
+}
+
 /** One candle as the price history needs it: when it started (unix seconds), its close and the dollars traded in it. */
 export interface Candle {
   start: number;
