@@ -6,10 +6,12 @@ import { privateKeyToAddress } from 'viem/accounts';
 import { startAnvil, type AnvilProcess } from './anvil.ts';
 import { DEV_FAUCET_PRIVATE_KEY } from './dev-accounts.ts';
 import { deployWorld } from './world/deploy.ts';
+import { FEED_CHECK_SECONDS, refreshStaleFeeds } from './world/feed-heartbeat.ts';
 
 // The embedded default: a network without an RPC URL gets its own anvil with that network's chain
 // ID, started on first use and stopped with us. Every devnet carries the
 // local world (src/chain/world/), and with a state directory it keeps its chain across restarts.
+// While it runs, the world's price feeds keep a heartbeat (src/chain/world/feed-heartbeat.ts).
 
 export interface LocalDevnets {
   /**
@@ -36,6 +38,10 @@ export interface LocalDevnetsOptions {
   stateDir?: string | null;
   /** Origin of the site that serves the world's NFT metadata (/world/nft/); default DEFAULT_SITE_ORIGIN. */
   siteOrigin?: string;
+  /** Seconds between two looks for stale world feeds on a running devnet; default FEED_CHECK_SECONDS. */
+  feedCheckSeconds?: number;
+  /** Where a failed heartbeat is told (the devnet keeps running); default one JSON line on stderr. */
+  log?: (entry: { level: 'error'; network: string; message: string }) => void;
 }
 
 /** `npm start`'s origin when nothing else is configured. */
@@ -51,7 +57,8 @@ const FAUCET_BALANCE = parseEther('10000');
 const FILE_SAFE_ID = /^[a-z0-9][a-z0-9._-]*$/i;
 
 export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
-  const { stateDir = null, siteOrigin = DEFAULT_SITE_ORIGIN } = options;
+  const { stateDir = null, siteOrigin = DEFAULT_SITE_ORIGIN, feedCheckSeconds = FEED_CHECK_SECONDS } = options;
+  const log = options.log ?? ((entry) => console.error(JSON.stringify({ component: 'devnets', ...entry })));
   // A promise per network, stored before anvil starts: that is what makes the start happen once.
   const devnets = new Map<string, Promise<AnvilProcess>>();
   let stopped = false;
@@ -95,9 +102,11 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
         throw error;
       },
     );
+    const heartbeat = feedHeartbeat(network.id, started.rpcUrl);
     const anvil: AnvilProcess = {
       ...started,
       async stop() {
+        await heartbeat.stop();
         await started.stop();
         await removePastStates();
       },
@@ -110,7 +119,32 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
       const where = stateArgs.length ? ` (state file ${stateArgs[1]})` : '';
       throw new Error(`the local world could not be installed on the ${network.id} devnet${where}: ${(error as Error).message}`, { cause: error });
     }
+    heartbeat.start();
     return anvil;
+  };
+
+  // Looks for stale feeds every feedCheckSeconds, one look at a time; stop() waits for the one under way.
+  const feedHeartbeat = (networkId: string, rpcUrl: string) => {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> | null = null;
+    const look = () => {
+      running ??= refreshStaleFeeds(rpcUrl)
+        .then(
+          () => undefined,
+          (error: unknown) => log({ level: 'error', network: networkId, message: `the world's feed heartbeat failed: ${(error as Error).message}` }),
+        )
+        .finally(() => (running = null));
+    };
+    return {
+      start() {
+        timer = setInterval(look, feedCheckSeconds * 1000);
+        timer.unref();
+      },
+      async stop() {
+        clearInterval(timer);
+        await running;
+      },
+    };
   };
 
   const devnetFor = (network: DevnetNetwork): Promise<AnvilProcess> => {

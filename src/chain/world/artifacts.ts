@@ -8,9 +8,14 @@ import multicall3 from '../../../contracts/artifacts/Multicall3.json' with { typ
 import noMetadataToken from '../../../contracts/artifacts/NoMetadataToken.json' with { type: 'json' };
 import relicCollection from '../../../contracts/artifacts/RelicCollection.json' with { type: 'json' };
 import revertingBalanceToken from '../../../contracts/artifacts/RevertingBalanceToken.json' with { type: 'json' };
+import worldPriceFeed from '../../../contracts/artifacts/WorldPriceFeed.json' with { type: 'json' };
 import worldToken from '../../../contracts/artifacts/WorldToken.json' with { type: 'json' };
+import worldWrappedEther from '../../../contracts/artifacts/WorldWrappedEther.json' with { type: 'json' };
+import uniswapV2Factory from '@uniswap/v2-core/build/UniswapV2Factory.json' with { type: 'json' };
+import uniswapV2Pair from '@uniswap/v2-core/build/UniswapV2Pair.json' with { type: 'json' };
 
-// The compiled contracts of the local world (contracts/artifacts/, written by `npm run contracts`).
+// The compiled contracts of the local world: ours (contracts/artifacts/, written by `npm run contracts`)
+// and Uniswap V2's core as published (@uniswap/v2-core's build/, deployed as it is, never recompiled).
 
 export interface ContractArtifact {
   contractName: string;
@@ -32,6 +37,16 @@ const artifactSchema = z.object({
 
 const artifact = (json: unknown): ContractArtifact => artifactSchema.parse(json);
 
+// The published build is solc's standard JSON output: code without its 0x, under evm.
+const publishedSchema = z.object({
+  abi: artifactSchema.shape.abi,
+  evm: z.object({ bytecode: z.object({ object: z.string() }), deployedBytecode: z.object({ object: z.string() }) }),
+});
+const published = (contractName: string, json: unknown): ContractArtifact => {
+  const { abi, evm } = publishedSchema.parse(json);
+  return artifact({ contractName, abi, bytecode: `0x${evm.bytecode.object}`, deployedBytecode: `0x${evm.deployedBytecode.object}` });
+};
+
 export const ARTIFACTS = {
   AirdropCollection: artifact(airdropCollection),
   Bytes32MetadataToken: artifact(bytes32MetadataToken),
@@ -41,5 +56,9 @@ export const ARTIFACTS = {
   NoMetadataToken: artifact(noMetadataToken),
   RelicCollection: artifact(relicCollection),
   RevertingBalanceToken: artifact(revertingBalanceToken),
+  WorldPriceFeed: artifact(worldPriceFeed),
   WorldToken: artifact(worldToken),
+  WorldWrappedEther: artifact(worldWrappedEther),
+  UniswapV2Factory: published('UniswapV2Factory', uniswapV2Factory),
+  UniswapV2Pair: published('UniswapV2Pair', uniswapV2Pair),
 } satisfies Record<string, ContractArtifact>;

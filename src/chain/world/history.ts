@@ -1,13 +1,14 @@
 import { encodeFunctionData, getAddress, parseUnits, type Address, type Hex } from 'viem';
 import { airdropRecipients, DEMO_WALLET, WORLD_DEPLOYER, WORLD_HOLDERS } from './actors.ts';
-import { worldContract, type WorldContractId } from './manifest.ts';
+import { worldContract, type Erc20Id, type WorldContractId } from './manifest.ts';
+import { WORLD_POOLS, type WorldErc20Id } from './price-layer.ts';
 
 // What happens on the local world after its contracts are deployed: the hand-outs from the
 // deployer, then trades among the holders and the demo wallet, so the transfer index has history
 // (including a token held once and now at zero). Data first; the calls and the resulting holdings
 // are derived from it, so docs and tests read the same facts the devnets are given.
 
-export type Erc20Id = 'forge' | 'cusd' | 'ember' | 'bare' | 'slag';
+export type { Erc20Id };
 /** Collections whose tokens are single items: ERC-721s and the legacy NFT. */
 type ItemCollectionId = 'relics' | 'punks' | 'airdrop';
 export type HostedCollectionId = 'relics' | 'materials' | 'airdrop';
@@ -147,6 +148,8 @@ export interface WorldCall {
   from: Address;
   to: Address;
   data: Hex;
+  /** Wei sent with the call (a WETH deposit); none when absent. */
+  value?: bigint;
   /** For errors: which step this is. */
   label: string;
 }
@@ -164,15 +167,20 @@ export function stepCall(step: WorldStep): WorldCall {
 }
 
 export interface Holdings {
-  /** ERC-20 balances by token; a token once held and given away is listed at zero. */
-  erc20: Partial<Record<Erc20Id, bigint>>;
+  /** ERC-20 balances by token (pools' liquidity tokens by pool id); a token once held and given away is listed at zero. */
+  erc20: Partial<Record<WorldErc20Id, bigint>>;
   /** Token ids held, by collection (ERC-721s and the legacy NFT), ascending. */
   items: Partial<Record<ItemCollectionId, bigint[]>>;
   /** ERC-1155 balances of the materials collection, by id. */
   materials: Map<bigint, bigint>;
 }
 
-/** What every address holds once the history has run: the ERC-20 supplies start with the deployer. */
+/**
+ * What every address holds once the world is installed: the ERC-20 supplies start with the deployer,
+ * the history runs, then the price layer's pools are seeded (the deployer wraps the ether of the
+ * WETH seed, sends each pair its seeds and gets its liquidity tokens; the zero address, which holds
+ * each pair's locked minimum liquidity, is left out).
+ */
 export function worldHoldings(): Map<Address, Holdings> {
   const holdings = new Map<Address, Holdings>();
   const of = (address: Address): Holdings => {
@@ -181,7 +189,7 @@ export function worldHoldings(): Map<Address, Holdings> {
     if (!held) holdings.set(key, (held = { erc20: {}, items: {}, materials: new Map() }));
     return held;
   };
-  const addErc20 = (address: Address, token: Erc20Id, amount: bigint) => {
+  const addErc20 = (address: Address, token: WorldErc20Id, amount: bigint) => {
     const held = of(address);
     held.erc20[token] = (held.erc20[token] ?? 0n) + amount;
   };
@@ -228,5 +236,30 @@ export function worldHoldings(): Map<Address, Holdings> {
         break;
     }
   }
+  for (const pool of WORLD_POOLS) {
+    for (const [token, seed] of [[pool.token0, pool.seed0] as const, [pool.token1, pool.seed1] as const]) {
+      if (token === 'weth') addErc20(deployer, token, seed);
+      addErc20(deployer, token, -seed);
+      addErc20(pool.address, token, seed);
+    }
+    addErc20(deployer, pool.id, firstLiquidity(pool.seed0, pool.seed1));
+  }
   return holdings;
+}
+
+/** UniswapV2Pair.mint's liquidity for a pair's first deposit: √(amount0 · amount1) rounded down, less the MINIMUM_LIQUIDITY it locks. */
+export function firstLiquidity(amount0: bigint, amount1: bigint): bigint {
+  return integerSqrt(amount0 * amount1) - 1000n;
+}
+
+/** ⌊√n⌋ by Newton's method, as Uniswap's Math.sqrt. */
+function integerSqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  let x = n;
+  let y = (x + 1n) / 2n;
+  while (y < x) {
+    x = y;
+    y = (x + n / x) / 2n;
+  }
+  return x;
 }

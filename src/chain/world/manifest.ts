@@ -113,17 +113,24 @@ const TABLE = [
 ] as const satisfies readonly WorldContractEntry[];
 
 export type WorldContractId = (typeof TABLE)[number]['id'];
+/** The world's ERC-20s (its wrapped ether comes with the price layer, price-layer.ts). */
+export type Erc20Id = Extract<(typeof TABLE)[number], { kind: 'erc20' }>['id'];
 
 /** Every contract of the world, in deployment order. */
 export const WORLD_CONTRACTS: readonly WorldContract[] = TABLE.map((entry: WorldContractEntry) => {
   const artifact = ARTIFACTS[entry.artifact];
   const common = { ...entry, id: entry.id as WorldContractId, artifact };
   if (entry.kind === 'multicall') return { ...common, address: MULTICALL3_ADDRESS, install: { via: 'set-code' } };
-  const salt = keccak256(toHex(`crucible:world:${entry.id}`));
-  const initCode = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args: entry.args });
-  const address = getAddress(getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt, bytecode: initCode }));
-  return { ...common, address, install: { via: 'create2', salt, initCode } };
+  return { ...common, ...create2Install(entry.id, artifact, entry.args) };
 });
+
+/** Where the world's contract `id` lands when CREATE2_DEPLOYER creates it with these constructor arguments, and how to send it. */
+export function create2Install(id: string, artifact: ContractArtifact, args: readonly unknown[]) {
+  const salt = keccak256(toHex(`crucible:world:${id}`));
+  const initCode = encodeDeployData({ abi: artifact.abi, bytecode: artifact.bytecode, args });
+  const address = getAddress(getContractAddress({ opcode: 'CREATE2', from: CREATE2_DEPLOYER, salt, bytecode: initCode }));
+  return { address, install: { via: 'create2' as const, salt, initCode } };
+}
 
 const byId = new Map(WORLD_CONTRACTS.map((contract) => [contract.id, contract]));
 

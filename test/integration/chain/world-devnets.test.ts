@@ -1,16 +1,24 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPublicClient, createTestClient, http, toHex, type Address } from 'viem';
+import { createPublicClient, createTestClient, createWalletClient, erc20Abi, http, toHex, type Address } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PAST_STATES } from '../../../src/chain/anvil.ts';
+import { PAST_STATES, startAnvil } from '../../../src/chain/anvil.ts';
 import { createLocalDevnets, type LocalDevnets } from '../../../src/chain/local-devnets.ts';
-import { DEMO_WALLET, WORLD_DEPLOYER } from '../../../src/chain/world/actors.ts';
+import { DEMO_WALLET, WORLD_DEPLOYER, WORLD_DEPLOYER_KEY } from '../../../src/chain/world/actors.ts';
+import { deployWorld } from '../../../src/chain/world/deploy.ts';
+import { FEED_HEARTBEAT_SECONDS } from '../../../src/chain/world/feed-heartbeat.ts';
 import { worldHoldings } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract } from '../../../src/chain/world/manifest.ts';
+import { PRICE_LAYER_CONTRACTS, WORLD_FEEDS, WORLD_POOLS, WORLD_TOKEN_ADDRESSES } from '../../../src/chain/world/price-layer.ts';
 import { FOLLOWED_TOPICS } from '../../../src/indexer/events.ts';
+import { aggregatorV3Abi } from '../../../src/prices/oracle-feed.ts';
+import { uniswapV2PairAbi } from '../../../src/prices/uniswap-v2.ts';
 
 const network = { id: 'world-test', chainId: 7357001 };
+const siteOrigin = 'http://localhost:4321';
+
 let stateDir: string;
 let devnets: LocalDevnets | undefined;
 
@@ -94,6 +102,48 @@ describe('local devnets with the world', () => {
     expect((await clientFor(again).getBlock({ blockNumber: head.number })).hash).toBe(head.hash);
     expect(await forgeBalance(again, DEMO_WALLET)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
     expect(await logsFromGenesis(again)).toEqual(logs);
+  });
+
+  it('install the price layer at the next start of a devnet whose state file holds the world from before it', async () => {
+    // A devnet of before the price layer, stopped mid-way through a seeding: the weth-cusd pair's address already holds some cUSD.
+    const file = join(stateDir, `${network.id}.json`);
+    const old = await startAnvil({ chainId: network.chainId, blockTimeSeconds: 1, extraArgs: ['--state', file] });
+    expect(await deployWorld(old.rpcUrl, { siteOrigin, priceLayer: false })).toMatchObject({ status: 'installed', priceLayer: 'left-out' });
+    const wethCusd = WORLD_POOLS.find((pool) => pool.id === 'weth-cusd')!;
+    const deployer = createWalletClient({ account: privateKeyToAccount(WORLD_DEPLOYER_KEY), transport: http(old.rpcUrl) });
+    const hash = await deployer.writeContract({
+      chain: null,
+      address: WORLD_TOKEN_ADDRESSES.cusd,
+      abi: erc20Abi,
+      functionName: 'transfer',
+      args: [wethCusd.address, 1234n],
+    });
+    await clientFor(old.rpcUrl).waitForTransactionReceipt({ hash, pollingInterval: 100 });
+    for (const contract of [...PRICE_LAYER_CONTRACTS, ...WORLD_POOLS])
+      expect(await clientFor(old.rpcUrl).getCode({ address: contract.address })).toBeUndefined();
+    await old.stop();
+
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir, siteOrigin });
+    const client = clientFor(await devnets.rpcUrlFor(network));
+    for (const pool of WORLD_POOLS) {
+      const [reserve0, reserve1] = await client.readContract({ address: pool.address, abi: uniswapV2PairAbi, functionName: 'getReserves' });
+      expect({ pool: pool.id, reserve0, reserve1 }).toEqual({ pool: pool.id, reserve0: pool.seed0, reserve1: pool.seed1 });
+    }
+    for (const feed of WORLD_FEEDS)
+      expect((await client.readContract({ address: feed.address, abi: aggregatorV3Abi, functionName: 'latestRoundData' }))[1]).toBe(feed.answer);
+    expect(await forgeBalance(await devnets.rpcUrlFor(network), DEMO_WALLET)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
+  });
+
+  it('keep the feeds’ heartbeat while they run', async () => {
+    devnets = createLocalDevnets({ blockTimeSeconds: 1, stateDir: null, feedCheckSeconds: 1 });
+    const rpcUrl = await devnets.rpcUrlFor(network);
+    const feed = WORLD_FEEDS[0]!;
+    const round = async () => (await clientFor(rpcUrl).readContract({ address: feed.address, abi: aggregatorV3Abi, functionName: 'latestRoundData' }))[0];
+    expect(await round()).toBe(1n);
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });
+    await anvil.increaseTime({ seconds: FEED_HEARTBEAT_SECONDS + 60 });
+    await anvil.mine({ blocks: 1 });
+    await expect.poll(round, { timeout: 30_000, interval: 200 }).toBe(2n);
   });
 
   it('refuse a state file anvil cannot read, naming it, and leave it as it was', async () => {

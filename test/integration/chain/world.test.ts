@@ -2,7 +2,7 @@ import { decodeEventLog, hexToString, parseAbi, type Abi, type Address } from 'v
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { airdropRecipients, DEMO_WALLET, WORLD_DEPLOYER, WORLD_HOLDERS } from '../../../src/chain/world/actors.ts';
 import { deployWorld, PartialWorldError } from '../../../src/chain/world/deploy.ts';
-import { AIRDROP_SIZE, worldHoldings } from '../../../src/chain/world/history.ts';
+import { AIRDROP_SIZE, worldHoldings, type Erc20Id } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract, type WorldContractId } from '../../../src/chain/world/manifest.ts';
 import { RELIC_FIRST_ONCHAIN_ID, worldBaseUri } from '../../../src/chain/world/metadata.ts';
 import { erc1155UriId } from '../../../src/nfts/erc1155-uri.ts';
@@ -46,7 +46,8 @@ describe('deployWorld on a fresh anvil', () => {
 
   it("gives the demo wallet the ERC-20 balances of the world's history, read through Multicall3 at one block", async () => {
     const expected = worldHoldings().get(DEMO_WALLET)!.erc20;
-    const ids = Object.keys(expected) as (keyof typeof expected)[];
+    // The demo wallet holds the manifest's ERC-20s only (none of the price layer's).
+    const ids = Object.keys(expected) as Erc20Id[];
     const results = await anvil.client.multicall({
       multicallAddress: worldContract('multicall3').address,
       contracts: ids.map((id) => ({
@@ -129,7 +130,7 @@ describe('deployWorld where the world is already there', () => {
   it('sends nothing when the base URIs already point at the site', async () => {
     const before = await transactionCount();
     const nonce = await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', transactions: 0 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', transactions: 0 });
     await anvil.client.mine({ blocks: 1 });
     expect(await transactionCount()).toBe(before);
     expect(await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER })).toBe(nonce);
@@ -138,7 +139,7 @@ describe('deployWorld where the world is already there', () => {
   it('points the base URIs at a new origin, announcing it with ERC-4906 and URI events', async () => {
     const origin = 'https://crucible.example';
     const head = await anvil.client.getBlockNumber({ cacheTime: 0 });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin: `${origin}/` })).toEqual({ status: 'present', transactions: 3 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin: `${origin}/` })).toEqual({ status: 'present', priceLayer: 'present', transactions: 3 });
     expect(await read('relics', 'tokenURI', [2n])).toBe(`${origin}/world/nft/relics/2.json`);
     expect(await read('materials', 'uri', [1n])).toBe(`${origin}/world/nft/materials/{id}.json`);
     const events = async (id: WorldContractId, abi: Abi) =>

@@ -4,6 +4,7 @@ import { DEMO_WALLET, WORLD_DEPLOYER } from '../../../src/chain/world/actors.ts'
 import { deployWorld } from '../../../src/chain/world/deploy.ts';
 import { WORLD_HISTORY, worldHoldings } from '../../../src/chain/world/history.ts';
 import { WORLD_ADDRESSES } from '../../../src/chain/world/manifest.ts';
+import { type WorldErc20Id, worldErc20Address } from '../../../src/chain/world/price-layer.ts';
 import { createTransferIndexer } from '../../../src/indexer/indexer.ts';
 import { nftsOfOwner, tokensOfHolder } from '../../../src/indexer/queries.ts';
 import { startTestAnvil } from '../../support/anvil.ts';
@@ -40,7 +41,8 @@ describe.each(databaseEngines())('the local world indexed on $name', (engine) =>
       const page = await nftsOfOwner(database.db, NETWORK, address, { limit: 100 });
       expect({ address, nfts: page.nfts.map((nft) => `${nft.contract}:${nft.tokenId}:${nft.balance}`).sort() }).toEqual({ address, nfts: expectedNfts.sort() });
 
-      const expectedTokens: Address[] = Object.keys(held.erc20).map((token) => WORLD_ADDRESSES[token as 'forge']);
+      // The price layer's pairs hold their seeds, and the deployer WETH and the pairs' liquidity tokens.
+      const expectedTokens: Address[] = Object.keys(held.erc20).map((token) => worldErc20Address(token as WorldErc20Id));
       const tokens = await tokensOfHolder(database.db, NETWORK, address, { limit: 100 });
       expect({ address, tokens }).toEqual({ address, tokens: expectedTokens.sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1)) });
     }
