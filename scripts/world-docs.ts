@@ -5,7 +5,9 @@
 import { resolve } from 'node:path';
 import { getAddress, type Address } from 'viem';
 import { DEMO_WALLET } from '../src/chain/world/actors.ts';
+import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../src/chain/world/feed-heartbeat.ts';
 import { MULTICALL3_ADDRESS, WORLD_CONTRACTS, type WorldContract } from '../src/chain/world/manifest.ts';
+import { PRICE_LAYER_CONTRACTS, WORLD_FEEDS, WORLD_POOLS, type WorldFeed, type WorldPool, type WorldPriceContract } from '../src/chain/world/price-layer.ts';
 import { buildEnvironment } from '../src/config/build-environment.ts';
 import { LOCAL_INDEXED_NETWORKS } from '../src/config/indexer.ts';
 import { type Locale, locales } from '../src/site/locales.ts';
@@ -14,13 +16,46 @@ import { formatUi, ui } from '../src/site/ui.ts';
 import { nodeUrlOf, rpcReferenceUrl } from '../src/site/urls.ts';
 import { code, codeBlock, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from './generated-markdown.ts';
 
-/** What the page shows: the manifest's contracts and the demo wallet. */
+/** What the page shows: the manifest's contracts, the demo wallet, and the price layer's contracts, pools and feeds. */
 interface WorldFacts {
   contracts: ReadonlyArray<Pick<WorldContract, 'id' | 'kind' | 'address' | 'purpose'>>;
   demoWallet: Address;
+  prices?: PriceLayerFacts;
 }
 
-const worldFacts: WorldFacts = { contracts: WORLD_CONTRACTS, demoWallet: DEMO_WALLET };
+interface PriceLayerFacts {
+  contracts: ReadonlyArray<Pick<WorldPriceContract, 'id' | 'address' | 'purpose'>>;
+  pools: ReadonlyArray<Pick<WorldPool, 'id' | 'address' | 'token0' | 'token1' | 'purpose'>>;
+  feeds: ReadonlyArray<Pick<WorldFeed, 'id' | 'address' | 'description' | 'decimals' | 'token' | 'purpose'>>;
+}
+
+const worldFacts: WorldFacts = {
+  contracts: WORLD_CONTRACTS,
+  demoWallet: DEMO_WALLET,
+  prices: {
+    contracts: PRICE_LAYER_CONTRACTS.filter((contract) => !WORLD_FEEDS.some((feed) => feed.id === contract.id)),
+    pools: WORLD_POOLS,
+    feeds: WORLD_FEEDS,
+  },
+};
+
+// The price layer's section is in English in every locale, as the contracts' purposes are, until its strings join src/site/ui/.
+const priceStrings = {
+  heading: 'Prices: pools and feeds',
+  intro:
+    'The world’s price layer gives the price API real chain data to read offline: Uniswap V2 pools made by the published factory and pair of {core}, seeded with liquidity by the world’s deployer, and price feeds that answer through Chainlink’s {interface}. A devnet that has the rest of the world from before the price layer gets it at its next start.',
+  contracts: 'Its contracts:',
+  pools: 'The pools, each a pair’s reserves that price one token in the other:',
+  pool: 'Pool',
+  tokens: 'token0 / token1',
+  feeds: 'The feeds, each a dollar price of one of the world’s tokens:',
+  feed: 'Feed',
+  description: 'Description',
+  decimals: 'Decimals',
+  heartbeat:
+    'A feed answers what it was deployed with until its owner, the world’s deployer, submits another answer. It keeps a heartbeat, the world’s stand-in for an oracle network’s: at every start of a devnet, and every {check} minutes while it runs, each feed whose latest round is older than {heartbeat} minutes gets its latest answer submitted again, as a new round, so a devnet restored after hours reads fresh feeds.',
+  swap: 'A swap moves a pool’s price. With {start} running, this sells 1,000 FORGE into {pool} on the {network} devnet, as the world’s deployer, with the pair’s own {swapFunction} and the 0.3% fee of Uniswap’s router, and prints the pool’s price before and after:',
+};
 
 const worldDocsSlug = 'local-world';
 
@@ -86,7 +121,40 @@ export function renderWorldDocs(locale: Locale, world: WorldFacts = worldFacts):
     formatUi(strings.sdkExample, { sdk: code('alchemy-sdk'), setting: code('url') }),
     alchemySdkExample(endpoint, wallet),
     formatUi(strings.examplesReference, { reference }),
+    ...(world.prices ? priceLayerBlocks(locale, world.prices) : []),
   ]);
+}
+
+/** The price layer's section: its contracts, pools and feeds, the heartbeat, and a swap to try. */
+function priceLayerBlocks(locale: Locale, prices: PriceLayerFacts): string[] {
+  const strings = ui[locale].worldDocs;
+  const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+  const row = (id: string, address: Address, ...cells: string[]) => [code(id), code(getAddress(address)), ...cells];
+  return [
+    `## ${priceStrings.heading}`,
+    fill(priceStrings.intro, { core: code('@uniswap/v2-core'), interface: code('AggregatorV3Interface') }),
+    priceStrings.contracts,
+    markdownTable(
+      [strings.contract, strings.address, strings.purpose],
+      ['-', '-', '-'],
+      prices.contracts.map((contract) => row(contract.id, contract.address, markdownText(contract.purpose))),
+    ),
+    priceStrings.pools,
+    markdownTable(
+      [priceStrings.pool, strings.address, priceStrings.tokens, strings.purpose],
+      ['-', '-', '-', '-'],
+      prices.pools.map((pool) => row(pool.id, pool.address, `${code(pool.token0)} / ${code(pool.token1)}`, markdownText(pool.purpose))),
+    ),
+    priceStrings.feeds,
+    markdownTable(
+      [priceStrings.feed, strings.address, priceStrings.description, priceStrings.decimals, strings.purpose],
+      ['-', '-', '-', '-:', '-'],
+      prices.feeds.map((feed) => row(feed.id, feed.address, markdownText(feed.description), String(feed.decimals), markdownText(feed.purpose))),
+    ),
+    fill(priceStrings.heartbeat, { check: String(FEED_CHECK_SECONDS / 60), heartbeat: String(FEED_HEARTBEAT_SECONDS / 60) }),
+    fill(priceStrings.swap, { start: code('npm start'), pool: code('forge-cusd'), network: code(exampleNetwork), swapFunction: code('swap') }),
+    codeBlock('sh', [`npm run world -- swap --network ${exampleNetwork} --pool forge-cusd --sell forge --amount 1000`]),
+  ];
 }
 
 /** Writes every locale's page under `root`'s content/; returns the files written, relative to `root`. */
