@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type CachePolicy, rpcCategories, type RpcCategory, type RpcTransport } from '../node/rpc/method.ts';
+import type { SourceKind } from '../prices/observation.ts';
 import { locales, type Locale } from './locales.ts';
 import { sections, type Section } from './sections.ts';
 import { uiMessage, uiText } from './ui-message.ts';
@@ -27,6 +28,8 @@ export function uiFileOf(locale: Locale): string {
 // One label per cache policy and transport of the method registry: a kind added there fails to typecheck here.
 const cachePolicyLabels: Record<CachePolicy['kind'], typeof uiText> = { none: uiText, forever: uiText, 'when-found': uiText, 'when-final': uiText };
 const transportLabels: Record<RpcTransport, typeof uiText> = { any: uiText, websocket: uiText };
+// One label and one sentence per kind of price source: a kind added there fails to typecheck here.
+const priceSourceKindTexts: Record<SourceKind, typeof uiText> = { 'amm-v2': uiText, 'amm-v3': uiText, oracle: uiText, exchange: uiText };
 
 /** The keys every locale's file has. Section names double as SearchGroup labels (spec 2.6). */
 function uiStringsSchema(locale: Locale) {
@@ -156,6 +159,56 @@ function uiStringsSchema(locale: Locale) {
       curlExample: uiText,
       sdkExample: message('sdk', 'setting'),
       examplesReference: message('reference'),
+    }),
+    // How prices are computed (content/<locale>/overviews/price-method.md): the method and the sources per token.
+    priceMethod: z.strictObject({
+      title: uiText,
+      description: uiText,
+      intro: message('guide'),
+      apiGuide: uiText,
+      whatHeading: uiText,
+      what: message('decimals', 'example', 'lastUpdatedAt'),
+      sourcesHeading: uiText,
+      sourcesIntro: message('tokenList', 'prices'),
+      kindColumn: uiText,
+      readsColumn: uiText,
+      freshColumn: uiText,
+      kinds: z.strictObject(priceSourceKindTexts),
+      reads: z.strictObject(priceSourceKindTexts),
+      freshSettings: message('settings'),
+      outliersHeading: uiText,
+      outliers: message('rule', 'k', 'floor'),
+      outliersWhy: message('band', 'setting'),
+      medianHeading: uiText,
+      median: uiText,
+      medianWhen: uiText,
+      conversionHeading: uiText,
+      conversion: uiText,
+      conversionExample: message('token', 'quote'),
+      samplingHeading: uiText,
+      sampling: message('period', 'setting', 'worker'),
+      history: message('start', 'end'),
+      intervalColumn: uiText,
+      boundaryColumn: uiText,
+      rangeColumn: uiText,
+      noFreshHeading: uiText,
+      noFresh: message('empty', 'error'),
+      tableHeading: uiText,
+      tableIntro: message('tokens', 'world', 'network', 'start', 'setting'),
+      tableExchanges: message('setting', 'local', 'other'),
+      noExchanges: uiText,
+      tokenColumn: uiText,
+      sourceColumn: uiText,
+      addressColumn: uiText,
+      seededColumn: uiText,
+      worldPool: message('pool', 'token', 'quote'),
+      worldFeed: message('feed', 'pair'),
+      networkPair: message('network', 'token', 'quote'),
+      networkFeed: message('network'),
+      exchangeMarket: message('exchange', 'market'),
+      poolSeeds: message('amount', 'token', 'quoteAmount', 'quote', 'price'),
+      feedSeed: message('answer', 'decimals'),
+      tableOutro: message('heartbeat'),
     }),
     // The demo wallet's NFT gallery (`/nfts/gallery`): its texts; the browser fills `shown`, `failed` around their values.
     nftGallery: z.strictObject({
