@@ -9,6 +9,7 @@ import { ConfigError } from '../src/config/server.ts';
 import { loadTransferIndexer } from '../src/indexer/load.ts';
 import { loadNftMetadataWorker } from '../src/nfts/metadata/load.ts';
 import { redactUrls } from '../src/log/redact.ts';
+import { loadPriceWorker } from '../src/prices/load.ts';
 import { loadDeliveryWorker } from '../src/webhooks/load.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -33,6 +34,23 @@ const workers: Record<string, { summary: string; start(): Promise<RunningWorker>
       const loaded = await loadNftMetadataWorker({ root: projectRoot });
       loaded.worker.start();
       console.log(JSON.stringify({ component: 'nft-metadata', level: 'info', message: 'started', networks: loaded.networks }));
+      return loaded;
+    },
+  },
+  prices: {
+    summary: 'the price sampler: reads every price source and records observations and aggregates every period (PRICES_* variables)',
+    async start() {
+      const log = (error: unknown) =>
+        console.log(
+          JSON.stringify({
+            component: 'prices',
+            level: 'error',
+            message: 'round failed',
+            error: redactUrls(error instanceof Error ? error.message : String(error)),
+          }),
+        );
+      const loaded = await loadPriceWorker({ root: projectRoot, onError: log });
+      console.log(JSON.stringify({ component: 'prices', level: 'info', message: 'started', networks: loaded.networks, symbols: loaded.plan.symbols }));
       return loaded;
     },
   },

@@ -11,6 +11,7 @@ import { openApiOperations } from './operations/openapi.ts';
 import { searchOperation } from './operations/search.ts';
 import { surfaceOperations } from './operations/surface.ts';
 import { webhookComponentSchemas, webhookOperations, type WebhookApi } from './operations/webhooks.ts';
+import { pricesOperations, type PricesApi } from '../prices/api/operations.ts';
 import { createRouter, type Router } from './router.ts';
 import { componentSchemas, faucetIdSchema } from './schemas.ts';
 
@@ -28,6 +29,8 @@ export interface SiteApiOptions {
   indexerStatus?: IndexerStatusSource;
   /** Account tokens and webhooks; without them /api/webhooks is not served here (404). */
   webhooks?: WebhookApi;
+  /** Token prices under /prices/v1/ (platform §7); without them those paths answer 404. */
+  prices?: PricesApi;
   /** Releases what the services behind the handlers hold. */
   close?: () => Promise<void>;
 }
@@ -51,6 +54,7 @@ const tags = [
   { name: 'Meta', description: 'This document (spec 4.5).' },
   { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (platform §4–6).' },
   { name: 'Webhooks', description: 'NFT webhooks and their deliveries, with an account auth token in X-Crucible-Token (platform §6).' },
+  { name: 'Prices', description: 'Current and historical token prices under {prices_url}/prices/v1/{apiKey}/tokens/, with an app key (platform §7).' },
   { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (spec 4.7).' },
   { name: 'Markdown twins', description: 'Every content page as markdown (spec 2.7, 4.7).' },
   { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
@@ -58,17 +62,17 @@ const tags = [
 
 /** Paths the router answers unless dist/ holds a prerendered file there (spec 4.3–4.6). */
 export function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/') || path === '/openapi.json';
+  return path === '/api' || path.startsWith('/api/') || path === '/openapi.json' || path.startsWith('/prices/');
 }
 
 export function createSiteApi(options: SiteApiOptions): SiteApi {
-  const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus, options.webhooks);
+  const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus, options.webhooks, options.prices);
   return { router: createRouter(routed, { origin: options.origin }), close: options.close ?? (async () => {}) };
 }
 
 /** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
 export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
-  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks);
+  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null);
   const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
   const components = { ...componentSchemas(faucetId), ...webhookComponentSchemas };
   return buildOpenApiDocument({ origin: options.origin, components, operations, tags, description });
@@ -81,6 +85,8 @@ function siteOperations(
   faucet: FaucetHandlers,
   indexerStatus?: IndexerStatusSource,
   webhooks?: WebhookApi,
+  /** null: described only (the document); undefined: not served. */
+  prices?: PricesApi | null,
 ) {
   const faucetIds = networks.map((network) => network.id);
   const faucetId = faucetIdSchema(faucetIds);
@@ -92,6 +98,7 @@ function siteOperations(
     ipOperation,
     ...indexer,
     ...hooks,
+    ...(prices === undefined ? [] : pricesOperations(origin, prices)),
     ...openApiOperations(),
   ];
   return { routed, faucetId };
@@ -124,6 +131,7 @@ export async function loadSiteApi(options: {
   devnets?: LocalDevnets;
   indexerStatus?: IndexerStatusSource;
   webhooks?: WebhookApi;
+  prices?: PricesApi;
 }): Promise<SiteApi> {
   const networks = await loadFaucetNetworks(options.root);
   const faucet = await startFaucetRuntime({ networks, devnets: options.devnets });
@@ -134,6 +142,7 @@ export async function loadSiteApi(options: {
       faucet: faucetHandlers(faucet.faucet),
       indexerStatus: options.indexerStatus,
       webhooks: options.webhooks,
+      prices: options.prices,
       close: () => faucet.close(),
     });
   } catch (error) {

@@ -9,6 +9,7 @@ import { readNftContractsConfig, type NftContractsConfig } from './nft-contracts
 import { readNftMetadataConfig, type NftMetadataConfig } from './nft-metadata.ts';
 import { readNftsConfig, type NftsConfig } from './nfts.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
+import { readPricesConfig, type PricesConfig } from './prices.ts';
 import { readDevApiConfig, readServerConfig, type DevApiConfig, type ServerConfig } from './server.ts';
 import { readWebhooksConfig, type WebhooksConfig } from './webhooks.ts';
 
@@ -30,6 +31,11 @@ function processEnvironment(): Env {
     environment = { ...process.env };
   }
   return environment;
+}
+
+/** Token prices (src/prices/): the sampler and `{prices_url}`. */
+export function pricesConfig(mode: { local: boolean }): PricesConfig {
+  return readPricesConfig(processEnvironment(), mode);
 }
 
 /** The production server (src/server/). */

@@ -21,6 +21,9 @@ export interface DatabaseSchema {
   nft_images: NftImageRow;
   nft_media: NftMediaRow;
   nft_contracts: NftContractRow;
+  price_observations: PriceObservationRow;
+  price_current: PriceCurrentRow;
+  price_points: PricePointRow;
 }
 
 /** An app and its key (platform §2). */
@@ -293,4 +296,40 @@ export interface NftContractRow {
   event_kinds: string;
   fresh_mint_transaction: string | null;
   fresh_mint_recipients: number | null;
+}
+
+/** One source's quote of one token in dollars (src/prices/, platform §7). */
+interface PriceObservationRow {
+  /** `uniswap-v2:<network>:<pair>`, `oracle:<network>:<feed>`, `coinbase:ETH-USD`, … */
+  source_id: string;
+  symbol: string;
+  observed_at: number;
+  kind: 'amm-v2' | 'amm-v3' | 'oracle' | 'exchange';
+  /** Decimal string, dollars. */
+  value: string;
+  liquidity_usd: string | null;
+  volume_usd: string | null;
+  /** JSON text: how a quote in another token became dollars; null for a quote in dollars. */
+  conversion: string | null;
+  recorded_at: number;
+}
+
+/** A token's latest aggregate, or why the last sample had none. */
+export interface PriceCurrentRow {
+  symbol: string;
+  value: string | null;
+  observed_at: number | null;
+  error: string | null;
+  /** JSON text: the sources used and dropped. */
+  sources: string;
+  sampled_at: number;
+}
+
+/** The aggregate at an interval boundary: the first sample at or after it within the interval. */
+export interface PricePointRow {
+  symbol: string;
+  interval: '5m' | '1h' | '1d';
+  bucket_start: number;
+  value: string;
+  observed_at: number;
 }

@@ -59,10 +59,10 @@ export function createKeyLookup(options: {
   };
 }
 
-/** Why an app may not make this call, or null. `origin` is the request's Origin header. */
-export function accessFailure(app: GatewayApp, network: string, origin: string | null): RpcFailure | null {
+/** Why an app may not make this call, or null. `origin` is the request's Origin header; `network` null: a call of no network (prices). */
+export function accessFailure(app: GatewayApp, network: string | null, origin: string | null): RpcFailure | null {
   if (app.state !== 'active') return rpcFailure('app_disabled');
-  if (app.allowedNetworks.length > 0 && !app.allowedNetworks.includes(network)) return rpcFailure('network_not_allowed', { network });
+  if (network !== null && app.allowedNetworks.length > 0 && !app.allowedNetworks.includes(network)) return rpcFailure('network_not_allowed', { network });
   if (origin !== null && app.allowedDomains.length > 0 && !isHostAllowed(URL.parse(origin)?.hostname ?? '', app.allowedDomains))
     return rpcFailure('origin_not_allowed', { origin });
   return null;

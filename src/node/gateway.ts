@@ -85,7 +85,22 @@ export interface NodeGateway {
    */
   chargeNotification(session: NodeSession, method: string, computeUnits: number): Promise<boolean>;
   handle(request: NodeRequest, target: NodeTarget, context: HandleContext): Promise<Response>;
+  /**
+   * A call of a product with no network (prices, platform §7) under the same keys and limits: the
+   * key, the app's state and Origin, then `computeUnits` from its rate and quota, metered as
+   * `method` under `product`. Refused: the Error body (spec 2.5) to answer.
+   */
+  admit(key: string, request: { origin: string | null; clientIp: string | null }, charge: ProductCharge): Promise<ProductAdmission>;
 }
+
+export interface ProductCharge {
+  product: string;
+  method: string;
+  computeUnits: number;
+  documentationUrl: string;
+}
+
+export type ProductAdmission = { ok: true; caller: string; done(status: number): void } | { ok: false; answer: NftAnswer };
 
 interface HandleContext {
   /** The request's path as received, for error messages. */
@@ -258,10 +273,26 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     return nftResponse(answer);
   };
 
+  const admit = async (key: string, request: { origin: string | null; clientIp: string | null }, charge: ProductCharge): Promise<ProductAdmission> => {
+    const refused = (failure: RpcFailure): ProductAdmission => ({ ok: false, answer: nftFailureOf(failure, charge.documentationUrl) });
+    const caller = key ? await options.keys.find(key) : null;
+    if (!caller) return refused(rpcFailure('invalid_api_key'));
+    const denied = caller.kind === 'app' ? accessFailure(caller.app, null, request.origin) : null;
+    if (denied) return refused(denied);
+    const limited = await limitFailure(caller, charge.product, [{ computeUnits: charge.computeUnits }], request.clientIp);
+    if (limited) return refused(limited);
+    return {
+      ok: true,
+      caller: callerLabel(caller),
+      done: (status) => meter(caller, charge.product, charge.method, charge.computeUnits, status === 200 ? null : status),
+    };
+  };
+
   return {
     networks: options.networks,
     authorize,
     answer,
+    admit,
     async chargeNotification(session, method, computeUnits) {
       const refused = await limitFailure(session.caller, session.network.id, [{ computeUnits }], session.clientIp);
       if (!refused) meter(session.caller, session.network.id, method, computeUnits, null);

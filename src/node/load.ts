@@ -4,7 +4,6 @@ import { createAppStore } from '../apps/store.ts';
 import { createUsageMeter } from '../apps/usage-meter.ts';
 import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { databaseConfig, nodeConfig } from '../config/config.ts';
-import { WORLD_ADDRESSES } from '../chain/world/manifest.ts';
 import { openDatabase, type Database } from '../db/open.ts';
 import { readNftsConfig } from '../config/nfts.ts';
 import { noNftContracts, noNftMetadata } from '../nfts/api/no-sources.ts';
@@ -76,7 +75,7 @@ export async function loadNodeRuntime(options: {
       tokens: {
         indexOf: (network) => databaseTokenIndex(database.db, network),
         metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
-        list: await loadTokenList(options.root, { siteOrigin: options.origin, world: WORLD_ADDRESSES }),
+        list: await loadTokenList(options.root, { siteOrigin: options.origin }),
       },
       nfts: {
         db: database.db,

@@ -10,6 +10,7 @@ import { loadServerTransferIndexer } from '../indexer/load.ts';
 import { registerIndexerMetrics } from '../indexer/metrics.ts';
 import { loadNftServices } from '../nfts/load.ts';
 import { loadNodeRuntime } from '../node/load.ts';
+import { loadPriceServices } from '../prices/load.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
 import { ConfigError, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
@@ -53,13 +54,6 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   const webhookNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
   const webhooks = { tokens: createAccountTokens(database.db), store: createWebhookStore(database.db, { networks: webhookNetworks, urlRules: { local } }) };
   const delivery = await loadServerDeliveryWorker({ local, database });
-  const api = await loadSiteApi({
-    root: projectRoot,
-    origin: rules.site,
-    devnets: devnets ?? undefined,
-    indexerStatus: indexer ? () => indexer.status() : undefined,
-    webhooks,
-  });
   // NFT metadata, media and contract facts (platform §5), read through the gateway's upstreams.
   const nfts = await loadNftServices({ root: projectRoot, origin: rules.site, database, indexedNetworks: indexer?.networks ?? [], local });
   const node = await loadNodeRuntime({
@@ -72,6 +66,23 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     nfts: nfts.sources,
   });
   nfts.start(node.pools);
+  // Token prices (platform §7): the sampler over the same pools, the endpoints under the same keys.
+  const prices = await loadPriceServices({
+    root: projectRoot,
+    origin: rules.site,
+    database,
+    local,
+    onError: (error) => logger.error('price sampling failed', { error: error instanceof Error ? error.message : String(error) }),
+  });
+  const api = await loadSiteApi({
+    root: projectRoot,
+    origin: rules.site,
+    devnets: devnets ?? undefined,
+    indexerStatus: indexer ? () => indexer.status() : undefined,
+    webhooks,
+    prices: prices.api(node.gateway),
+  });
+  prices.start(node.pools, 'server');
   if (indexer) {
     registerIndexerMetrics(node.metrics.registry, indexer);
     indexer.start();
@@ -102,7 +113,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;
-      await Promise.all([api.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close()]);
+      await Promise.all([api.close(), prices.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close()]);
       await database.close();
       await devnets?.stop();
     },

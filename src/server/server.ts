@@ -125,7 +125,12 @@ export function createSiteServer(options: SiteServerOptions): Server {
     const rawPath = target.ok ? target.rawPath : (req.url ?? '').split('?', 1)[0]!;
     const nodeTarget = node && target.ok ? nodeTargetOf(headerValue(req, 'host'), target.path, node.nodeDomain) : null;
     // An app key is a secret: request logs never carry it (platform §2).
-    const loggedPath = nodeTarget && 'key' in nodeTarget ? rawPath.replace(/\/(v2|nft\/v3)\/[^/]+/, '/$1/<key>') : rawPath;
+    const loggedPath =
+      nodeTarget && 'key' in nodeTarget
+        ? rawPath.replace(/\/(v2|nft\/v3)\/[^/]+/, '/$1/<key>')
+        : rawPath.startsWith('/prices/v1/')
+          ? rawPath.replace(/^\/prices\/v1\/[^/]+/, '/prices/v1/<key>')
+          : rawPath;
     // What the answer learns for the log line: the app a node key names.
     const logged: { app?: string } = {};
     const fail = (error: unknown) => {

@@ -5,6 +5,8 @@ import type { Address } from 'viem';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { WORLD_ADDRESSES } from '../chain/world/manifest.ts';
+import { WORLD_TOKEN_ADDRESSES } from '../chain/world/price-layer.ts';
+import { PriceSourcesSpec } from '../prices/source-spec.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
 import type { TokenLogos } from './metadata.ts';
@@ -13,6 +15,9 @@ import type { TokenLogos } from './metadata.ts';
 // from, never invented. A token is listed on networks by address, and on the local world by the
 // id of its contract there: every local devnet has the world at the same addresses, while a real
 // network's addresses mean nothing on a devnet that carries its id.
+
+/** The world contracts a token entry may name: the manifest's and the price layer's wrapped ether. */
+const WORLD_LISTABLE: Readonly<Record<string, Address>> = { ...WORLD_ADDRESSES, ...WORLD_TOKEN_ADDRESSES };
 
 const slugPattern = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
@@ -39,9 +44,13 @@ const tokenListData = z
     world: z.string().regex(slugPattern, { error: "must be the id of a contract in the local world's manifest" }).optional(),
     /** Its address per network id (content/networks/<id>.yaml), on the real network. */
     addresses: z.record(z.string().regex(slugPattern, { error: 'must be a network id' }), address).default({}),
+    /** A chain's own currency (ETH): no contract anywhere, priced by symbol only. */
+    native: z.literal(true).optional(),
+    /** The sources that price it (platform §7); absent: it has no price. */
+    prices: PriceSourcesSpec.optional(),
   })
-  .refine((token) => token.world !== undefined || Object.keys(token.addresses).length > 0, {
-    error: 'must name its world contract or an address on at least one network',
+  .refine((token) => token.native || token.world !== undefined || Object.keys(token.addresses).length > 0, {
+    error: 'must name its world contract, an address on at least one network, or be native: true',
   });
 
 interface TokenListEntry extends z.output<typeof tokenListData> {
@@ -68,7 +77,7 @@ export interface TokenListOptions {
 
 /** The token list from entries already validated: lookups by network and address, logos as absolute URLs. */
 function createTokenList(entries: readonly TokenListEntry[], options: TokenListOptions): TokenList {
-  const world: Readonly<Record<string, Address>> = options.world ?? WORLD_ADDRESSES;
+  const world: Readonly<Record<string, Address>> = options.world ?? WORLD_LISTABLE;
   const logoUrl = (entry: TokenListEntry) => new URL(entry.logo, options.siteOrigin).href;
   const onWorld = new Map<string, string>();
   const onNetworks = new Map<string, string>();
@@ -89,7 +98,7 @@ function createTokenList(entries: readonly TokenListEntry[], options: TokenListO
  */
 export async function loadTokenList(rootDir: string, options: TokenListOptions & { dir?: string }): Promise<TokenList> {
   const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir, options.dir);
-  const world: Readonly<Record<string, Address>> = options.world ?? WORLD_ADDRESSES;
+  const world: Readonly<Record<string, Address>> = options.world ?? WORLD_LISTABLE;
   const networks = new Set((await glob('networks/*.yaml', { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
   const issues: ContentIssue[] = [];
   const entries: TokenListEntry[] = [];
@@ -118,6 +127,8 @@ export async function loadTokenList(rootDir: string, options: TokenListOptions &
       continue;
     }
     const entry: TokenListEntry = { ...parsed.data, slug, sourcePath };
+    // Prices are asked for by symbol (platform §7): one entry per symbol, whatever its case.
+    claim(`symbol ${entry.symbol.toUpperCase()}`, sourcePath, 'symbol', `symbol ${entry.symbol}`);
     if (!(await exists(join(rootDir, 'public', entry.logo)))) problem('logo', `no such file: public${entry.logo}`);
     if (entry.world !== undefined) {
       const worldAddress = world[entry.world];

@@ -14,12 +14,14 @@ import { freePort } from './free-port.ts';
 export interface WorldSite {
   origin: string;
   network: string;
+  /** The server's SQLite file (read it beside the server: WAL lets a reader in). */
+  databasePath: string;
   /** The child's stdout so far, one JSON log line each. */
   logLines(): string[];
   stop(): Promise<void>;
 }
 
-export async function startWorldSite(options: { prepare?: (databasePath: string) => Promise<void> } = {}): Promise<WorldSite> {
+export async function startWorldSite(options: { prepare?: (databasePath: string) => Promise<void>; env?: Record<string, string> } = {}): Promise<WorldSite> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const fixture = await copyFixtureContent();
@@ -41,6 +43,7 @@ export async function startWorldSite(options: { prepare?: (databasePath: string)
       INDEXER_IN_SERVER: 'on',
       INDEXER_NETWORKS: network,
       INDEXER_POLL_INTERVAL_MS: '200',
+      ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -61,6 +64,7 @@ export async function startWorldSite(options: { prepare?: (databasePath: string)
   return {
     origin,
     network,
+    databasePath,
     logLines: () => [...lines],
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {

@@ -64,7 +64,7 @@ describe('the token list', () => {
         message: `${sepoliaUsd.toLowerCase()} on ethereum-sepolia is already listed by content/tokens/b.yaml`,
       },
       { file: 'content/tokens/d.yaml', field: '', message: expect.stringMatching(/^not valid YAML: /) },
-      { file: 'content/tokens/e.yaml', field: '', message: 'must name its world contract or an address on at least one network' },
+      { file: 'content/tokens/e.yaml', field: '', message: 'must name its world contract, an address on at least one network, or be native: true' },
     ]);
   });
 
