@@ -262,6 +262,7 @@ export function renderPriceMethod(locale: Locale, facts: PriceMethodFacts): stri
     formatUi(strings.sampling, { period: duration(config.sampleMs), setting: code(PRICE_SETTINGS.sampleSeconds), worker: code('npm run worker -- prices') }),
     formatUi(strings.history, { start: code('startTime'), end: code('endTime') }),
     history,
+    formatUi(strings.backfill, { setting: code(PRICE_SETTINGS.exchanges) }),
     `## ${strings.noFreshHeading}`,
     formatUi(strings.noFresh, { empty: code('"prices": []'), error: code('error') }),
     `## ${strings.tableHeading}`,

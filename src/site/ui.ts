@@ -188,6 +188,7 @@ function uiStringsSchema(locale: Locale) {
       samplingHeading: uiText,
       sampling: message('period', 'setting', 'worker'),
       history: message('start', 'end'),
+      backfill: message('setting'),
       intervalColumn: uiText,
       boundaryColumn: uiText,
       rangeColumn: uiText,
