@@ -19,6 +19,8 @@ export interface PricesConfig {
   exchanges: ReadonlySet<Exchange>;
   /** PRICES_COINBASE_URL and PRICES_KRAKEN_URL: the exchanges' API bases (a local stand-in in tests). */
   exchangeUrls: Readonly<Record<Exchange, string>>;
+  /** PRICES_EXCHANGE_TIMEOUT_MS (default 10,000): how long one exchange request may take; a round waits for it at most this long. */
+  exchangeTimeoutMs: number;
   /** PRICES_DOMAIN: a host of its own for `{prices_url}`; null: the site's origin only (platform §1). */
   domain: string | null;
   /** How old an observation of each source kind may be and still count (platform §7). */
@@ -32,6 +34,11 @@ const seconds = z
   .trim()
   .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of seconds from 1')
   .transform((text) => Number(text) * 1000);
+const milliseconds = z
+  .string()
+  .trim()
+  .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of milliseconds from 1')
+  .transform(Number);
 const exchanges = z
   .string()
   .trim()
@@ -70,6 +77,7 @@ export function readPricesConfig(env: Env, mode: { local: boolean }): PricesConf
       coinbase: read(env, 'PRICES_COINBASE_URL', baseUrl, 'https://api.exchange.coinbase.com'),
       kraken: read(env, 'PRICES_KRAKEN_URL', baseUrl, 'https://api.kraken.com'),
     },
+    exchangeTimeoutMs: read(env, 'PRICES_EXCHANGE_TIMEOUT_MS', milliseconds, 10_000),
     domain: read(env, 'PRICES_DOMAIN', hostname, null),
     // Pools and exchanges move every block or second: two sampling periods of silence is news. Feeds
     // update on deviation or a heartbeat of up to a day.

@@ -10,9 +10,7 @@ import { loadTokenList } from '../tokens/token-list.ts';
 import type { TokenChain } from '../tokens/ports.ts';
 import type { PricesApi } from './api/operations.ts';
 import { backfillHistory } from './backfill.ts';
-import { createExchangeHttp } from './exchanges/http.ts';
-import { createExchangeSource, type ExchangeSource } from './exchanges/source.ts';
-import { fail, ok } from './result.ts';
+import { createExchangeTickers } from './exchange-tickers.ts';
 import { planPrices, type PricePlan } from './plan.ts';
 import { createPriceSampler, type PriceSampler } from './sampler.ts';
 
@@ -51,10 +49,8 @@ export async function loadPriceServices(options: {
   const list = await loadTokenList(options.root, { siteOrigin: options.origin });
   const plan = planPrices(list.entries, { worldNetwork, world: WORLD_PRICE_SOURCES, exchanges: config.exchanges });
 
-  const http = createExchangeHttp();
-  const markets = new Map<string, ExchangeSource>(
-    plan.exchanges.map((source) => [source.id, createExchangeSource(source.spec, source.symbol, { http, baseUrls: config.exchangeUrls })]),
-  );
+  const exchanges = createExchangeTickers(plan, config);
+  const markets = exchanges.markets;
   let pools: ReadonlyMap<string, UpstreamPool> = new Map();
   let backfillTimer: NodeJS.Timeout | null = null;
   let backfilling: Promise<unknown> = Promise.resolve();
@@ -68,13 +64,7 @@ export async function loadPriceServices(options: {
       if (!chains.has(network)) chains.set(network, chainOverPool(pool));
       return chains.get(network)!;
     },
-    async exchangeTicker(source) {
-      const market = markets.get(source.id)!;
-      // Tether quotes (Binance) are not dollars: none is listed until the sampler converts them.
-      if (market.quote !== 'usd') return fail('unreadable', `${source.id} quotes in USDT, which is not converted`);
-      const ticker = await market.ticker();
-      return ticker.ok ? ok(ticker.value) : fail('unreadable', ticker.error.message);
-    },
+    exchangeTicker: exchanges.ticker,
     periodMs: config.sampleMs,
     aggregate: { maxAgeMs: config.maxAgeMs, madThreshold: config.madThreshold },
     onError: options.onError,

@@ -6,19 +6,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployWorld } from '../../../src/chain/world/deploy.ts';
 import { WORLD_PRICE_SOURCES } from '../../../src/chain/world/price-layer.ts';
 import { swapOnWorldPool } from '../../../src/chain/world/swap.ts';
-import { readPricesConfig } from '../../../src/config/prices.ts';
+import { type PricesConfig, readPricesConfig } from '../../../src/config/prices.ts';
 import { openDatabase, type Database } from '../../../src/db/open.ts';
 import { planPrices } from '../../../src/prices/plan.ts';
+import { createExchangeTickers } from '../../../src/prices/exchange-tickers.ts';
 import { createPriceSampler } from '../../../src/prices/sampler.ts';
 import { currentPrices } from '../../../src/prices/store.ts';
 import { loadTokenList } from '../../../src/tokens/token-list.ts';
 import { viemTokenChain } from '../../../src/tokens/viem-chain.ts';
 import { startTestAnvil } from '../../support/anvil.ts';
+import { startExchangeServer } from './exchange-server.ts';
 
 // The sampler over a real devnet carrying the local world (platform §7): the committed token list's
 // world sources read in one call per round, converted through the quote tokens, aggregated and
 // recorded in a real SQLite file; a swap moves the next round's quote; a chain whose head is two
-// days behind the clock gives no price at all rather than a stale one.
+// days behind the clock gives no price at all rather than a stale one; exchanges that time out or
+// answer garbage (loopback stand-ins) leave the round to the chain's sources, each with its reason.
 
 const NETWORK = 'ethereum-sepolia';
 let anvil: Awaited<ReturnType<typeof startTestAnvil>>;
@@ -27,14 +30,15 @@ let folder: string;
 
 const config = readPricesConfig({}, { local: true });
 
-async function sampler(now?: () => number) {
+async function sampler(now?: () => number, exchangeUrls?: PricesConfig['exchangeUrls']) {
   const list = await loadTokenList(process.cwd(), { siteOrigin: 'http://localhost:4321' });
-  const plan = planPrices(list.entries, { worldNetwork: NETWORK, world: WORLD_PRICE_SOURCES, exchanges: new Set() });
+  const plan = planPrices(list.entries, { worldNetwork: NETWORK, world: WORLD_PRICE_SOURCES, exchanges: new Set(exchangeUrls ? ['coinbase', 'kraken'] : []) });
   const chain = viemTokenChain(createPublicClient({ transport: http(anvil.rpcUrl) }));
   return createPriceSampler({
     db: database.db,
     plan,
     chainOf: (network) => (network === NETWORK ? chain : null),
+    exchangeTicker: exchangeUrls && createExchangeTickers(plan, { exchangeUrls, exchangeTimeoutMs: 300 }).ticker,
     periodMs: 1000,
     aggregate: { maxAgeMs: config.maxAgeMs, madThreshold: config.madThreshold },
     now,
@@ -84,5 +88,25 @@ describe('the price sampler on a devnet with the local world', () => {
     const forge = round.prices.get('FORGE')!;
     expect(!forge.ok && forge.error.message).toMatch(/stale/);
     expect((await currentPrices(database.db, ['FORGE'])).get('FORGE')).toMatchObject({ value: null });
+  });
+
+  it('prices on from the chain when one exchange never answers and the other answers garbage, saying why of each', async () => {
+    const silent = await startExchangeServer(() => {});
+    const garbage = await startExchangeServer((_url, response) => response.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>'));
+    try {
+      const round = await (await sampler(undefined, { coinbase: silent.origin, kraken: garbage.origin })).sampleOnce();
+      const eth = round.prices.get('ETH')!;
+      expect(eth.ok && eth.value.value).toBe('3000');
+      expect(eth.ok && eth.value.used.map((observation) => observation.source.kind).sort()).toEqual(['amm-v2', 'oracle']);
+      const reasons = Object.fromEntries(
+        round.skipped.filter((skip) => skip.source.kind === 'exchange').map((skip) => [skip.source.id.split(':')[0], skip.reason]),
+      );
+      expect(reasons.coinbase).toMatch(/did not answer within 300 ms/);
+      expect(reasons.kraken).toMatch(/answered something that is not JSON/);
+      expect(silent.seen.length).toBeGreaterThan(0);
+    } finally {
+      await silent.close();
+      await garbage.close();
+    }
   });
 });
