@@ -39,23 +39,8 @@ const worldFacts: WorldFacts = {
   },
 };
 
-// The price layer's section is in English in every locale, as the contracts' purposes are, until its strings join src/site/ui/.
-const priceStrings = {
-  heading: 'Prices: pools and feeds',
-  intro:
-    'The world’s price layer gives the price API real chain data to read offline: Uniswap V2 pools made by the published factory and pair of {core}, seeded with liquidity by the world’s deployer, and price feeds that answer through Chainlink’s {interface}. A devnet that has the rest of the world from before the price layer gets it at its next start.',
-  contracts: 'Its contracts:',
-  pools: 'The pools, each a pair’s reserves that price one token in the other:',
-  pool: 'Pool',
-  tokens: 'token0 / token1',
-  feeds: 'The feeds, each a dollar price of one of the world’s tokens:',
-  feed: 'Feed',
-  description: 'Description',
-  decimals: 'Decimals',
-  heartbeat:
-    'A feed answers what it was deployed with until its owner, the world’s deployer, submits another answer. It keeps a heartbeat, the world’s stand-in for an oracle network’s: at every start of a devnet, and every {check} minutes while it runs, each feed whose latest round is older than {heartbeat} minutes gets its latest answer submitted again, as a new round, so a devnet restored after hours reads fresh feeds.',
-  swap: 'A swap moves a pool’s price. With {start} running, this sells 1,000 FORGE into {pool} on the {network} devnet, as the world’s deployer, with the pair’s own {swapFunction} and the 0.3% fee of Uniswap’s router, and prints the pool’s price before and after:',
-};
+// The swap the page suggests, named in its sentence and its command.
+const swap = { pool: 'forge-cusd', sell: 'forge', symbol: 'FORGE', amount: 1000 };
 
 const worldDocsSlug = 'local-world';
 
@@ -128,32 +113,39 @@ export function renderWorldDocs(locale: Locale, world: WorldFacts = worldFacts):
 /** The price layer's section: its contracts, pools and feeds, the heartbeat, and a swap to try. */
 function priceLayerBlocks(locale: Locale, prices: PriceLayerFacts): string[] {
   const strings = ui[locale].worldDocs;
-  const fill = (text: string, values: Record<string, string>) => text.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
+  const { prices: texts } = strings;
   const row = (id: string, address: Address, ...cells: string[]) => [code(id), code(getAddress(address)), ...cells];
   return [
-    `## ${priceStrings.heading}`,
-    fill(priceStrings.intro, { core: code('@uniswap/v2-core'), interface: code('AggregatorV3Interface') }),
-    priceStrings.contracts,
+    `## ${texts.heading}`,
+    formatUi(texts.intro, { core: code('@uniswap/v2-core'), interface: code('AggregatorV3Interface') }),
+    texts.contractsIntro,
     markdownTable(
       [strings.contract, strings.address, strings.purpose],
       ['-', '-', '-'],
       prices.contracts.map((contract) => row(contract.id, contract.address, markdownText(contract.purpose))),
     ),
-    priceStrings.pools,
+    texts.poolsIntro,
     markdownTable(
-      [priceStrings.pool, strings.address, priceStrings.tokens, strings.purpose],
+      [texts.poolColumn, strings.address, texts.tokensColumn, strings.purpose],
       ['-', '-', '-', '-'],
       prices.pools.map((pool) => row(pool.id, pool.address, `${code(pool.token0)} / ${code(pool.token1)}`, markdownText(pool.purpose))),
     ),
-    priceStrings.feeds,
+    texts.feedsIntro,
     markdownTable(
-      [priceStrings.feed, strings.address, priceStrings.description, priceStrings.decimals, strings.purpose],
+      [texts.feedColumn, strings.address, texts.descriptionColumn, texts.decimalsColumn, strings.purpose],
       ['-', '-', '-', '-:', '-'],
       prices.feeds.map((feed) => row(feed.id, feed.address, markdownText(feed.description), String(feed.decimals), markdownText(feed.purpose))),
     ),
-    fill(priceStrings.heartbeat, { check: String(FEED_CHECK_SECONDS / 60), heartbeat: String(FEED_HEARTBEAT_SECONDS / 60) }),
-    fill(priceStrings.swap, { start: code('npm start'), pool: code('forge-cusd'), network: code(exampleNetwork), swapFunction: code('swap') }),
-    codeBlock('sh', [`npm run world -- swap --network ${exampleNetwork} --pool forge-cusd --sell forge --amount 1000`]),
+    formatUi(texts.heartbeat, { check: FEED_CHECK_SECONDS / 60, heartbeat: FEED_HEARTBEAT_SECONDS / 60 }),
+    formatUi(texts.swap, {
+      start: code('npm start'),
+      amount: swap.amount,
+      symbol: swap.symbol,
+      pool: code(swap.pool),
+      network: code(exampleNetwork),
+      swapFunction: code('swap'),
+    }),
+    codeBlock('sh', [`npm run world -- swap --network ${exampleNetwork} --pool ${swap.pool} --sell ${swap.sell} --amount ${swap.amount}`]),
   ];
 }
 

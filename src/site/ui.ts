@@ -159,6 +159,21 @@ function uiStringsSchema(locale: Locale) {
       curlExample: uiText,
       sdkExample: message('sdk', 'setting'),
       examplesReference: message('reference'),
+      // The price layer's section: its contracts, pools and feeds, the feeds' heartbeat, and a swap to try.
+      prices: z.strictObject({
+        heading: uiText,
+        intro: message('core', 'interface'),
+        contractsIntro: uiText,
+        poolsIntro: uiText,
+        poolColumn: uiText,
+        tokensColumn: uiText,
+        feedsIntro: uiText,
+        feedColumn: uiText,
+        descriptionColumn: uiText,
+        decimalsColumn: uiText,
+        heartbeat: message('check', 'heartbeat'),
+        swap: message('start', 'amount', 'symbol', 'pool', 'network', 'swapFunction'),
+      }),
     }),
     // How prices are computed (content/<locale>/overviews/price-method.md): the method and the sources per token.
     priceMethod: z.strictObject({

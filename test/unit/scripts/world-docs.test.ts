@@ -6,7 +6,9 @@ import { rpcReferencePath } from '../../../scripts/rpc-docs.ts';
 import { exampleEndpoint, exampleKey, exampleNetwork, renderWorldDocs, worldDocsPath } from '../../../scripts/world-docs.ts';
 import { isDemoKey } from '../../../src/apps/demo.ts';
 import { DEMO_WALLET } from '../../../src/chain/world/actors.ts';
+import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../../../src/chain/world/feed-heartbeat.ts';
 import { MULTICALL3_ADDRESS, WORLD_CONTRACTS } from '../../../src/chain/world/manifest.ts';
+import { WORLD_FEEDS, WORLD_POOLS } from '../../../src/chain/world/price-layer.ts';
 import { rpcRegistry } from '../../../src/node/rpc/registry.ts';
 import { loadNetworks, splitFrontmatter } from '../../../src/site/load.ts';
 import { locales } from '../../../src/site/locales.ts';
@@ -91,6 +93,33 @@ describe('renderWorldDocs', () => {
       expect(link?.[1]).toBe(locale === 'en' ? '/rpc/methods' : `/${locale}/rpc/methods`);
       const { headings } = await renderPageBody(join(projectRoot, 'content', rpcReferencePath(locale)));
       expect(headings.map((heading) => heading.slug)).toContain(link?.[2]);
+    }
+  });
+
+  it('lists the price layer: every pool with its tokens in pair order, every feed with its description and decimals', () => {
+    expect(english).toContain('## Prices: pools and feeds');
+    for (const pool of WORLD_POOLS)
+      expect(english).toContain(`| \`${pool.id}\` | \`${getAddress(pool.address)}\` | \`${pool.token0}\` / \`${pool.token1}\` | `);
+    for (const feed of WORLD_FEEDS) {
+      expect(english).toContain(`| \`${feed.id}\` | \`${getAddress(feed.address)}\` | ${feed.description} | ${feed.decimals} | `);
+    }
+    expect(english).toContain(
+      `every ${FEED_CHECK_SECONDS / 60} minutes while it runs, each feed whose latest round is older than ${FEED_HEARTBEAT_SECONDS / 60} minutes`,
+    );
+  });
+
+  it('writes the price layer’s section in the locale’s words, the swap’s amount as the command sells it', () => {
+    const command = /^npm run world -- swap .* --amount (\d+)$/m.exec(english)?.[1];
+    expect(command).toBe('1000');
+    expect(english).toContain('this sells 1,000 FORGE into `forge-cusd` on the `ethereum-sepolia` devnet');
+    const japanese = renderWorldDocs('ja');
+    expect(japanese).toContain('## 価格：プールとフィード');
+    expect(japanese).toContain('`forge-cusd` に 1,000 FORGE を売ります');
+    expect(japanese).toContain('| プール | アドレス | token0 / token1 | 用途 |');
+    for (const locale of locales.filter((locale) => locale !== 'en')) {
+      const page = renderWorldDocs(locale);
+      expect(page).toContain(`## ${ui[locale].worldDocs.prices.heading}`);
+      expect(page).not.toContain('A feed answers what it was deployed with');
     }
   });
 
