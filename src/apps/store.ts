@@ -13,6 +13,8 @@ export interface AppStore {
   create(input: NewApp): Promise<{ app: App; key: string }>;
   /** Every app, oldest first. */
   list(): Promise<App[]>;
+  /** The apps of one account, newest first (the dashboard's list). */
+  listByOwner(ownerId: string): Promise<App[]>;
   get(id: string): Promise<App>;
   /** The app's current key, for its owner. */
   revealKey(id: string): Promise<string>;
@@ -24,8 +26,13 @@ export interface AppStore {
   /** A new key; the old one stops working at once, or after `graceSeconds`. */
   rotate(id: string, options?: RotateOptions): Promise<{ app: App; key: string }>;
   setState(id: string, state: AppState): Promise<App>;
-  /** Replaces the given settings; with `expectedVersion`, only if the app is still at that version. */
-  update(id: string, patch: AppPatch, expectedVersion?: number): Promise<App>;
+  /**
+   * Replaces the given settings, and the state when one is given, in one change; with
+   * `expectedVersion`, only if the app is still at that version (else StaleVersionError).
+   */
+  update(id: string, patch: AppPatch & { state?: AppState }, expectedVersion?: number): Promise<App>;
+  /** Deletes the app: its key stops working. Its recorded usage stays. */
+  delete(id: string): Promise<void>;
 }
 
 export interface AppStoreOptions {
@@ -84,6 +91,12 @@ export function createAppStore(database: Database, options: AppStoreOptions): Ap
     async list() {
       const at = now();
       const rows = await db.selectFrom('apps').selectAll().orderBy('created_at').orderBy('id').execute();
+      return rows.map((row) => toApp(row, at));
+    },
+
+    async listByOwner(ownerId) {
+      const at = now();
+      const rows = await db.selectFrom('apps').selectAll().where('owner_id', '=', ownerId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
       return rows.map((row) => toApp(row, at));
     },
 
@@ -147,7 +160,10 @@ export function createAppStore(database: Database, options: AppStoreOptions): Ap
     },
 
     async update(id, input, expectedVersion) {
-      const patch = parse.patch(input);
+      const { state: givenState, ...settings } = input;
+      const state = givenState === undefined ? undefined : parseState(givenState);
+      // A change of state alone names no setting.
+      const patch = state !== undefined && Object.keys(settings).length === 0 ? {} : parse.patch(settings);
       const version = parseExpectedVersion(expectedVersion);
       const at = now();
       let query = db
@@ -158,6 +174,7 @@ export function createAppStore(database: Database, options: AppStoreOptions): Ap
           ...(patch.allowedNetworks !== undefined && { allowed_networks: JSON.stringify(patch.allowedNetworks) }),
           ...(patch.computeUnitsPerSecond !== undefined && { compute_units_per_second: patch.computeUnitsPerSecond }),
           ...(patch.monthlyComputeUnitQuota !== undefined && { monthly_compute_unit_quota: patch.monthlyComputeUnitQuota }),
+          ...(state !== undefined && { state }),
           version: eb('version', '+', 1),
           updated_at: at,
         }))
@@ -167,6 +184,11 @@ export function createAppStore(database: Database, options: AppStoreOptions): Ap
       const app = await updated(id, row, at);
       if (!row && version !== undefined) throw new StaleVersionError(id, version, app.version);
       return app;
+    },
+
+    async delete(id) {
+      const deleted = await db.deleteFrom('apps').where('id', '=', id).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) === 0) throw new AppNotFoundError(id);
     },
   };
 }

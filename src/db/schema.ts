@@ -24,6 +24,8 @@ export interface DatabaseSchema {
   price_observations: PriceObservationRow;
   price_current: PriceCurrentRow;
   price_points: PricePointRow;
+  accounts: AccountRow;
+  sessions: SessionRow;
 }
 
 /** An app and its key (platform §2). */
@@ -332,4 +334,27 @@ export interface PricePointRow {
   bucket_start: number;
   value: string;
   observed_at: number;
+}
+
+/** A dashboard account (platform §8); its id is the owner id of its apps, tokens and webhooks. */
+export interface AccountRow {
+  /** `acc_` and 16 hex digits. */
+  id: string;
+  /** Trimmed and lowercased. */
+  email: string;
+  /** `scrypt$N$r$p$salt$key`, salt and key in base64url. */
+  password_hash: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A signed-in browser: the SHA-256 of its session cookie, never the cookie itself. */
+export interface SessionRow {
+  /** SHA-256 hex of the cookie's value. */
+  id_hash: string;
+  account_id: string;
+  /** What X-CSRF-Token must equal on this session's state changes. */
+  csrf_token: string;
+  created_at: number;
+  last_used_at: number;
 }
