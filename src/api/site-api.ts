@@ -12,6 +12,8 @@ import { searchOperation } from './operations/search.ts';
 import { surfaceOperations } from './operations/surface.ts';
 import { webhookComponentSchemas, webhookOperations, type WebhookApi } from './operations/webhooks.ts';
 import { pricesOperations, type PricesApi } from '../prices/api/operations.ts';
+import type { DashboardApi } from '../dashboard/api.ts';
+import { dashboardComponentSchemas, dashboardEndpoints, dashboardTag } from '../dashboard/operations.ts';
 import { createRouter, type Router } from './router.ts';
 import { componentSchemas, faucetIdSchema } from './schemas.ts';
 
@@ -31,6 +33,8 @@ export interface SiteApiOptions {
   webhooks?: WebhookApi;
   /** Token prices under /prices/v1/ (platform §7); without them those paths answer 404. */
   prices?: PricesApi;
+  /** Accounts, apps and tokens under /api/dashboard/ (platform §8), whose sessions the webhook API accepts too; without it those paths answer 404. */
+  dashboard?: DashboardApi;
   /** Releases what the services behind the handlers hold. */
   close?: () => Promise<void>;
 }
@@ -55,6 +59,7 @@ const tags = [
   { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (platform §4–6).' },
   { name: 'Webhooks', description: 'NFT webhooks and their deliveries, with an account auth token in X-Crucible-Token (platform §6).' },
   { name: 'Prices', description: 'Current and historical token prices under {prices_url}/prices/v1/{apiKey}/tokens/, with an app key (platform §7).' },
+  dashboardTag,
   { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (spec 4.7).' },
   { name: 'Markdown twins', description: 'Every content page as markdown (spec 2.7, 4.7).' },
   { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
@@ -66,15 +71,23 @@ export function isApiPath(path: string): boolean {
 }
 
 export function createSiteApi(options: SiteApiOptions): SiteApi {
-  const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus, options.webhooks, options.prices);
+  const { routed } = siteOperations(
+    options.origin,
+    options.networks,
+    options.faucet,
+    options.indexerStatus,
+    options.webhooks,
+    options.prices,
+    options.dashboard,
+  );
   return { router: createRouter(routed, { origin: options.origin }), close: options.close ?? (async () => {}) };
 }
 
 /** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
 export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
-  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null);
+  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null, null);
   const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
-  const components = { ...componentSchemas(faucetId), ...webhookComponentSchemas };
+  const components = { ...componentSchemas(faucetId), ...webhookComponentSchemas, ...dashboardComponentSchemas };
   return buildOpenApiDocument({ origin: options.origin, components, operations, tags, description });
 }
 
@@ -87,11 +100,15 @@ function siteOperations(
   webhooks?: WebhookApi,
   /** null: described only (the document); undefined: not served. */
   prices?: PricesApi | null,
+  /** As prices. */
+  dashboard?: DashboardApi | null,
 ) {
   const faucetIds = networks.map((network) => network.id);
   const faucetId = faucetIdSchema(faucetIds);
   const indexer = indexerStatus ? [indexerStatusOperation(indexerStatus)] : [];
-  const hooks = webhooks ? webhookOperations(origin, webhooks) : [];
+  const accounts = dashboard === undefined ? null : dashboardEndpoints(origin, dashboard);
+  // A served dashboard's session is a credential of the webhook API too.
+  const hooks = webhooks ? webhookOperations(origin, accounts && dashboard ? { ...webhooks, sessions: accounts.sessionOwner } : webhooks) : [];
   const routed: ApiOperation[] = [
     ...faucetOperations(faucetIds, faucetId, faucet),
     searchOperation(origin),
@@ -99,6 +116,7 @@ function siteOperations(
     ...indexer,
     ...hooks,
     ...(prices === undefined ? [] : pricesOperations(origin, prices)),
+    ...(accounts?.operations ?? []),
     ...openApiOperations(),
   ];
   return { routed, faucetId };
@@ -132,6 +150,7 @@ export async function loadSiteApi(options: {
   indexerStatus?: IndexerStatusSource;
   webhooks?: WebhookApi;
   prices?: PricesApi;
+  dashboard?: DashboardApi;
 }): Promise<SiteApi> {
   const networks = await loadFaucetNetworks(options.root);
   const faucet = await startFaucetRuntime({ networks, devnets: options.devnets });
@@ -143,6 +162,7 @@ export async function loadSiteApi(options: {
       indexerStatus: options.indexerStatus,
       webhooks: options.webhooks,
       prices: options.prices,
+      dashboard: options.dashboard,
       close: () => faucet.close(),
     });
   } catch (error) {

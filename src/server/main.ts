@@ -11,6 +11,7 @@ import { registerIndexerMetrics } from '../indexer/metrics.ts';
 import { loadNftServices } from '../nfts/load.ts';
 import { loadNodeRuntime } from '../node/load.ts';
 import { loadPriceServices } from '../prices/load.ts';
+import { loadDashboard } from '../dashboard/load.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
 import { ConfigError, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
@@ -74,6 +75,15 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     local,
     onError: (error) => logger.error('price sampling failed', { error: error instanceof Error ? error.message : String(error) }),
   });
+  // The developer dashboard (platform §8): accounts and sessions over the same database and apps.
+  const dashboard = await loadDashboard({
+    root: projectRoot,
+    origin: rules.site,
+    database,
+    local,
+    redisUrl: faucet.redisUrl,
+    ipv6PrefixLength: faucet.ipv6PrefixLength,
+  });
   const api = await loadSiteApi({
     root: projectRoot,
     origin: rules.site,
@@ -81,6 +91,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     indexerStatus: indexer ? () => indexer.status() : undefined,
     webhooks,
     prices: prices.api(node.gateway),
+    dashboard: dashboard.api,
   });
   prices.start(node.pools, 'server');
   if (indexer) {
@@ -113,7 +124,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;
-      await Promise.all([api.close(), prices.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close()]);
+      await Promise.all([api.close(), prices.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close(), dashboard.close()]);
       await database.close();
       await devnets?.stop();
     },

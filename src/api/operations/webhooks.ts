@@ -8,17 +8,25 @@ import { apiErrorResponse, documentationUrlOf } from '../errors.ts';
 import { defineOperation, type ApiOperation, type ApiRequest, type ResponseSpec } from '../operation.ts';
 import { jsonResponse } from '../responses.ts';
 import { ErrorBody } from '../schemas.ts';
+import { DashboardError } from '../../dashboard/errors.ts';
 
 // The webhook API under /api/webhooks (platform §6): create, list, get, update, pause, resume and
 // delete webhooks, and read their deliveries with every attempt. Every call carries an account auth
-// token in `X-Crucible-Token` (`npm run apps -- token create`); app keys are never accepted, as they
-// ship in front ends. Another owner's webhook answers 404 exactly as a missing one. The signing key
-// is part of the webhook and shown to its owner whenever asked (as the incumbent's dashboard does).
+// token in `X-Crucible-Token` (`npm run apps -- token create`), or the dashboard's session cookie
+// (platform §8; then its state changes are CSRF-checked as the dashboard's are); app keys are never
+// accepted, as they ship in front ends. Another owner's webhook answers 404 exactly as a missing
+// one. The signing key is part of the webhook and shown to its owner whenever asked (as the
+// incumbent's dashboard does).
 
-/** What the operations need: who a token belongs to, and the owner's webhooks. */
+/** What the operations need: who a token (or a session) belongs to, and the owner's webhooks. */
 export interface WebhookApi {
   tokens: Pick<AccountTokens, 'authenticate'>;
   store: WebhookStore;
+  /**
+   * The owner a request's dashboard session names, asked when it carries no X-Crucible-Token:
+   * null without a session, a refusal (403) when a state change fails the CSRF check.
+   */
+  sessions?: (request: ApiRequest) => Promise<{ ownerId: string } | { refused: Response } | null>;
 }
 
 const TOKEN_HEADER = 'x-crucible-token';
@@ -139,19 +147,26 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
 
   const unauthorized = () =>
     apiErrorResponse('unauthorized', {
-      problem: 'This call needs an account auth token in the X-Crucible-Token header; none was given, or it is unknown or revoked.',
-      hint: 'Create one with `npm run apps -- token create --owner <account>` and send it as X-Crucible-Token (app keys are not accepted here).',
+      problem:
+        'This call needs an account auth token in the X-Crucible-Token header, or a dashboard session; none was given, or it is unknown, revoked or expired.',
+      hint: 'Create a token in the dashboard (or with `npm run apps -- token create --owner <account>`) and send it as X-Crucible-Token (app keys are not accepted here).',
       documentationUrl,
     });
-  const owner = (request: ApiRequest) => api.tokens.authenticate(request.headers.get(TOKEN_HEADER));
-  /** Runs `act` for the token's owner; the store's refusals become 400 and 404. */
+  /** The caller's owner id: by X-Crucible-Token when the request carries one, else by its session; or the answer to give instead. */
+  const owner = async (request: ApiRequest): Promise<{ ownerId: string } | { refused: Response }> => {
+    const token = request.headers.get(TOKEN_HEADER);
+    const found =
+      token === null && api.sessions ? await api.sessions(request) : await api.tokens.authenticate(token).then((id) => (id === null ? null : { ownerId: id }));
+    return found ?? { refused: unauthorized() };
+  };
+  /** Runs `act` for the caller's owner; the store's refusals become 400 and 404. */
   const authorized =
     <I extends { request: ApiRequest }>(act: (ownerId: string, input: I) => Promise<Response>) =>
     async (input: I): Promise<Response> => {
-      const ownerId = await owner(input.request);
-      if (ownerId === null) return unauthorized();
+      const caller = await owner(input.request);
+      if ('refused' in caller) return caller.refused;
       try {
-        return await act(ownerId, input);
+        return await act(caller.ownerId, input);
       } catch (error) {
         if (error instanceof WebhookInputError) return apiErrorResponse('bad_request', { documentationUrl, problem: error.message });
         if (error instanceof WebhookNotFoundError) return apiErrorResponse('not_found', { documentationUrl });
@@ -160,7 +175,8 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
     };
   // A request without a valid token is refused as such before its inputs are judged.
   const invalid: ApiOperation['invalid'] = async (failures, { request }) => {
-    if ((await owner(request)) === null) return unauthorized();
+    const caller = await owner(request);
+    if ('refused' in caller) return caller.refused;
     const failure = failures[0]!;
     const issue = failure.issues[0];
     const problem =
@@ -177,11 +193,19 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
   const common = (notFound: boolean): Record<number, ResponseSpec> =>
     Object.fromEntries([
       error(400, 'bad_request', 'a parameter or the body is invalid; the message says which and why.'),
-      error(401, 'unauthorized', 'X-Crucible-Token is missing, unknown or revoked (app keys are not accepted).'),
+      error(401, 'unauthorized', 'neither a valid X-Crucible-Token nor a dashboard session (app keys are not accepted).'),
+      [
+        403,
+        {
+          description: '`csrf_failed` (403): with a dashboard session, a state change without a matching X-CSRF-Token, or from another site.',
+          content: { 'application/json': DashboardError },
+        },
+      ],
       ...(notFound ? [error(404, 'not_found', 'no webhook (or delivery) with this id belongs to the token’s account.')] : []),
       error(500, 'internal_error', 'the server failed unexpectedly.'),
     ]);
-  const auth = 'Needs an account auth token in the `X-Crucible-Token` header (`npm run apps -- token create`); app keys are refused (401).';
+  const auth =
+    'Needs an account auth token in the `X-Crucible-Token` header (dashboard, or `npm run apps -- token create`), or the dashboard’s session cookie with X-CSRF-Token on state changes; app keys are refused (401).';
   const tags = ['Webhooks'];
   const webhookBody = (webhook: WebhookRecord) => json(webhookJson(webhook));
 

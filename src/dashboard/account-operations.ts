@@ -1,0 +1,167 @@
+import type { Account } from '../accounts/account.ts';
+import { newSecretToken } from '../accounts/sessions.ts';
+import { defineOperation, type ApiOperation, type RequestContext } from '../api/operation.ts';
+import { dashboardErrorSpecs, REFUSED } from './errors.ts';
+import type { DashboardKit, SignedIn as SignedInCaller } from './kit.ts';
+import type { Visitor } from './guard.ts';
+import { Credentials, PasswordChange, SessionState, SignedIn } from './schemas.ts';
+import { accountView } from './views.ts';
+
+// Accounts under /api/dashboard/ (platform §8): the session, sign-up, sign-in, sign-out (here and
+// everywhere) and the password. Signing in always issues a new session and CSRF token, and ends
+// the session the request carried, so a session id planted before sign-in is worth nothing.
+
+const BODY_MAX_BYTES = 16 * 1024;
+const CSRF_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+/** Expired sessions of every account are swept at most this often, by a sign-in. */
+const SWEEP_EVERY_MS = 3_600_000;
+
+const tags = ['Dashboard'];
+const csrf = 'A state change: send X-CSRF-Token equal to the CSRF cookie (and to the session’s token when signed in), from this site’s pages.';
+
+export function accountOperations(kit: DashboardKit): ApiOperation[] {
+  const now = () => (kit.api().now ?? Date.now)();
+  let sweptAt = 0;
+
+  /** A new session for `account` in place of the one the request carried: its cookies and CSRF token. */
+  const startSession = async (account: Account, visitor: Visitor, context: RequestContext) => {
+    const { sessions } = kit.api();
+    if (visitor.signedIn) await sessions.end(visitor.signedIn.session.idHash);
+    if (now() - sweptAt >= SWEEP_EVERY_MS) {
+      sweptAt = now();
+      await sessions.sweep().catch((error: unknown) => context.log.error('sweeping expired sessions failed', { error: String(error) }));
+    }
+    const { token, session } = await sessions.start(account.id);
+    return { csrfToken: session.csrfToken, cookies: kit.guard().sessionCookies(token, session.csrfToken) };
+  };
+  const signedIn = async (account: Account, visitor: Visitor, context: RequestContext, status: number) => {
+    const { csrfToken, cookies } = await startSession(account, visitor, context);
+    return kit.json({ account: accountView(account), csrfToken }, { status, cookies });
+  };
+  const tooMany = (retryAfterSeconds: number) =>
+    kit.fail({
+      code: 'rate_limited',
+      message: `Too many sign-in attempts. Try again in ${retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`}.`,
+      retryAfterSeconds,
+    });
+
+  /** Ends sessions (`end`) and the caller's cookie. */
+  const signOut = (operationId: string, path: string, summary: string, what: string, end: (caller: SignedInCaller) => Promise<void>) =>
+    defineOperation({
+      operationId,
+      method: 'POST',
+      path,
+      summary,
+      description: `${what} ${csrf}`,
+      tags,
+      responses: { 204: { description: 'Signed out.' }, ...dashboardErrorSpecs([REFUSED.unauthorized, REFUSED.forged]) },
+      invalid: kit.invalid('accounts'),
+      handler: ({ request }) =>
+        kit.forAccount(request, async (caller) => {
+          await end(caller);
+          return kit.noContent([kit.guard().endedSessionCookie()]);
+        }),
+    });
+
+  return [
+    defineOperation({
+      operationId: 'getDashboardSession',
+      method: 'GET',
+      path: '/api/dashboard/session',
+      summary: 'The signed-in account and the CSRF token',
+      description:
+        'Sets the CSRF cookie when it is absent (signed-out visitors get one too: sign-in and sign-up are CSRF-checked) and answers its value with the account, or null when signed out.',
+      tags,
+      responses: { 200: { description: 'The session.', content: { 'application/json': SessionState } }, ...dashboardErrorSpecs([]) },
+      handler: ({ request }) =>
+        kit.forVisitor(request, async (visitor) => {
+          const cookies = visitor.staleSessionCookie ? [kit.guard().endedSessionCookie()] : [];
+          const held = visitor.cookies.get(kit.guard().names.csrf);
+          // Signed in, the session's own token; signed out, the cookie's if it is one this site set.
+          const csrfToken = visitor.signedIn?.session.csrfToken ?? (held !== undefined && CSRF_SHAPE.test(held) ? held : newSecretToken());
+          if (held !== csrfToken) cookies.push(kit.guard().csrfCookie(csrfToken));
+          return kit.json({ account: visitor.signedIn ? accountView(visitor.signedIn.account) : null, csrfToken }, { cookies });
+        }),
+    }),
+    defineOperation({
+      operationId: 'signUp',
+      method: 'POST',
+      path: '/api/dashboard/sign-up',
+      summary: 'Create an account and sign in',
+      description: `Sets a new session cookie and CSRF cookie. An email that has an account answers 409 (without e-mail delivery there is no way to hide it). ${csrf}`,
+      tags,
+      body: { schema: Credentials, maxBytes: BODY_MAX_BYTES },
+      responses: {
+        201: { description: 'The account, signed in.', content: { 'application/json': SignedIn } },
+        ...dashboardErrorSpecs([REFUSED.invalid, REFUSED.forged, ['email_taken', 'an account with this email exists: sign in instead.']]),
+      },
+      invalid: kit.invalid('visitors'),
+      handler: ({ request, body, context }) =>
+        kit.forVisitor(request, async (visitor) => signedIn(await kit.api().accounts.create(body), visitor, context, 201)),
+    }),
+    defineOperation({
+      operationId: 'signIn',
+      method: 'POST',
+      path: '/api/dashboard/sign-in',
+      summary: 'Sign in',
+      description: `Sets a new session cookie and CSRF cookie; the session the request carried, if any, ends. Attempts are limited per email (10 per 15 minutes) and per client IP (50 per 15 minutes), known email or not. ${csrf}`,
+      tags,
+      body: { schema: Credentials, maxBytes: BODY_MAX_BYTES },
+      responses: {
+        200: { description: 'The account, signed in.', content: { 'application/json': SignedIn } },
+        ...dashboardErrorSpecs([
+          REFUSED.invalid,
+          ['wrong_credentials', '`Email or password is wrong.`, the same for an unknown email and a wrong password.'],
+          REFUSED.forged,
+          ['rate_limited', 'too many attempts for this email or from this address.'],
+        ]),
+      },
+      invalid: kit.invalid('visitors'),
+      handler: ({ request, body, context }) =>
+        kit.forVisitor(request, async (visitor) => {
+          const attempt = await kit.api().signInLimits.attempt(body.email, context.clientIp);
+          if (!attempt.allowed) return tooMany(attempt.retryAfterSeconds);
+          const account = await kit.api().accounts.verify(body);
+          if (!account) return kit.fail({ code: 'wrong_credentials', message: 'Email or password is wrong.' });
+          return signedIn(account, visitor, context, 200);
+        }),
+    }),
+    signOut('signOut', '/api/dashboard/sign-out', 'Sign out', 'Ends this session and deletes its cookie.', ({ session }) =>
+      kit.api().sessions.end(session.idHash),
+    ),
+    signOut(
+      'signOutEverywhere',
+      '/api/dashboard/sign-out-everywhere',
+      'Sign out on every device',
+      'Ends every session of the account, this one included.',
+      ({ account }) => kit.api().sessions.endAll(account.id),
+    ),
+    defineOperation({
+      operationId: 'changePassword',
+      method: 'POST',
+      path: '/api/dashboard/password',
+      summary: 'Change the password',
+      description: `Ends every other session of the account and issues this one anew (new session and CSRF cookies). A wrong current password is a field error of \`currentPassword\`; attempts count as sign-in attempts. ${csrf}`,
+      tags,
+      body: { schema: PasswordChange, maxBytes: BODY_MAX_BYTES },
+      responses: {
+        200: { description: 'The account, with a new session.', content: { 'application/json': SignedIn } },
+        ...dashboardErrorSpecs([
+          REFUSED.invalid,
+          REFUSED.unauthorized,
+          REFUSED.forged,
+          ['rate_limited', 'too many attempts for this account or from this address.'],
+        ]),
+      },
+      invalid: kit.invalid('accounts'),
+      handler: ({ request, body, context }) =>
+        kit.forAccount(request, async ({ account, visitor }) => {
+          const attempt = await kit.api().signInLimits.attempt(account.email, context.clientIp);
+          if (!attempt.allowed) return tooMany(attempt.retryAfterSeconds);
+          const changed = await kit.api().accounts.changePassword(account.id, body);
+          await kit.api().sessions.endAll(account.id);
+          return signedIn(changed, { ...visitor, signedIn: null }, context, 200);
+        }),
+    }),
+  ] as unknown as ApiOperation[];
+}

@@ -1,0 +1,33 @@
+import type { AccountStore } from '../accounts/store.ts';
+import type { SessionStore } from '../accounts/sessions.ts';
+import type { SignInLimits } from '../accounts/sign-in-limits.ts';
+import type { AppStore } from '../apps/store.ts';
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { AccountTokens } from '../webhooks/account-tokens.ts';
+
+// What the dashboard's operations stand on (src/dashboard/load.ts builds it for the server).
+
+/** A network an app may use, and where its node answers (platform §1). */
+export interface DashboardNetwork {
+  id: string;
+  name: string;
+  /** `{node_url}`. */
+  nodeUrl: string;
+}
+
+export interface DashboardApi {
+  accounts: AccountStore;
+  sessions: SessionStore;
+  signInLimits: SignInLimits;
+  apps: AppStore;
+  tokens: Pick<AccountTokens, 'create' | 'list' | 'revoke'>;
+  /** Where the usage meter stores its sums. */
+  db: Kysely<DatabaseSchema>;
+  networks: readonly DashboardNetwork[];
+  /** The site's origin: a state change whose Origin is another is refused. */
+  siteOrigin: string;
+  /** Outside local mode: `Secure` cookies with `__Host-` names. */
+  secureCookies: boolean;
+  now?: () => number;
+}

@@ -1,0 +1,61 @@
+import { createAccountStore } from '../accounts/store.ts';
+import { createSessionStore } from '../accounts/sessions.ts';
+import { createSignInLimits } from '../accounts/sign-in-limits.ts';
+import { loadAppKeySecret } from '../apps/key-secret.ts';
+import { createAppStore } from '../apps/store.ts';
+import { databaseConfig, nodeConfig } from '../config/config.ts';
+import type { Database } from '../db/open.ts';
+import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
+import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
+import { loadNetworks } from '../site/load.ts';
+import { nodeUrlOf } from '../site/urls.ts';
+import { connectRedis } from '../store/redis.ts';
+import { createAccountTokens } from '../webhooks/account-tokens.ts';
+import type { DashboardApi } from './api.ts';
+
+// The dashboard as the server runs it (platform §8): accounts, sessions and the apps over the
+// process's database, sign-in limits in memory or in Redis (REDIS_URL, shared by every process),
+// and the networks with their `{node_url}` from the same configuration as the gateway's.
+
+export interface DashboardServices {
+  api: DashboardApi;
+  close(): Promise<void>;
+}
+
+export async function loadDashboard(options: {
+  root: string;
+  /** The site's origin. */
+  origin: string;
+  database: Database;
+  /** Local mode: cookies without Secure (the site is served over http). */
+  local: boolean;
+  redisUrl: string | null;
+  ipv6PrefixLength: number;
+}): Promise<DashboardServices> {
+  const records = await loadNetworks(options.root);
+  const { nodeDomain } = nodeConfig(records);
+  const networks = records.map((network) => ({
+    id: network.id,
+    name: network.name,
+    nodeUrl: nodeUrlOf(network.id, { siteOrigin: options.origin, nodeDomain }),
+  }));
+  const apps = createAppStore(options.database, { keySecret: await loadAppKeySecret(databaseConfig()), networks: networks.map((network) => network.id) });
+  const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
+  const { db } = options.database;
+  return {
+    api: {
+      accounts: createAccountStore(db),
+      sessions: createSessionStore(db),
+      signInLimits: createSignInLimits(redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(), { ipv6PrefixLength: options.ipv6PrefixLength }),
+      apps,
+      tokens: createAccountTokens(db),
+      db,
+      networks,
+      siteOrigin: options.origin,
+      secureCookies: !options.local,
+    },
+    async close() {
+      await redis?.quit();
+    },
+  };
+}
