@@ -26,7 +26,7 @@ export function attemptRule({ attempts, windowSeconds }: AttemptLimit): { rule: 
   return { rule: { ratePerSecond: attempts, burst: attempts * windowSeconds }, cost: windowSeconds };
 }
 
-export type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+type AttemptDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 export interface SignInLimits {
   /** Counts one attempt for this email and this client; refused when either is over its limit. */

@@ -18,7 +18,7 @@ export interface Visitor {
   staleSessionCookie: boolean;
 }
 
-export type Admission = { ok: true; visitor: Visitor } | { ok: false; response: Response };
+type Admission = { ok: true; visitor: Visitor } | { ok: false; response: Response };
 
 export interface DashboardGuard {
   names: CookieNames;

@@ -111,6 +111,15 @@ export function createDashboardKit(documentationUrl: string, api: DashboardApi |
   };
 }
 
+/** The stores' field names in a sentence a person reads ("The list of networks has …"). */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  name: 'name',
+  allowedNetworks: 'list of networks',
+  allowedDomains: 'list of domains',
+  state: 'state',
+  graceSeconds: 'grace period',
+};
+
 /** A store's refusal as the failure a person reads; null for anything else (a 500). */
 function failureOf(error: unknown): DashboardFailure | null {
   if (error instanceof AppNotFoundError) return { code: 'not_found', message: `There is no app ${error.appId} in your account.` };
@@ -121,8 +130,12 @@ function failureOf(error: unknown): DashboardFailure | null {
       message: `This app changed since you read it: it is at version ${error.currentVersion} now, not ${error.expectedVersion}.`,
     };
   // The webhook store's WebhookInputError (a token's name) is one too.
-  if (error instanceof AppInputError)
-    return { code: 'invalid_input', message: capitalized(error.message), ...(error.field !== 'patch' && { field: error.field }) };
+  if (error instanceof AppInputError) {
+    const label = FIELD_WORDS[error.field];
+    return label
+      ? { code: 'invalid_input', message: `The ${label} ${error.reason}.`, field: error.field }
+      : { code: 'invalid_input', message: capitalized(error.message) };
+  }
   if (error instanceof EmailTakenError) return { code: 'email_taken', message: 'An account with this email already exists. Sign in instead.', field: 'email' };
   if (error instanceof WrongPasswordError) return { code: 'invalid_input', message: 'The current password is wrong.', field: 'currentPassword' };
   return null;
@@ -142,7 +155,7 @@ export function inputFailure(failure: InputFailure): DashboardFailure {
   if (!issue) return { code: 'invalid_input', message: 'The request is not valid.' };
   if (issue.code === 'unrecognized_keys') {
     const key = issue.keys[0]!;
-    return { code: 'invalid_input', message: `${key} is not accepted here.`, field: key };
+    return { code: 'invalid_input', message: `There is no field ${key} here.`, field: key };
   }
   const field = issue.path.length > 0 ? String(issue.path[0]) : undefined;
   const message = issue.path.length === 0 && issue.code === 'invalid_type' ? 'The request body must be a JSON object.' : issue.message;

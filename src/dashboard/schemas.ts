@@ -5,7 +5,7 @@ import { z } from 'zod';
 // dashboard's pages import the input schemas to check a form before sending it, so this module
 // imports nothing but zod. Each refusal's message is a sentence shown next to its field.
 
-export const PASSWORD_LENGTH = { min: 10, max: 200 } as const;
+const PASSWORD_LENGTH = { min: 10, max: 200 } as const;
 const EMAIL_MAX = 254;
 const APP_NAME_MAX = 64;
 const MAX_LIST = 100;
@@ -15,7 +15,7 @@ const emailMessage = `Enter an email address such as ada@example.com, of at most
 const passwordMessage = `Use ${PASSWORD_LENGTH.min} to ${PASSWORD_LENGTH.max} characters.`;
 
 /** Trimmed and lowercased before it is checked, as the account store keeps it. */
-export const Email = z
+const Email = z
   .string({ error: emailMessage })
   .trim()
   .toLowerCase()
@@ -23,7 +23,7 @@ export const Email = z
   .pipe(z.email({ error: emailMessage }))
   .describe(`An email address of at most ${EMAIL_MAX} characters; compared without case.`);
 
-export const Password = z
+const Password = z
   .string({ error: passwordMessage })
   .min(PASSWORD_LENGTH.min, passwordMessage)
   .max(PASSWORD_LENGTH.max, passwordMessage)

@@ -38,7 +38,7 @@ describe('credentials', () => {
     expect(refusal(Credentials, { email: 'ada@example.com', password: 'x'.repeat(10), admin: true })).toEqual({
       code: 'invalid_input',
       field: 'admin',
-      message: 'admin is not accepted here.',
+      message: 'There is no field admin here.',
     });
     expect(refusal(Credentials, 'ada')).toEqual({ code: 'invalid_input', message: 'The request body must be a JSON object.' });
   });
