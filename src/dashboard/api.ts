@@ -29,5 +29,10 @@ export interface DashboardApi {
   siteOrigin: string;
   /** Outside local mode: `Secure` cookies with `__Host-` names. */
   secureCookies: boolean;
+  /**
+   * Called after a key is rotated, an app's state changes or an app is deleted: the gateway forgets
+   * the keys it remembers for a second (src/node/access.ts), so this process refuses the old key at once.
+   */
+  keysChanged?(): void;
   now?: () => number;
 }

@@ -116,7 +116,9 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
         kit.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
           const { version, ...change } = body;
-          return kit.json({ app: view(await kit.api().apps.update(params.appId, change, version)) });
+          const app = await kit.api().apps.update(params.appId, change, version);
+          if (change.state !== undefined) kit.api().keysChanged?.();
+          return kit.json({ app: view(app) });
         }),
     }),
     defineOperation({
@@ -133,6 +135,7 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
         kit.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
           await kit.api().apps.delete(params.appId);
+          kit.api().keysChanged?.();
           return kit.noContent();
         }),
     }),
@@ -173,6 +176,7 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
         kit.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
           const { app, key } = await kit.api().apps.rotate(params.appId, { graceSeconds: body.graceSeconds ?? 0 });
+          kit.api().keysChanged?.();
           return kit.json({ app: view(app), key });
         }),
     }),

@@ -31,6 +31,8 @@ export async function loadDashboard(options: {
   local: boolean;
   redisUrl: string | null;
   ipv6PrefixLength: number;
+  /** The gateway's: forgets the keys it remembers (see DashboardApi.keysChanged). */
+  keysChanged?: () => void;
 }): Promise<DashboardServices> {
   const records = await loadNetworks(options.root);
   const { nodeDomain } = nodeConfig(records);
@@ -53,6 +55,7 @@ export async function loadDashboard(options: {
       networks,
       siteOrigin: options.origin,
       secureCookies: !options.local,
+      ...(options.keysChanged && { keysChanged: options.keysChanged }),
     },
     async close() {
       await redis?.quit();
