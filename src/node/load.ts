@@ -30,6 +30,8 @@ const TOKEN_METADATA_CACHE = { ttlMs: 60 * 60 * 1000, max: 50_000 };
 
 export interface LoadedNodeRuntime extends NodeRuntime {
   nodeDomain: string | null;
+  /** Forgets the keys this process remembers, so a rotated, disabled or deleted app's key is refused at once here. */
+  forgetKeys(): void;
   close(): Promise<void>;
 }
 
@@ -62,11 +64,13 @@ export async function loadNodeRuntime(options: {
     const seed = (key: string, month: string) => usage.monthComputeUnits(key.replace(/^app:/, ''), monthResetAt(month).getTime() - 1);
     const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
     if (redis) opened.push(() => redis.quit());
+    // Remembered for a second (access.ts); the dashboard makes this process forget them when a key changes.
+    const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
     const runtime = startNodeRuntime({
       networks,
       config,
       devnets: options.devnets,
-      keys: createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey }),
+      keys,
       rateLimiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
       quota: redis ? createRedisQuotaCounter(redis, seed) : createMemoryQuotaCounter(seed),
       usage,
@@ -93,6 +97,7 @@ export async function loadNodeRuntime(options: {
     return {
       ...runtime,
       nodeDomain: config.nodeDomain,
+      forgetKeys: () => keys.forgetAll(),
       close: async () => void (await closeAll()),
     };
   } catch (error) {

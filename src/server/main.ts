@@ -83,6 +83,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     local,
     redisUrl: faucet.redisUrl,
     ipv6PrefixLength: faucet.ipv6PrefixLength,
+    keysChanged: node.forgetKeys,
   });
   const api = await loadSiteApi({
     root: projectRoot,
