@@ -50,6 +50,19 @@ export function nftGalleryUrl(locale: Locale): string {
   return `${localePrefix(locale)}/nfts/gallery`;
 }
 
+/** The developer dashboard's pages (platform §8), each a directory: `/dashboard/`, `/ja/dashboard/apps/`. */
+export const dashboardPages = ['start', 'sign-up', 'sign-in', 'apps', 'app', 'webhooks', 'account'] as const;
+export type DashboardPage = (typeof dashboardPages)[number];
+
+export function dashboardUrl(locale: Locale, page: DashboardPage = 'start'): string {
+  return `${localePrefix(locale)}/dashboard/${page === 'start' ? '' : `${page}/`}`;
+}
+
+/** One app's page: a prerendered shell that reads the app id from `?id=`. */
+export function dashboardAppUrl(locale: Locale, appId: string): string {
+  return `${dashboardUrl(locale, 'app')}?id=${encodeURIComponent(appId)}`;
+}
+
 /** The `.md` twin of an HTML URL: `/` -> `/index.md`, `/ja/` -> `/ja/index.md`, `/blog/x` -> `/blog/x.md`. */
 export function twinUrl(htmlUrl: string): string {
   return htmlUrl.endsWith('/') ? `${htmlUrl}index.md` : `${htmlUrl}.md`;
