@@ -1,0 +1,137 @@
+// The webhooks page: list, create, pause and resume, delete, and each webhook's deliveries. The
+// webhook API takes the dashboard's session (and its CSRF token) instead of X-Crucible-Token.
+import type { DashboardTexts } from './client-texts.ts';
+import { confirmAction } from './confirm.ts';
+import { mountDeliveries } from './deliveries.ts';
+import { el, formatTime, part } from './dom.ts';
+import { linesOf } from './field-errors.ts';
+import { DashboardForm, failureText } from './form.ts';
+import { call, dashboardPage, loadAll, requireAccount, type DashboardPage } from './page.ts';
+import type { Network, Webhook } from './types.ts';
+
+type Texts = Pick<DashboardTexts, 'errors' | 'webhooks'>;
+
+export async function mountWebhooks(): Promise<void> {
+  const page = dashboardPage<Texts>();
+  await requireAccount(page);
+  const texts = page.texts.webhooks;
+  const form = new DashboardForm(part<HTMLFormElement>(page.root, 'create-webhook'));
+  const loaded = await loadAll<[{ networks: Network[] }, { webhooks: Webhook[] }]>(page, '/api/dashboard/networks', '/api/webhooks');
+  if (!loaded) return;
+  const [{ networks }, { webhooks }] = loaded;
+  const networkSelect = form.form.elements.namedItem('network') as HTMLSelectElement;
+  const preferred = page.root.dataset.preferredNetwork;
+  networkSelect.replaceChildren(...networks.map((network) => el('option', { value: network.id, selected: network.id === preferred }, network.name)));
+  const list = new WebhookList(page, networks);
+  list.show(webhooks);
+
+  form.form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    form.clear();
+    const input = {
+      type: form.value('type'),
+      network: form.value('network'),
+      url: form.value('url').trim(),
+      filters: { contractAddresses: linesOf(form.value('filters.contractAddresses')), tokenIds: linesOf(form.value('filters.tokenIds')) },
+    };
+    // The webhook API's own rules (src/webhooks/webhook.ts) answer for the rest; a URL is at least needed.
+    if (input.url === '') return form.showFieldErrors([{ field: 'url', message: page.texts.errors.url }]);
+    form.busy(texts.creating);
+    const result = await call<Webhook>(page, 'POST', '/api/webhooks', input);
+    form.busy(null);
+    if (!result.ok) return form.showFailure(result, page.texts.common);
+    form.form.reset();
+    list.add(result.body);
+  });
+}
+
+class WebhookList {
+  private readonly page: DashboardPage<Texts>;
+  private readonly networks: readonly Network[];
+  private readonly list: HTMLElement;
+
+  constructor(page: DashboardPage<Texts>, networks: readonly Network[]) {
+    this.page = page;
+    this.networks = networks;
+    this.list = part(page.root, 'webhook-list');
+  }
+
+  show(webhooks: readonly Webhook[]): void {
+    this.list.replaceChildren(...webhooks.map((webhook) => this.item(webhook)));
+    this.showEmpty();
+  }
+
+  add(webhook: Webhook): void {
+    this.list.querySelector('[data-empty]')?.remove();
+    const item = this.item(webhook);
+    this.list.append(item);
+    item.querySelector<HTMLElement>('h3')?.focus();
+  }
+
+  private showEmpty(): void {
+    if (this.list.querySelector('[data-webhook]') === null) this.list.replaceChildren(el('li', { 'data-empty': true }, this.page.texts.webhooks.empty));
+  }
+
+  private item(webhook: Webhook): HTMLLIElement {
+    const texts = this.page.texts.webhooks;
+    const networkName = this.networks.find((network) => network.id === webhook.network)?.name ?? webhook.network;
+    const path = `/api/webhooks/${encodeURIComponent(webhook.id)}`;
+    const status = el('p', { class: 'form-status', role: 'status' });
+    const active = webhook.state === 'active';
+    const toggle = el('button', { type: 'button', class: 'secondary small' }, active ? texts.pause : texts.resume);
+    const remove = el('button', { type: 'button', class: 'danger small' }, texts.delete);
+    const item = el(
+      'li',
+      { class: 'card-item', 'data-webhook': webhook.id },
+      el('h3', { tabindex: '-1' }, `${texts.types[webhook.type]} · ${networkName}`),
+      el(
+        'p',
+        {},
+        el('span', { class: `badge ${active ? 'ok' : 'off'}` }, active ? texts.active : texts.paused),
+        webhook.pausedReason ? ' ' : null,
+        webhook.pausedReason ? el('span', { lang: 'en' }, webhook.pausedReason) : null,
+      ),
+      el(
+        'dl',
+        { class: 'facts' },
+        el('dt', {}, texts.url),
+        el('dd', { class: 'mono' }, webhook.url),
+        el('dt', {}, texts.contracts),
+        el('dd', { class: 'mono' }, webhook.filters.contractAddresses.join(', ') || texts.everyContract),
+        el('dt', {}, texts.tokenIds),
+        el('dd', { class: 'mono' }, webhook.filters.tokenIds.join(', ') || texts.everyToken),
+        el('dt', {}, this.page.texts.common.created),
+        el('dd', {}, formatTime(webhook.createdAt)),
+      ),
+      el(
+        'details',
+        {},
+        el('summary', {}, texts.signingKey),
+        el('p', {}, el('code', { class: 'mono', 'data-signing-key': true }, webhook.signingKey)),
+        el('p', { class: 'help' }, texts.signingKeyHelp),
+      ),
+      el('div', { class: 'actions' }, toggle, remove, status),
+    );
+    item.append(mountDeliveries(this.page, webhook));
+
+    toggle.addEventListener('click', async () => {
+      toggle.disabled = true;
+      const result = await call<Webhook>(this.page, 'POST', `${path}/${active ? 'pause' : 'resume'}`);
+      toggle.disabled = false;
+      if (!result.ok) return void (status.textContent = failureText(result, this.page.texts.common));
+      const next = this.item(result.body);
+      item.replaceWith(next);
+      next.querySelector<HTMLButtonElement>('.actions button')?.focus();
+    });
+    remove.addEventListener('click', async () => {
+      if (!(await confirmAction({ title: texts.deleteConfirm, body: texts.deleteConfirmBody, confirm: texts.delete, cancel: this.page.texts.common.cancel })))
+        return;
+      const result = await call<null>(this.page, 'DELETE', path);
+      if (!result.ok && result.status !== 404) return void (status.textContent = failureText(result, this.page.texts.common));
+      item.remove();
+      this.showEmpty();
+      part(this.page.root, 'webhook-list').closest('section')?.querySelector<HTMLElement>('h2')?.focus();
+    });
+    return item;
+  }
+}
