@@ -7,6 +7,7 @@ import type { App } from '../src/apps/app.ts';
 import { AppInputError, AppNotFoundError } from '../src/apps/errors.ts';
 import type { NewApp } from '../src/apps/input.ts';
 import type { AppStore } from '../src/apps/store.ts';
+import type { AccountStore } from '../src/accounts/store.ts';
 import type { AccountTokens } from '../src/webhooks/account-tokens.ts';
 import { WebhookNotFoundError } from '../src/webhooks/errors.ts';
 import { redactUrls } from '../src/log/redact.ts';
@@ -15,8 +16,9 @@ const USAGE = `Usage: npm run apps -- <command> [options]
 
 Commands:
   create --name <name> [--networks a,b] [--domains example.com,*.example.org]
-         [--cu-per-second N] [--monthly-quota N|unlimited]
-                                   a new app; prints its key
+         [--cu-per-second N] [--monthly-quota N|unlimited] [--owner <account>]
+                                   a new app; prints its key; with --owner it is the account's
+                                   (its dashboard lists it)
   list                             every app
   show <id>                        one app, with its key
   rotate <id> [--grace-seconds N]  a new key; the old one stops working now, or after N seconds
@@ -32,6 +34,7 @@ Options:
   --json   print one JSON document (create, show and rotate include the key)
   --help   print this help
 
+<account>: the email or the id (acc_…) of a dashboard account; it must exist.
 Empty --networks or --domains: every network, any origin. Defaults: 330 compute units per
 second, 300000000 per month.
 `;
@@ -51,7 +54,7 @@ type Values = ReturnType<typeof parseArgs<{ options: typeof options; allowPositi
 
 /** Each command's own options, and whether it takes an app id. */
 const commands = {
-  create: { options: ['name', 'networks', 'domains', 'cu-per-second', 'monthly-quota'], takesId: false },
+  create: { options: ['name', 'networks', 'domains', 'cu-per-second', 'monthly-quota', 'owner'], takesId: false },
   list: { options: [], takesId: false },
   show: { options: [], takesId: true },
   rotate: { options: ['grace-seconds'], takesId: true },
@@ -76,6 +79,8 @@ const flagOfField: Record<string, string> = {
 
 /** Bad input on the command line: exit code 2. */
 class UsageError extends Error {}
+/** --owner names no account: exit code 1, as an unknown app. */
+class UnknownAccountError extends Error {}
 
 type Outcome = { json: unknown; text: string };
 
@@ -109,22 +114,32 @@ async function main(argv: string[]): Promise<number> {
   const actOnTokens = command.startsWith('token ') ? tokenAction(command, rest[0] ?? '', values) : null;
 
   // Loaded once the arguments are known good: --help and usage errors answer without them.
-  const [{ databaseConfig }, { loadFaucetNetworks }, { openDatabase }, { loadAppKeySecret }, { createAppStore }, { createAccountTokens }] = await Promise.all([
+  const [
+    { databaseConfig },
+    { loadFaucetNetworks },
+    { openDatabase },
+    { loadAppKeySecret },
+    { createAppStore },
+    { createAccountTokens },
+    { createAccountStore },
+  ] = await Promise.all([
     import('../src/config/config.ts'),
     import('../src/chain/networks.ts'),
     import('../src/db/open.ts'),
     import('../src/apps/key-secret.ts'),
     import('../src/apps/store.ts'),
     import('../src/webhooks/account-tokens.ts'),
+    import('../src/accounts/store.ts'),
   ]);
   const config = databaseConfig();
   const database = await openDatabase(config);
   try {
+    const owner = values.owner === undefined ? undefined : await accountIdOf(createAccountStore(database.db), values.owner);
     let outcome: Outcome;
-    if (actOnTokens) outcome = await actOnTokens(createAccountTokens(database.db));
+    if (actOnTokens) outcome = await actOnTokens(createAccountTokens(database.db), owner);
     else {
       const networks = (await loadFaucetNetworks(resolve(import.meta.dirname, '..'))).map((network) => network.id);
-      outcome = await act!(createAppStore(database, { keySecret: await loadAppKeySecret(config), networks }));
+      outcome = await act!(createAppStore(database, { keySecret: await loadAppKeySecret(config), networks }), owner);
     }
     process.stdout.write(values.json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.text);
     return 0;
@@ -133,8 +148,15 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** Checks the command's own options, and returns what it does with the store. */
-function action(command: Command, id: string, values: Values): (store: AppStore) => Promise<Outcome> {
+/** The id of the account `owner` names: its id (`acc_…`) or its email. */
+async function accountIdOf(accounts: AccountStore, owner: string): Promise<string> {
+  const account = owner.startsWith('acc_') ? await accounts.get(owner) : await accounts.findByEmail(owner);
+  if (!account) throw new UnknownAccountError(`There is no account "${owner}" (give a dashboard account's email or id).`);
+  return account.id;
+}
+
+/** Checks the command's own options, and returns what it does with the store (and the account --owner named). */
+function action(command: Command, id: string, values: Values): (store: AppStore, owner?: string) => Promise<Outcome> {
   switch (command) {
     case 'create': {
       if (values.name === undefined) throw new UsageError('create needs --name <name>.');
@@ -146,8 +168,8 @@ function action(command: Command, id: string, values: Values): (store: AppStore)
         ...(values['cu-per-second'] !== undefined && { computeUnitsPerSecond: wholeNumber('--cu-per-second', values['cu-per-second']) }),
         ...(quota !== undefined && { monthlyComputeUnitQuota: quota === 'unlimited' ? null : wholeNumber('--monthly-quota', quota) }),
       };
-      return async (store) => {
-        const { app, key } = await store.create(input);
+      return async (store, owner) => {
+        const { app, key } = await store.create({ ...input, ...(owner !== undefined && { ownerId: owner }) });
         return { json: { app, key }, text: `Created ${app.id} (${app.name}).\nkey: ${key}\n` };
       };
     }
@@ -182,13 +204,12 @@ function action(command: Command, id: string, values: Values): (store: AppStore)
 }
 
 /** The account token commands: what each does with the tokens. */
-function tokenAction(command: Command, id: string, values: Values): (tokens: AccountTokens) => Promise<Outcome> {
+function tokenAction(command: Command, id: string, values: Values): (tokens: AccountTokens, owner?: string) => Promise<Outcome> {
   switch (command) {
     case 'token create': {
-      const owner = values.owner;
-      if (owner === undefined) throw new UsageError('token create needs --owner <account>.');
-      return async (tokens) => {
-        const { token, secret } = await tokens.create({ ownerId: owner, name: values.name ?? null });
+      if (values.owner === undefined) throw new UsageError('token create needs --owner <account>.');
+      return async (tokens, owner) => {
+        const { token, secret } = await tokens.create({ ownerId: owner!, name: values.name ?? null });
         return {
           json: { token, secret },
           text: `Created ${token.id} for ${token.ownerId}.\ntoken: ${secret}\nSend it as X-Crucible-Token; it is not shown again.\n`,
@@ -196,8 +217,8 @@ function tokenAction(command: Command, id: string, values: Values): (tokens: Acc
       };
     }
     case 'token list':
-      return async (tokens) => {
-        const list = await tokens.list(values.owner);
+      return async (tokens, owner) => {
+        const list = await tokens.list(owner);
         const rows = list.map((token) =>
           [
             token.id,
@@ -241,7 +262,7 @@ function quotaText(app: App): string {
 
 function table(apps: App[]): string {
   const rows = [
-    ['id', 'name', 'state', 'networks', 'domains', 'CU/s', 'CU/month'],
+    ['id', 'name', 'state', 'networks', 'domains', 'CU/s', 'CU/month', 'owner'],
     ...apps.map((app) => [
       app.id,
       app.name,
@@ -250,6 +271,7 @@ function table(apps: App[]): string {
       app.allowedDomains.join(',') || 'any',
       String(app.computeUnitsPerSecond),
       quotaText(app),
+      app.ownerId ?? '-',
     ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
@@ -284,7 +306,8 @@ function describe(app: App, key: string): string {
 function failure(error: unknown): { message: string; code: number } {
   if (error instanceof UsageError) return { message: error.message, code: 2 };
   if (error instanceof AppInputError) return { message: `${flagOfField[error.field] ?? error.field} ${error.reason}.`, code: 2 };
-  if (error instanceof AppNotFoundError || error instanceof WebhookNotFoundError) return { message: error.message, code: 1 };
+  if (error instanceof AppNotFoundError || error instanceof WebhookNotFoundError || error instanceof UnknownAccountError)
+    return { message: error.message, code: 1 };
   return { message: redactUrls(error instanceof Error ? error.message : String(error)), code: 1 };
 }
 

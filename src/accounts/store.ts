@@ -18,6 +18,8 @@ export interface AccountStore {
    */
   verify(input: { email: string; password: string }): Promise<Account | null>;
   get(id: string): Promise<Account | null>;
+  /** The account with this email (in any case), or null: for operators (`npm run apps -- … --owner <email>`), not for sign-in. */
+  findByEmail(email: string): Promise<Account | null>;
   /** WrongPasswordError when `currentPassword` is not the account's. */
   changePassword(id: string, input: { currentPassword: string; newPassword: string }): Promise<Account>;
 }
@@ -62,6 +64,11 @@ export function createAccountStore(db: Kysely<DatabaseSchema>, options: { now?: 
 
     async get(id) {
       const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toAccount(row) : null;
+    },
+
+    async findByEmail(email) {
+      const row = await rowByEmail(email);
       return row ? toAccount(row) : null;
     },
 

@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { App } from '../../../src/apps/app.ts';
 import { loadAppKeySecret } from '../../../src/apps/key-secret.ts';
 import { createAppStore, type AppStore } from '../../../src/apps/store.ts';
+import { createAccountStore } from '../../../src/accounts/store.ts';
 import { readDatabaseConfig } from '../../../src/config/database.ts';
 import { openDatabase, type Database } from '../../../src/db/open.ts';
 import { databaseEngines } from '../../support/postgres.ts';
@@ -82,6 +83,21 @@ describe.each(databaseEngines())('npm run apps on $name', (engine) => {
     expect(shown.stdout).toMatch(/^state: +disabled$/m);
   });
 
+  it('creates an app for a dashboard account named by its email or id, and refuses an account that does not exist', async () => {
+    const account = await createAccountStore(database.db).create({ email: 'Ops@Example.com', password: 'a long enough password' });
+    const byEmail = await apps(env, 'create', '--name', 'Owned', '--owner', 'ops@example.COM', '--json');
+    expect(byEmail).toMatchObject({ code: 0, stderr: '' });
+    const { app } = JSON.parse(byEmail.stdout) as { app: App };
+    expect(app.ownerId).toBe(account.id);
+    expect((await store.listByOwner(account.id)).map((owned) => owned.id)).toEqual([app.id]);
+    expect((await apps(env, 'show', app.id)).stdout).toMatch(new RegExp(`^owner: +${account.id}$`, 'm'));
+    expect(JSON.parse((await apps(env, 'create', '--name', 'Owned too', '--owner', account.id, '--json')).stdout).app.ownerId).toBe(account.id);
+
+    const unknown = await apps(env, 'create', '--name', 'Orphan', '--owner', 'nobody@example.com');
+    expect(unknown).toMatchObject({ code: 1, stdout: '', stderr: 'There is no account "nobody@example.com" (give a dashboard account\'s email or id).\n' });
+    expect(await store.list()).toHaveLength(2);
+  });
+
   it('refuses bad input with one sentence and exit code 2, writing nothing', async () => {
     const unknownNetwork = await apps(env, 'create', '--name', 'x', '--networks', 'base-sepolia,mainnet');
     expect(unknownNetwork.code).toBe(2);
@@ -104,8 +120,8 @@ describe('npm run apps', () => {
     expect((await apps(env, 'list')).stdout).toMatch(/^No apps yet/);
     await apps(env, 'create', '--name', 'First');
     const table = await apps(env, 'list');
-    expect(table.stdout.split('\n')[0]).toMatch(/^id +name +state +networks +domains +CU\/s +CU\/month$/);
-    expect(table.stdout.split('\n')[1]).toMatch(/^app_[0-9a-f]{16} +First +active +all +any +330 +300000000$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^id +name +state +networks +domains +CU\/s +CU\/month +owner$/);
+    expect(table.stdout.split('\n')[1]).toMatch(/^app_[0-9a-f]{16} +First +active +all +any +330 +300000000 +-$/);
     expect(JSON.parse((await apps(env, 'list', '--json')).stdout)).toMatchObject({ apps: [{ name: 'First' }] });
   });
 
