@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import sitemap, { type SitemapItem } from '@astrojs/sitemap';
 import type { AstroIntegration } from 'astro';
 import { defaultLocale, localeLang, locales, type Locale } from '../../src/site/locales.ts';
+import { isSignedInDashboardPath } from '../../src/site/urls.ts';
 
 // /sitemap.xml (spec 4.8): @astrojs/sitemap writes the sitemap files from the pages Astro
 // built; we add hreflang alternates for every translation plus x-default, and publish its
@@ -56,7 +57,8 @@ export function sitemapIntegrations(builtPaths: Set<string>, siteUrl: () => stri
   return [
     sitemap({
       entryLimit: 50_000,
-      filter: (url) => builtPaths.has(canonicalOf(url)),
+      // The signed-in dashboard's shells are `noindex`: nothing there for a search engine.
+      filter: (url) => builtPaths.has(canonicalOf(url)) && !isSignedInDashboardPath(canonicalOf(url)),
       serialize: (item) => {
         const path = canonicalOf(item.url);
         return { ...item, url: new URL(path, siteUrl()).href, links: alternatesFor(path, builtPaths, siteUrl()) };

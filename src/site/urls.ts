@@ -1,4 +1,4 @@
-import { defaultLocale, type Locale } from './locales.ts';
+import { defaultLocale, locales, type Locale } from './locales.ts';
 import type { Section } from './sections.ts';
 
 // Every site URL is computed here and nowhere else. Leaf pages have no trailing slash
@@ -53,6 +53,15 @@ export function nftGalleryUrl(locale: Locale): string {
 /** The developer dashboard's pages (platform §8), each a directory: `/dashboard/`, `/ja/dashboard/apps/`. */
 export const dashboardPages = ['start', 'sign-up', 'sign-in', 'apps', 'app', 'webhooks', 'account'] as const;
 export type DashboardPage = (typeof dashboardPages)[number];
+/** Pages for a signed-in account: empty shells to a crawler, so `noindex` and out of the sitemap. */
+export const signedInDashboardPages: readonly DashboardPage[] = ['apps', 'app', 'webhooks', 'account'];
+
+/** Whether a site path (any locale, with or without its trailing slash) is a signed-in dashboard page. */
+export function isSignedInDashboardPath(path: string): boolean {
+  const match = /^(?:\/([^/]+))?\/dashboard\/([^/]+)\/?$/.exec(path);
+  if (!match || (match[1] !== undefined && !(locales as readonly string[]).includes(match[1]))) return false;
+  return (signedInDashboardPages as readonly string[]).includes(match[2]!);
+}
 
 export function dashboardUrl(locale: Locale, page: DashboardPage = 'start'): string {
   return `${localePrefix(locale)}/dashboard/${page === 'start' ? '' : `${page}/`}`;

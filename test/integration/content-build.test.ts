@@ -9,7 +9,16 @@ import { loadSite } from '../../src/site/load.ts';
 import { locales } from '../../src/site/locales.ts';
 import { searchableSections, sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';
-import { faucetsUrl, htmlFileOf, nftGalleryUrl, sectionUrl, translationStatusUrl } from '../../src/site/urls.ts';
+import {
+  dashboardPages,
+  dashboardUrl,
+  faucetsUrl,
+  htmlFileOf,
+  nftGalleryUrl,
+  sectionUrl,
+  signedInDashboardPages,
+  translationStatusUrl,
+} from '../../src/site/urls.ts';
 import { buildSite, copyFixtureContent, projectRoot } from '../support/build.ts';
 
 // Builds the fixture site with the real Astro build, after an "author" adds one page,
@@ -139,6 +148,8 @@ describe('fixture site build', () => {
       for (const section of sections) if (site.pagesIn(locale, section).length) expected.add(`${siteUrl}${sectionUrl(locale, section)}`);
       expected.add(`${siteUrl}${faucetsUrl(locale)}`);
       expected.add(`${siteUrl}${nftGalleryUrl(locale)}`);
+      // The dashboard's public pages; the signed-in ones are noindex shells.
+      for (const page of dashboardPages) if (!signedInDashboardPages.includes(page)) expected.add(`${siteUrl}${dashboardUrl(locale, page)}`);
       for (const network of site.networks) expected.add(`${siteUrl}${faucetsUrl(locale, network.id)}`);
     }
     expect(locs.length).toBe(new Set(locs).size);

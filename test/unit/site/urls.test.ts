@@ -1,7 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { homeUrl, htmlFileOf, llmsFullUrl, llmsUrl, nodeUrlOf, pageUrl, rpcReferenceUrl, sectionLlmsUrl, sectionUrl, twinUrl } from '../../../src/site/urls.ts';
+import {
+  dashboardUrl,
+  homeUrl,
+  htmlFileOf,
+  isSignedInDashboardPath,
+  llmsFullUrl,
+  llmsUrl,
+  nodeUrlOf,
+  pageUrl,
+  rpcReferenceUrl,
+  sectionLlmsUrl,
+  sectionUrl,
+  twinUrl,
+} from '../../../src/site/urls.ts';
 
 describe('site URLs', () => {
+  it("tells the signed-in dashboard's pages from its public ones, in every locale", () => {
+    for (const page of ['apps', 'app', 'webhooks', 'account'] as const) {
+      expect(isSignedInDashboardPath(dashboardUrl('en', page)), page).toBe(true);
+      expect(isSignedInDashboardPath(dashboardUrl('ja', page).replace(/\/$/, '')), page).toBe(true);
+    }
+    for (const page of ['start', 'sign-in', 'sign-up'] as const) expect(isSignedInDashboardPath(dashboardUrl('ko', page)), page).toBe(false);
+    expect(isSignedInDashboardPath('/docs/dashboard/apps/')).toBe(false);
+    expect(isSignedInDashboardPath('/dashboard/apps/x/')).toBe(false);
+  });
+
   it('leaves English unprefixed and prefixes other locales', () => {
     expect(homeUrl('en')).toBe('/');
     expect(homeUrl('zh-Hant')).toBe('/zh-Hant/');
