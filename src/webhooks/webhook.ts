@@ -1,12 +1,13 @@
 import { isIP } from 'node:net';
 import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../nfts/blocked-addresses.ts';
 import { WebhookInputError } from './errors.ts';
+import { ADDRESS_PATTERN, MAX_FILTER_ENTRIES, MAX_URL_LENGTH, TOKEN_ID_PATTERN, type WebhookType } from './schemas.ts';
+
+export { WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
 
 // A webhook as its owner sees it (platform §6), and the rules its input obeys. Addresses are kept
 // lowercase, token ids decimal; an empty filter list matches everything.
 
-export const WEBHOOK_TYPES = ['NFT_ACTIVITY', 'NFT_METADATA_UPDATE'] as const;
-export type WebhookType = (typeof WEBHOOK_TYPES)[number];
 type WebhookState = 'active' | 'paused';
 
 export interface WebhookFilters {
@@ -33,12 +34,6 @@ export interface Webhook {
   updatedAt: number;
 }
 
-/** Contract addresses and token ids one webhook may filter on. */
-export const MAX_FILTER_ENTRIES = 1000;
-const MAX_URL_LENGTH = 2048;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const DECIMAL = /^\d{1,78}$/;
-const HEX = /^0x[0-9a-fA-F]{1,64}$/;
 const UINT256_MAX = 2n ** 256n - 1n;
 
 export interface UrlRules {
@@ -76,7 +71,7 @@ export function parseFilters(type: WebhookType, input: { contractAddresses?: rea
   if (tokens.length > MAX_FILTER_ENTRIES) throw new WebhookInputError('filters.tokenIds', `must list at most ${MAX_FILTER_ENTRIES} token ids`);
   if (type !== 'NFT_ACTIVITY' && tokens.length > 0) throw new WebhookInputError('filters.tokenIds', `apply to NFT_ACTIVITY webhooks only, not ${type}`);
   for (const address of contracts) {
-    if (!ADDRESS.test(address))
+    if (!ADDRESS_PATTERN.test(address))
       throw new WebhookInputError('filters.contractAddresses', `must be 0x addresses of 40 hex digits (got ${JSON.stringify(address)})`);
   }
   return {
@@ -88,7 +83,7 @@ export function parseFilters(type: WebhookType, input: { contractAddresses?: rea
 /** A token id given in decimal or 0x hex, as decimal. */
 function decimalTokenId(value: string): string {
   const trimmed = value.trim();
-  if (!DECIMAL.test(trimmed) && !HEX.test(trimmed)) {
+  if (!TOKEN_ID_PATTERN.test(trimmed)) {
     throw new WebhookInputError('filters.tokenIds', `must be decimal or 0x hex token ids (got ${JSON.stringify(value)})`);
   }
   const id = BigInt(trimmed);

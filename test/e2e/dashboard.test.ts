@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { createWalletClient, http, type Hash } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -212,9 +212,46 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
     key = rotated;
   });
 
-  it('creates a webhook and shows its delivery, with the attempt and the payload the receiver got', async () => {
+  it('refuses a bad webhook form beside its fields before sending it, and the server’s refusal beside its field', async () => {
     await page.getByRole('link', { name: strings.common.webhooks }).click();
     await page.waitForURL(`${site.origin}${dashboardUrl(locale, 'webhooks')}`);
+    const form = page.locator('form[data-create-webhook]');
+    await expect.poll(() => form.locator(`select[name="network"] option[value="${site.network}"]`).count()).toBe(1);
+    const sent: string[] = [];
+    const record = (request: Request) => {
+      if (request.method() === 'POST' && new URL(request.url()).pathname.startsWith('/api/webhooks')) sent.push(request.url());
+    };
+    page.on('request', record);
+    try {
+      await form.getByLabel(strings.webhooks.url).fill('hooks.example.com/nft');
+      await form.getByLabel(strings.webhooks.contracts).fill('0x1234');
+      await form.getByRole('button', { name: strings.webhooks.create }).click();
+      const url = form.getByLabel(strings.webhooks.url);
+      await expect.poll(() => url.getAttribute('aria-invalid')).toBe('true');
+      // In the page's words, beside the field, with focus on the first refused.
+      expect(await form.locator('[data-field="url"] [data-error]').textContent()).toBe(strings.errors.url);
+      expect(await form.locator('[data-field="filters.contractAddresses"] [data-error]').textContent()).toBe(strings.errors.contractAddresses);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('url');
+      expect(sent).toEqual([]);
+    } finally {
+      page.off('request', record);
+    }
+    // Token ids suit NFT activity only: the API refuses them with their field, and the page shows its sentence there.
+    await form.getByLabel(strings.webhooks.type).selectOption('NFT_METADATA_UPDATE');
+    await form.getByLabel(strings.webhooks.url).fill(`${receiver.url}/refused`);
+    await form.getByLabel(strings.webhooks.contracts).fill('');
+    await form.getByLabel(strings.webhooks.tokenIds).fill('1');
+    await form.getByRole('button', { name: strings.webhooks.create }).click();
+    const tokenIdsError = form.locator('[data-field="filters.tokenIds"] [data-error]');
+    await expect.poll(() => tokenIdsError.textContent()).toBe('The token ids apply to NFT_ACTIVITY webhooks only, not NFT_METADATA_UPDATE.');
+    expect(await tokenIdsError.getAttribute('lang')).toBe(locale === 'en' ? null : 'en');
+    expect(await form.locator('[data-field="url"] [data-error]').isHidden()).toBe(true);
+    expect(await page.locator('[data-webhook]').count()).toBe(0);
+    await form.getByLabel(strings.webhooks.type).selectOption('NFT_ACTIVITY');
+    await form.getByLabel(strings.webhooks.tokenIds).fill('');
+  });
+
+  it('creates a webhook and shows its delivery, with the attempt and the payload the receiver got', async () => {
     const form = page.locator('form[data-create-webhook]');
     await form.getByLabel(strings.webhooks.network).selectOption(site.network);
     await form.getByLabel(strings.webhooks.url).fill(`${receiver.url}/${appId}`);

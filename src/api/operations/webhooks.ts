@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { AccountTokens } from '../../webhooks/account-tokens.ts';
 import { WebhookInputError, WebhookNotFoundError } from '../../webhooks/errors.ts';
 import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../../webhooks/store.ts';
-import { MAX_FILTER_ENTRIES, WEBHOOK_TYPES, type Webhook as WebhookRecord } from '../../webhooks/webhook.ts';
+import { CreateWebhook, UpdateWebhook, WebhookTypeSchema } from '../../webhooks/schemas.ts';
+import type { Webhook as WebhookRecord } from '../../webhooks/webhook.ts';
 import { BufferedResponse } from '../buffered-response.ts';
-import { apiErrorResponse, documentationUrlOf } from '../errors.ts';
-import { defineOperation, type ApiOperation, type ApiRequest, type ResponseSpec } from '../operation.ts';
+import { apiErrorBody, apiErrorResponse, documentationUrlOf } from '../errors.ts';
+import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure, type ResponseSpec } from '../operation.ts';
 import { jsonResponse } from '../responses.ts';
 import { ErrorBody } from '../schemas.ts';
 import { DashboardError } from '../../dashboard/errors.ts';
@@ -16,7 +17,8 @@ import { DashboardError } from '../../dashboard/errors.ts';
 // (platform §8; then its state changes are CSRF-checked as the dashboard's are); app keys are never
 // accepted, as they ship in front ends. Another owner's webhook answers 404 exactly as a missing
 // one. The signing key is part of the webhook and shown to its owner whenever asked (as the
-// incumbent's dashboard does).
+// incumbent's dashboard does). Inputs are judged by src/webhooks/schemas.ts (the dashboard's form
+// checks with them too), then by the store; a refusal of one input names it in `field`.
 
 /** What the operations need: who a token (or a session) belongs to, and the owner's webhooks. */
 export interface WebhookApi {
@@ -33,29 +35,10 @@ const TOKEN_HEADER = 'x-crucible-token';
 const BODY_MAX_BYTES = 256 * 1024;
 
 const time = z.iso.datetime().describe('ISO 8601, UTC.');
-const address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/)
-  .describe('0x followed by 40 hexadecimal digits.');
-const tokenId = z
-  .string()
-  .regex(/^(\d{1,78}|0x[0-9a-fA-F]{1,64})$/)
-  .describe('Decimal, or 0x hexadecimal; stored and shown as decimal.');
-
-const Filters = z
-  .object({
-    contractAddresses: z.array(address).max(MAX_FILTER_ENTRIES).optional().describe('Only these contracts; absent or empty: every contract.'),
-    tokenIds: z.array(tokenId).max(MAX_FILTER_ENTRIES).optional().describe('NFT_ACTIVITY only: only these token ids; absent or empty: every token.'),
-  })
-  .strict();
-
-const WebhookType = z
-  .enum(WEBHOOK_TYPES)
-  .describe('NFT_ACTIVITY: NFT transfers (ERC-721, ERC-1155, legacy). NFT_METADATA_UPDATE: a token’s metadata changed on refresh.');
 
 const Webhook = z.object({
   id: z.string(),
-  type: WebhookType,
+  type: WebhookTypeSchema,
   network: z.string().describe('Network id, as in content/networks/.'),
   url: z.url().describe('Where deliveries are POSTed.'),
   filters: z.object({
@@ -71,20 +54,6 @@ const Webhook = z.object({
   createdAt: time,
   updatedAt: time,
 });
-
-const CreateWebhook = z
-  .object({
-    type: WebhookType,
-    network: z.string().min(1).describe('Network id, as in content/networks/.'),
-    url: z.string().min(1).describe('https (http too in local mode); outside local mode not a loopback, private or link-local address.'),
-    filters: Filters.optional(),
-  })
-  .strict();
-
-const UpdateWebhook = z
-  .object({ url: CreateWebhook.shape.url.optional(), filters: Filters.optional() })
-  .strict()
-  .refine((patch) => patch.url !== undefined || patch.filters !== undefined, 'give url or filters');
 
 const DeliveryStatus = z.enum(['pending', 'delivered', 'failed']);
 
@@ -125,25 +94,53 @@ const DeliveryPage = z.object({
   pageKey: z.string().nullable().describe('Pass for the next page; null on the last.'),
 });
 
-const WebhookParams = z.object({ webhookId: z.string().min(1).max(100).describe('The webhook’s id.') });
-const DeliveryParams = WebhookParams.extend({ deliveryId: z.string().min(1).max(100).describe('The delivery’s id (its payload’s `id`).') });
+const idMessage = (what: string) => `A ${what} id has 1 to 100 characters.`;
+const WebhookParams = z.object({ webhookId: z.string().min(1, idMessage('webhook')).max(100, idMessage('webhook')).describe('The webhook’s id.') });
+const DeliveryParams = WebhookParams.extend({
+  deliveryId: z.string().min(1, idMessage('delivery')).max(100, idMessage('delivery')).describe('The delivery’s id (its payload’s `id`).'),
+});
+const limitMessage = 'The limit is a whole number from 1 to 100.';
 const DeliveryQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Deliveries per page, 1–100; default 50.'),
+  limit: z.coerce
+    .number({ error: limitMessage })
+    .int(limitMessage)
+    .min(1, limitMessage)
+    .max(100, limitMessage)
+    .default(50)
+    .describe('Deliveries per page, 1–100; default 50.'),
   pageKey: z
     .string()
-    .regex(/^\d{1,15}$/, 'must be the pageKey of the page before')
+    .regex(/^\d{1,15}$/, 'The pageKey must be the pageKey of the page before.')
     .optional()
     .describe('The `pageKey` of the page before.'),
-  status: DeliveryStatus.optional().describe('Only deliveries in this state.'),
+  status: z
+    .enum(DeliveryStatus.options, { error: `The status is ${DeliveryStatus.options.join(', ')}.` })
+    .optional()
+    .describe('Only deliveries in this state.'),
+});
+
+/** The Error body (spec 2.5) with the input at fault, so the dashboard shows the sentence next to its field. */
+const WebhookError = ErrorBody.extend({
+  error: ErrorBody.shape.error.extend({
+    field: z
+      .string()
+      .optional()
+      .describe('On 400, the input at fault by its dotted name (`url`, `filters.contractAddresses`, `limit`), when one is: `message` is about it.'),
+  }),
 });
 
 /** Named schemas for the OpenAPI document's components (each used in more than one place). */
-export const webhookComponentSchemas = { Webhook, WebhookDelivery: Delivery };
+export const webhookComponentSchemas = { Webhook, WebhookDelivery: Delivery, WebhookError };
 
 export function webhookOperations(origin: string, api: WebhookApi): ApiOperation[] {
   const documentationUrl = documentationUrlOf(origin);
   const noStore = { 'cache-control': 'no-store' };
   const json = (body: unknown, status = 200) => jsonResponse(body, { status, headers: noStore });
+  /** 400 with the input at fault named in `field`, where one is. */
+  const badRequest = ({ problem, field }: Refusal) => {
+    const { error } = apiErrorBody('bad_request', { documentationUrl, problem });
+    return json({ error: { ...error, ...(field !== undefined && { field }) } }, error.status);
+  };
 
   const unauthorized = () =>
     apiErrorResponse('unauthorized', {
@@ -168,7 +165,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       try {
         return await act(caller.ownerId, input);
       } catch (error) {
-        if (error instanceof WebhookInputError) return apiErrorResponse('bad_request', { documentationUrl, problem: error.message });
+        if (error instanceof WebhookInputError) return badRequest(storeRefusal(error));
         if (error instanceof WebhookNotFoundError) return apiErrorResponse('not_found', { documentationUrl });
         throw error;
       }
@@ -177,18 +174,12 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
   const invalid: ApiOperation['invalid'] = async (failures, { request }) => {
     const caller = await owner(request);
     if ('refused' in caller) return caller.refused;
-    const failure = failures[0]!;
-    const issue = failure.issues[0];
-    const problem =
-      failure.reason === 'invalid' && issue
-        ? `${failure.part}${issue.path.length ? `.${issue.path.map(String).join('.')}` : ''}: ${issue.message}.`
-        : `The request's ${failure.part} could not be read (${failure.reason.replaceAll('_', ' ')}).`;
-    return apiErrorResponse('bad_request', { documentationUrl, problem });
+    return badRequest(inputRefusal(failures[0]!));
   };
 
   const error = (status: number, code: string, when: string): [number, ResponseSpec] => [
     status,
-    { description: `\`${code}\` (${status}): ${when}`, content: { 'application/json': ErrorBody } },
+    { description: `\`${code}\` (${status}): ${when}`, content: { 'application/json': WebhookError } },
   ];
   const common = (notFound: boolean): Record<number, ResponseSpec> =>
     Object.fromEntries([
@@ -330,6 +321,41 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       handler: authorized(async (ownerId, { params }) => json(deliveryDetailJson(await api.store.delivery(ownerId, params.webhookId, params.deliveryId)))),
     }),
   ] as ApiOperation[];
+}
+
+/** A refusal of bad input: a sentence, and the input it is about where there is one. */
+interface Refusal {
+  problem: string;
+  field?: string;
+}
+
+/** The store's field names in a sentence ("The URL must reach a public address …"). */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  type: 'type',
+  network: 'network',
+  url: 'URL',
+  'filters.contractAddresses': 'contract addresses',
+  'filters.tokenIds': 'token ids',
+};
+
+function storeRefusal(error: WebhookInputError): Refusal {
+  return { problem: `The ${FIELD_WORDS[error.field] ?? error.field} ${error.reason}.`, field: error.field };
+}
+
+/** The first failure of a request's inputs; the schemas' messages are sentences about their input. */
+function inputRefusal(failure: InputFailure): Refusal {
+  const issue = failure.issues[0];
+  if (failure.reason !== 'invalid') return { problem: `The request's ${failure.part} could not be read (${failure.reason.replaceAll('_', ' ')}).` };
+  if (!issue) return { problem: `The request's ${failure.part} is not valid.` };
+  // An entry of a list is refused as its list (`filters.contractAddresses`), as the store names it.
+  const index = issue.path.findIndex((segment) => typeof segment === 'number');
+  const path = (index === -1 ? issue.path : issue.path.slice(0, index)).map(String);
+  if (issue.code === 'unrecognized_keys') {
+    const field = [...path, issue.keys[0]!].join('.');
+    return { problem: `There is no field ${field} here.`, field };
+  }
+  if (path.length > 0) return { problem: issue.message, field: path.join('.') };
+  return { problem: failure.part === 'body' && issue.code === 'invalid_type' ? 'The request body must be a JSON object.' : issue.message };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,5 +1,7 @@
-// The webhooks page: list, create, pause and resume, delete, and each webhook's deliveries. The
-// webhook API takes the dashboard's session (and its CSRF token) instead of X-Crucible-Token.
+// The webhooks page: list, create (checked first with the webhook API's own CreateWebhook schema),
+// pause and resume, delete, and each webhook's deliveries. The webhook API takes the dashboard's
+// session (and its CSRF token) instead of X-Crucible-Token.
+import { CreateWebhook } from '../../webhooks/schemas.ts';
 import type { DashboardTexts } from './client-texts.ts';
 import { confirmAction } from './confirm.ts';
 import { mountDeliveries } from './deliveries.ts';
@@ -27,15 +29,14 @@ export async function mountWebhooks(): Promise<void> {
 
   form.form.addEventListener('submit', async (event) => {
     event.preventDefault();
-    form.clear();
     const input = {
       type: form.value('type'),
       network: form.value('network'),
       url: form.value('url').trim(),
       filters: { contractAddresses: linesOf(form.value('filters.contractAddresses')), tokenIds: linesOf(form.value('filters.tokenIds')) },
     };
-    // The webhook API's own rules (src/webhooks/webhook.ts) answer for the rest; a URL is at least needed.
-    if (input.url === '') return form.showFieldErrors([{ field: 'url', message: page.texts.errors.url }]);
+    // What depends on the server's mode (https only, public hosts) it answers, beside the field too.
+    if (!form.check(CreateWebhook, input, webhookFieldMessages(page.texts.errors))) return;
     form.busy(texts.creating);
     const result = await call<Webhook>(page, 'POST', '/api/webhooks', input);
     form.busy(null);
@@ -43,6 +44,11 @@ export async function mountWebhooks(): Promise<void> {
     form.form.reset();
     list.add(result.body);
   });
+}
+
+/** The check's words for each field of the form, as the API names its inputs. */
+function webhookFieldMessages(errors: DashboardTexts['errors']): Record<string, string> {
+  return { network: errors.network, url: errors.url, 'filters.contractAddresses': errors.contractAddresses, 'filters.tokenIds': errors.tokenIds };
 }
 
 class WebhookList {

@@ -172,32 +172,72 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
 
   it('refuses bad input with 400 bad_request saying why, and stores nothing', async () => {
     const { alice } = await setUp();
-    const cases: Array<[unknown, RegExp]> = [
-      [{ ...activity, type: 'ADDRESS_ACTIVITY' }, /type/],
-      [{ ...activity, network: 'nowhere' }, /network must be one of crucible-testnet, ethereum-sepolia/],
-      [{ ...activity, url: 'not a url' }, /url must be an absolute URL/],
-      [{ ...activity, url: 'ftp://hooks.example.com/' }, /url must be an http or https URL/],
-      [{ ...activity, url: 'https://user:pw@hooks.example.com/' }, /url must not carry a user name or password/],
-      [{ ...activity, filters: { contractAddresses: ['0x1234'] } }, /contractAddresses/],
-      [{ ...activity, filters: { tokenIds: ['-1'] } }, /tokenIds/],
-      [{ ...activity, filters: { tokenIds: [`0x1${'0'.repeat(64)}`] } }, /tokenIds/],
-      [{ ...activity, type: 'NFT_METADATA_UPDATE', filters: { tokenIds: ['1'] } }, /filters.tokenIds apply to NFT_ACTIVITY webhooks only/],
-      [{ ...activity, extra: 1 }, /extra|Unrecognized/],
-      [{ ...activity, url: undefined }, /url/],
+    const cases: Array<[unknown, string | undefined, RegExp]> = [
+      [{ ...activity, type: 'ADDRESS_ACTIVITY' }, 'type', /type/],
+      [{ ...activity, network: 'nowhere' }, 'network', /network must be one of crucible-testnet, ethereum-sepolia/],
+      [{ ...activity, url: 'not a url' }, 'url', /URL must be an absolute http or https URL/],
+      [{ ...activity, url: 'ftp://hooks.example.com/' }, 'url', /URL must be an absolute http or https URL/],
+      [{ ...activity, url: 'https://user:pw@hooks.example.com/' }, 'url', /URL must not carry a user name or password/],
+      [{ ...activity, filters: { contractAddresses: ['0x1234'] } }, 'filters.contractAddresses', /contract address/],
+      [{ ...activity, filters: { tokenIds: ['-1'] } }, 'filters.tokenIds', /token id/],
+      [{ ...activity, filters: { tokenIds: [`0x1${'0'.repeat(64)}`] } }, 'filters.tokenIds', /token id/],
+      [{ ...activity, type: 'NFT_METADATA_UPDATE', filters: { tokenIds: ['1'] } }, 'filters.tokenIds', /token ids apply to NFT_ACTIVITY webhooks only/],
+      [{ ...activity, extra: 1 }, 'extra', /extra/],
+      [{ ...activity, url: undefined }, 'url', /URL/],
+      [[activity], undefined, /JSON object/],
     ];
-    for (const [body, reason] of cases) {
+    for (const [body, field, reason] of cases) {
       const answer = await call('POST', '/api/webhooks', { token: alice, body });
-      expect({ body, status: answer.status, code: answer.body.error.code }).toEqual({ body, status: 400, code: 'bad_request' });
+      expect({ body, status: answer.status, code: answer.body.error.code, field: answer.body.error.field }).toEqual({
+        body,
+        status: 400,
+        code: 'bad_request',
+        field,
+      });
       expect(answer.body.error.message).toMatch(reason);
     }
     expect((await call('POST', '/api/webhooks', { token: alice, rawBody: '{"type":' })).status).toBe(400);
     const hook = (await call('POST', '/api/webhooks', { token: alice, body: activity })).body;
     expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: {} })).body.error.message).toMatch(/give url or filters/);
-    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: { url: 'gopher://x' } })).status).toBe(400);
-    for (const query of ['limit=0', 'limit=101', 'limit=x', 'pageKey=abc', 'status=lost']) {
-      expect((await call('GET', `/api/webhooks/${hook.id}/deliveries?${query}`, { token: alice })).status).toBe(400);
+    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: { url: 'gopher://x' } })).body.error.field).toBe('url');
+    for (const [query, field] of [
+      ['limit=0', 'limit'],
+      ['limit=101', 'limit'],
+      ['limit=x', 'limit'],
+      ['pageKey=abc', 'pageKey'],
+      ['status=lost', 'status'],
+    ]) {
+      const answer = await call('GET', `/api/webhooks/${hook.id}/deliveries?${query}`, { token: alice });
+      expect({ query, status: answer.status, field: answer.body.error.field }).toEqual({ query, status: 400, field });
     }
     expect((await call('GET', '/api/webhooks', { token: alice })).body.webhooks).toHaveLength(1);
+  });
+
+  it('names the field at fault of a bad url and of a bad contract address, in a sentence', async () => {
+    const { alice } = await setUp();
+    const badUrl = await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'hooks.example.com/nft' } });
+    expect({ status: badUrl.status, field: badUrl.body.error.field, message: badUrl.body.error.message }).toEqual({
+      status: 400,
+      field: 'url',
+      message: 'The URL must be an absolute http or https URL, such as https://example.com/hooks.',
+    });
+    const badContract = await call('POST', '/api/webhooks', {
+      token: alice,
+      body: { ...activity, filters: { contractAddresses: [RELICS, `${RELICS}00`] } },
+    });
+    expect({ status: badContract.status, field: badContract.body.error.field, message: badContract.body.error.message }).toEqual({
+      status: 400,
+      field: 'filters.contractAddresses',
+      message: 'Each contract address is 0x followed by 40 hexadecimal digits.',
+    });
+    // The store's own rules (here, production's) are named the same way.
+    const loopback = await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'https://127.0.0.1/hook' }, mode: 'production' });
+    expect({ status: loopback.status, field: loopback.body.error.field, message: loopback.body.error.message }).toEqual({
+      status: 400,
+      field: 'url',
+      message: 'The URL must reach a public address (127.0.0.1 is loopback, private or link-local).',
+    });
+    expect((await call('GET', '/api/webhooks', { token: alice })).body.webhooks).toEqual([]);
   });
 
   it('in production takes https URLs to public hosts only', async () => {
@@ -215,7 +255,10 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
     ]) {
       const answer = await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url }, mode: 'production' });
       expect({ url, status: answer.status }).toEqual({ url, status: 400 });
-      expect(answer.body.error.message).toMatch(/url must be an https URL|url must reach a public address/);
+      expect({ field: answer.body.error.field, message: answer.body.error.message }).toEqual({
+        field: 'url',
+        message: expect.stringMatching(/^The URL must be an https URL\.$|^The URL must reach a public address/),
+      });
     }
     expect((await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'https://8.8.8.8/hook' }, mode: 'production' })).status).toBe(201);
     // Local mode: http and this machine are fine.
