@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { type CachePolicy, rpcCategories, type RpcCategory, type RpcTransport } from '../node/rpc/method.ts';
 import type { SourceKind } from '../prices/observation.ts';
-import type { WebhookType } from '../webhooks/webhook.ts';
+import type { WebhookType } from '../webhooks/schemas.ts';
 import { locales, type Locale } from './locales.ts';
 import { sections, type Section } from './sections.ts';
 import { uiMessage, uiText } from './ui-message.ts';

@@ -5,7 +5,8 @@ import type { IndexHooks, IndexReset, TransfersIndexed, TransfersUndone } from '
 import type { NftKind, Transfer } from '../indexer/transfer.ts';
 import type { NftMetadataRecord } from '../nfts/ports.ts';
 import { activityItem, byBlock, isNftTransfer, metadataCategory, metadataSnapshot, type WebhookEvent, type WebhookPayload } from './payload.ts';
-import { matchesFilters, type WebhookFilters, type WebhookType } from './webhook.ts';
+import type { WebhookType } from './schemas.ts';
+import { matchesFilters, type WebhookFilters } from './webhook.ts';
 
 // The durable outbox (platform §6): deliveries are rows written INSIDE the transaction that makes
 // their news true (the index's step or rollback, the metadata store's refresh), so an event is

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { Transfer } from '../indexer/transfer.ts';
 import type { NftKind } from '../indexer/transfer.ts';
 import type { NftMetadataRecord } from '../nfts/ports.ts';
-import type { WebhookType } from './webhook.ts';
+import type { WebhookType } from './schemas.ts';
 
 // What a delivery POSTs (platform §6), in the incumbent's shape: `{ webhookId, id, createdAt, type,
 // event }`. NFT_ACTIVITY's event is `{ network, activity: [...] }`, one item per NFT moved (ERC-721,

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import type { DatabaseSchema, WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.ts';
 import { WebhookInputError, WebhookNotFoundError } from './errors.ts';
-import { parseFilters, parseWebhookUrl, WEBHOOK_TYPES, type UrlRules, type Webhook, type WebhookFilters, type WebhookType } from './webhook.ts';
+import { WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
+import { parseFilters, parseWebhookUrl, type UrlRules, type Webhook, type WebhookFilters } from './webhook.ts';
 
 // Webhooks, their deliveries and attempts over the database (platform §6), the same on SQLite and
 // PostgreSQL. Every call names the owner: another owner's webhook is not found, exactly as a

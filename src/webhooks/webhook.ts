@@ -3,8 +3,6 @@ import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../nfts/blocked-addresse
 import { WebhookInputError } from './errors.ts';
 import { ADDRESS_PATTERN, MAX_FILTER_ENTRIES, MAX_URL_LENGTH, TOKEN_ID_PATTERN, type WebhookType } from './schemas.ts';
 
-export { WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
-
 // A webhook as its owner sees it (platform §6), and the rules its input obeys. Addresses are kept
 // lowercase, token ids decimal; an empty filter list matches everything.
 
