@@ -73,12 +73,15 @@ export function bucketStart(at: number, interval: PriceInterval): number {
   return Math.floor(at / size) * size;
 }
 
+/** What an answer needs of a symbol's latest aggregate: not its per-source record, which only explains it. */
+export type CurrentPrice = Pick<PriceCurrentRow, 'symbol' | 'value' | 'observed_at' | 'error' | 'sampled_at'>;
+
 /** The latest aggregates of these symbols. */
-export async function currentPrices(db: Db, symbols: readonly string[]): Promise<Map<string, PriceCurrentRow>> {
+export async function currentPrices(db: Db, symbols: readonly string[]): Promise<Map<string, CurrentPrice>> {
   if (!symbols.length) return new Map();
   const rows = await db
     .selectFrom('price_current')
-    .selectAll()
+    .select(['symbol', 'value', 'observed_at', 'error', 'sampled_at'])
     .where('symbol', 'in', [...new Set(symbols)])
     .execute();
   return new Map(

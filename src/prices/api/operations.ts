@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { documentationUrlOf } from '../../api/errors.ts';
 import { defineOperation, type ApiOperation, type ApiRequest, type RequestContext, type ResponseSpec } from '../../api/operation.ts';
 import { errorResponseSpec, jsonResponse } from '../../api/responses.ts';
-import type { DatabaseSchema, PriceCurrentRow } from '../../db/schema.ts';
+import type { DatabaseSchema } from '../../db/schema.ts';
 import type { ProductAdmission, ProductCharge } from '../../node/gateway.ts';
 import { nftFailure, type NftAnswer } from '../../nfts/api/errors.ts';
 import type { PricePlan } from '../plan.ts';
-import { bucketStart, currentPrices, PRICE_INTERVALS, pricePoints, type PriceInterval } from '../store.ts';
+import { bucketStart, currentPrices, PRICE_INTERVALS, pricePoints, type CurrentPrice, type PriceInterval } from '../store.ts';
 import { ByAddressBody, BySymbolQuery, HistoricalBody, HistoricalPrices, PricesByAddress, PricesBySymbol } from './schemas.ts';
 import { parseTime } from './time.ts';
 
@@ -71,7 +71,7 @@ export function pricesOperations(origin: string, api: PricesApi | null): ApiOper
     return respond(result);
   };
 
-  const priceItem = (symbol: string | null, asked: string, rows: ReadonlyMap<string, PriceCurrentRow>) => {
+  const priceItem = (symbol: string | null, asked: string, rows: ReadonlyMap<string, CurrentPrice>) => {
     if (symbol === null) return { prices: [], error: { message: `No price for ${asked}: it is not in Crucible's price list.` } };
     const row = rows.get(symbol);
     const at = now();
@@ -202,4 +202,16 @@ function respond(answer: NftAnswer): Response {
   return jsonResponse(answer.body, { status: answer.status, headers });
 }
 
-const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+const formatIso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+// Every answer names the same interval boundaries and sampling times again: formatted once each
+// (a quarter of a year of `1d` points' CPU was toISOString), the cache emptied when it is full.
+const ISO_TIMES_KEPT = 100_000;
+const isoTimes = new Map<number, string>();
+const iso = (ms: number): string => {
+  let text = isoTimes.get(ms);
+  if (text === undefined) {
+    if (isoTimes.size >= ISO_TIMES_KEPT) isoTimes.clear();
+    isoTimes.set(ms, (text = formatIso(ms)));
+  }
+  return text;
+};
