@@ -18,3 +18,42 @@ function originOf(url: string): string {
     return '[url]';
   }
 }
+
+// App keys ride in paths: `/v2/<key>/…` and `/nft/v3/<key>/…` of `{node_url}` (after
+// `/node/<network>`, or on `<network>.<NODE_DOMAIN>`) and `/prices/v1/<key>/…`. The segment after
+// any of those prefixes is a key wherever it appears, whatever route the path reaches (a 404, a
+// malformed path, an absolute URL): logging `<key>` for a segment that was not one costs nothing.
+
+/** The prefixes an app key follows, as decoded, lower-cased segments. */
+const KEY_PREFIXES: ReadonlyArray<readonly string[]> = [['v2'], ['nft', 'v3'], ['prices', 'v1']];
+
+/**
+ * A separator (`/`, `\` or their percent-encodings: a server may decode them into one), a break
+ * (whitespace, quotes, `?`, `#`: the path ends there), or a segment (anything else).
+ */
+const PATH_TOKEN = /(\/|\\|%2f|%5c)|([\s"'<>?#]+)|((?:[^/\\%\s"'<>?#]|%(?!2f|5c))+)/gi;
+
+/** A segment as a server would compare it: percent-escapes decoded byte by byte, lower case. */
+function segmentValue(segment: string): string {
+  return segment.replace(/%([0-9a-f]{2})/gi, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))).toLowerCase();
+}
+
+/** The text with every path segment that follows a key prefix replaced by `<key>` (empty segments, as in `//`, skipped). */
+export function redactKeyPaths(text: string): string {
+  // Most paths (the site's pages) name no version segment and escape nothing.
+  if (!/v[123]|%/i.test(text)) return text;
+  let out = '';
+  /** The segments read since the path began, as values (the last few are all that matter). */
+  let seen: string[] = [];
+  for (const [token, , pathEnd, segment] of text.matchAll(PATH_TOKEN)) {
+    if (segment === undefined) {
+      if (pathEnd !== undefined) seen = [];
+      out += token;
+      continue;
+    }
+    const isKey = KEY_PREFIXES.some((prefix) => prefix.every((part, i) => seen[seen.length - prefix.length + i] === part));
+    seen = [...seen.slice(-1), segmentValue(segment)];
+    out += isKey ? '<key>' : segment;
+  }
+  return out;
+}

@@ -1,10 +1,12 @@
 import { keccak256, type Hex } from 'viem';
 import { answerKey, type AnswerCache } from './answer-cache.ts';
 import { mayCacheAnswer } from './rpc/cache-policy.ts';
-import { rpcFailure, type RpcErrorObject } from './rpc/errors.ts';
+import { rpcFailure, type RpcErrorObject, type RpcFailure } from './rpc/errors.ts';
 import type { RpcOutcome } from './rpc/jsonrpc.ts';
+import { type ChainHead, logsHeadTags } from './rpc/logs-range.ts';
 import type { JsonValue, RpcMethod } from './rpc/method.ts';
 import { blockNumberOf } from './rpc/schemas/primitives.ts';
+import type { LogFilter } from './rpc/schemas/requests.ts';
 import { logsRangeFailure } from './rpc/validate.ts';
 import { NoHealthyUpstreamError, type RetryRule, type UpstreamPool } from './upstreams/upstream-pool.ts';
 
@@ -66,9 +68,8 @@ export async function executeCalls(
       outcomes[i] = { result: cached.result };
       continue;
     }
-    if (call.method.name === 'eth_getLogs') {
-      const latest = await chainHead();
-      const failure = logsRangeFailure(call.method, call.params, latest === null ? null : { latest });
+    if (call.method.blockRangeLimited) {
+      const failure = await rangeFailure(call, network, chainHead);
       if (failure) {
         outcomes[i] = { failure };
         continue;
@@ -123,6 +124,23 @@ export async function executeCalls(
     ),
   ]);
   return outcomes;
+}
+
+/**
+ * The refusal of a log filter whose range, its tags resolved against the head, is over the limit
+ * (validation measured numbers alone); null to send it. A range that cannot be measured is not sent.
+ */
+async function rangeFailure(call: ValidCall, network: ExecutionNetwork, latest: () => Promise<bigint | null>): Promise<RpcFailure | null> {
+  const tags = logsHeadTags(call.params[0] as LogFilter);
+  if (tags.length === 0) return null;
+  const head = await latest();
+  if (head === null) return rpcFailure('no_healthy_upstream', { network: network.id });
+  const resolved: ChainHead = { latest: head };
+  for (const tag of ['safe', 'finalized'] as const) {
+    const number = tags.includes(tag) ? await network.pool.taggedBlock(tag) : null;
+    if (number !== null) resolved[tag] = number;
+  }
+  return logsRangeFailure(call.method, call.params, resolved);
 }
 
 /** A `when-final` call at a block named by number (`earliest` too): only such an answer waits on the head to be kept. */

@@ -1,13 +1,14 @@
 import type { Logger } from '../api/operation.ts';
-import { redactUrls } from '../log/redact.ts';
+import { redactKeyPaths, redactUrls } from '../log/redact.ts';
 
 // Structured logs: one JSON object per line. Request lines go to stdout (and can be turned
-// off); errors always go to stderr. Never log bodies, tokens or keys: an error line carries
-// messages and stacks the server did not write, so every string in it has its URLs cut to
-// their origin.
+// off); errors always go to stderr. Never log bodies, tokens or keys: a request line's path has
+// its app key replaced by `<key>`, and an error line carries messages and stacks the server did
+// not write, so every string in it has its URLs cut to their origin and its paths' keys replaced.
 
 interface RequestLogLine {
   method: string;
+  /** As received: the logger redacts its key. */
   path: string;
   status: number;
   durationMs: number;
@@ -29,10 +30,10 @@ export function createServerLogger(options: { requests: boolean; stdout?: NodeJS
   return {
     info: (msg, fields) => write(stdout, 'info', msg, fields),
     error: (msg, fields) => write(stderr, 'error', msg, fields, redactStrings),
-    request: options.requests ? (line) => write(stdout, 'info', 'request', { ...line }) : null,
+    request: options.requests ? (line) => write(stdout, 'info', 'request', { ...line, path: redactKeyPaths(line.path) }) : null,
   };
 }
 
 type Replacer = (key: string, value: unknown) => unknown;
 
-const redactStrings: Replacer = (_key, value) => (typeof value === 'string' ? redactUrls(value) : value);
+const redactStrings: Replacer = (_key, value) => (typeof value === 'string' ? redactKeyPaths(redactUrls(value)) : value);

@@ -124,17 +124,11 @@ export function createSiteServer(options: SiteServerOptions): Server {
     const target = resolveRequestPath(req.url);
     const rawPath = target.ok ? target.rawPath : (req.url ?? '').split('?', 1)[0]!;
     const nodeTarget = node && target.ok ? nodeTargetOf(headerValue(req, 'host'), target.path, node.nodeDomain) : null;
-    // An app key is a secret: request logs never carry it (platform §2).
-    const loggedPath =
-      nodeTarget && 'key' in nodeTarget
-        ? rawPath.replace(/\/(v2|nft\/v3)\/[^/]+/, '/$1/<key>')
-        : rawPath.startsWith('/prices/v1/')
-          ? rawPath.replace(/^\/prices\/v1\/[^/]+/, '/prices/v1/<key>')
-          : rawPath;
     // What the answer learns for the log line: the app a node key names.
     const logged: { app?: string } = {};
     const fail = (error: unknown) => {
-      logger.error('request failed', { requestId, method, path: loggedPath, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      // The logger replaces an app key in the path (or anywhere in the line) with <key> (src/log/redact.ts).
+      logger.error('request failed', { requestId, method, path: rawPath, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', 'x-request-id': requestId });
         res.end('Internal Server Error\n');
@@ -143,7 +137,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
     if (logger.request) {
       const log = logger.request;
       res.once('close', () =>
-        log({ method, path: loggedPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId, ...logged }),
+        log({ method, path: rawPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId, ...logged }),
       );
     }
     try {

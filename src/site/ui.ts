@@ -138,6 +138,7 @@ function uiStringsSchema(locale: Locale) {
       limitBody: message('size'),
       limitBatch: message('count'),
       limitLogsRange: message('count'),
+      limitLogsFilter: message('addresses', 'topics'),
       limitSubscriptions: message('count'),
       networkHeading: uiText,
       networkIntro: message('reference'),

@@ -81,7 +81,9 @@ describe('the method reference', () => {
       expect(twin).toContain(`### ${method.name}\n`);
     }
     expect(twin).toMatch(/\| `eth_sendTransaction` +\| signs with a key held by the node +\|/);
-    expect(twin).toContain('- One eth_getLogs call spans at most 10,000 blocks; split longer ranges.');
+    expect(twin).toContain(
+      '- One eth_getLogs call or eth_newFilter filter spans at most 10,000 blocks, block tags counted from the chain’s head; split longer ranges.',
+    );
     expect(await read('path', 'llms.txt')).toContain(`- [JSON-RPC method reference](${siteUrl}/rpc/methods.md)`);
   });
 });

@@ -12,6 +12,8 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export interface BuiltSite {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
   origin: string;
+  /** The child's stdout so far, one line each. */
+  logLines(): string[];
   stop(): Promise<void>;
 }
 
@@ -38,29 +40,33 @@ export async function startBuiltSite(opts: { distDir?: string; env?: Record<stri
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
+  // Every line the server writes to stdout is kept (JSON log lines; request lines when REQUEST_LOG is on).
+  const lines: string[] = [];
+  let partial = '';
+  let onLine: ((line: string) => void) | undefined;
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    const split = (partial + chunk).split('\n');
+    partial = split.pop() ?? ''; // an unfinished line waits for the next chunk
+    for (const line of split) {
+      lines.push(line);
+      onLine?.(line);
+    }
+  });
   const origin = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const onData = (chunk: string) => {
-      stdout += chunk;
-      const lines = stdout.split('\n');
-      stdout = lines.pop() ?? ''; // an unfinished line waits for the next chunk
-      for (const line of lines) {
-        if (!line.startsWith('{')) continue;
-        const record = JSON.parse(line) as { msg?: string; url?: string };
-        if (record.msg === 'listening' && record.url) {
-          child.stdout.off('data', onData);
-          child.stdout.resume(); // keep draining so the child never blocks on a full pipe
-          resolve(record.url.replace(/\/$/, ''));
-          return;
-        }
+    onLine = (line) => {
+      if (!line.startsWith('{')) return;
+      const record = JSON.parse(line) as { msg?: string; url?: string };
+      if (record.msg === 'listening' && record.url) {
+        onLine = undefined;
+        resolve(record.url.replace(/\/$/, ''));
       }
     };
-    child.stdout.setEncoding('utf8').on('data', onData);
     void exited.then((code) => reject(new Error(`server exited with code ${code} before listening:\n${stderr}`)));
   });
 
   return {
     origin,
+    logLines: () => [...lines],
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

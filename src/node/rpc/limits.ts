@@ -8,3 +8,9 @@ export const MAX_BATCH = 100;
 
 /** The most subscriptions one WebSocket connection may hold. */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 100;
+
+/** The most addresses one log filter may name (eth_getLogs, eth_newFilter, logs subscriptions): each is matched against every log. */
+export const MAX_LOGS_FILTER_ADDRESSES = 1_000;
+
+/** The most topics one position of a log filter's topics may list (its alternatives). */
+export const MAX_LOGS_FILTER_TOPICS = 1_000;

@@ -94,6 +94,11 @@ export interface RpcMethod {
   served?: boolean;
   /** Answered by the gateway itself, without an upstream. */
   answer?: (params: readonly unknown[], context: LocalAnswerContext) => JsonValue;
+  /**
+   * params[0] is a log filter whose block range is limited (MAX_LOGS_BLOCK_RANGE, logs-range.ts):
+   * numbers are measured at validation, tags once the gateway resolves them against the head.
+   */
+  blockRangeLimited?: boolean;
   /** Rules across params (or on a param's value) that the schemas cannot say; runs on normalized params. */
   checkParams?: (params: readonly unknown[]) => ParamProblem | null;
   /** The params as one zod tuple: trailing optional params may be omitted or null. */

@@ -1,4 +1,4 @@
-import { MAX_BATCH, MAX_BODY_BYTES } from './limits.ts';
+import { MAX_BATCH, MAX_BODY_BYTES, MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from './limits.ts';
 import { MAX_LOGS_BLOCK_RANGE } from './logs-range.ts';
 import { type JsonSchema, jsonSchemaOf, type RpcMethod, type RpcParam } from './method.ts';
 import { rpcRegistry, type RpcRegistry } from './registry.ts';
@@ -65,6 +65,12 @@ export function openRpcDocument(input: OpenRpcInput): OpenRpcDocument {
     servers: [{ name: network.id, url: input.serverUrl, summary: `The ${network.name} endpoint.` }],
     externalDocs: { description: `${network.name} RPC documentation`, url: input.docsUrl },
     methods: (input.registry ?? rpcRegistry).methods.map(openRpcMethod),
-    'x-limits': { maxBodyBytes: MAX_BODY_BYTES, maxBatch: MAX_BATCH, maxLogsBlockRange: MAX_LOGS_BLOCK_RANGE },
+    'x-limits': {
+      maxBodyBytes: MAX_BODY_BYTES,
+      maxBatch: MAX_BATCH,
+      maxLogsBlockRange: MAX_LOGS_BLOCK_RANGE,
+      maxLogsFilterAddresses: MAX_LOGS_FILTER_ADDRESSES,
+      maxLogsFilterTopics: MAX_LOGS_FILTER_TOPICS,
+    },
   };
 }

@@ -1,4 +1,4 @@
-import { MAX_BATCH, MAX_BODY_BYTES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './limits.ts';
+import { MAX_BATCH, MAX_BODY_BYTES, MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './limits.ts';
 import { MAX_LOGS_BLOCK_RANGE } from './logs-range.ts';
 import { type CachePolicy, type JsonSchema, type JsonValue, type RpcCategory, rpcCategories, type RpcMethod, type RpcTransport } from './method.ts';
 import { paramJsonSchema } from './openrpc.ts';
@@ -37,7 +37,14 @@ export interface RpcReference {
   categories: Array<{ name: RpcCategory; methods: RpcMethodReference[] }>;
   /** Refused whatever an upstream supports; empty would mean none are. */
   blocked: ReadonlyArray<{ pattern: string; match: 'exact' | 'prefix'; reason: string }>;
-  limits: { maxBodyBytes: number; maxBatch: number; maxLogsBlockRange: number; maxSubscriptionsPerConnection: number };
+  limits: {
+    maxBodyBytes: number;
+    maxBatch: number;
+    maxLogsBlockRange: number;
+    maxLogsFilterAddresses: number;
+    maxLogsFilterTopics: number;
+    maxSubscriptionsPerConnection: number;
+  };
 }
 
 /** A JSON Schema as a short readable type: its title, or what its parts are. */
@@ -86,6 +93,8 @@ export function rpcMethodReference(registry: RpcRegistry = rpcRegistry): RpcRefe
       maxBodyBytes: MAX_BODY_BYTES,
       maxBatch: MAX_BATCH,
       maxLogsBlockRange: MAX_LOGS_BLOCK_RANGE,
+      maxLogsFilterAddresses: MAX_LOGS_FILTER_ADDRESSES,
+      maxLogsFilterTopics: MAX_LOGS_FILTER_TOPICS,
       maxSubscriptionsPerConnection: MAX_SUBSCRIPTIONS_PER_CONNECTION,
     },
   };

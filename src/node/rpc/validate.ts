@@ -56,7 +56,7 @@ function validateParams(method: RpcMethod, params: readonly unknown[]): ParamsCh
     parsed.data[i] === undefined || parsed.data[i] === null ? (param.default ?? parsed.data[i]) : parsed.data[i],
   );
   while (normalized.length > 0 && (normalized.at(-1) === undefined || normalized.at(-1) === null)) normalized.pop();
-  const problem = method.checkParams?.(normalized);
+  const problem = method.checkParams?.(normalized) ?? rangeProblem(method, normalized, null);
   if (problem) return { ok: false, detail: `${paramPath(method, problem.index, [])} ${problem.problem}` };
   return { ok: true, params: normalized };
 }
@@ -84,12 +84,18 @@ export function validateCall(call: Pick<RpcCall, 'method' | 'params'>, options: 
   return { ok: true, method, params: checked.params };
 }
 
+/** A log filter's block range over the limit, measured with `head` (null: numbers only). */
+function rangeProblem(method: RpcMethod, params: readonly unknown[], head: ChainHead | null): { index: number; problem: string } | null {
+  if (!method.blockRangeLimited) return null;
+  const problem = logsRangeProblem(method, logsBlockRange(params[0] as LogFilter, head));
+  return problem ? { index: 0, problem } : null;
+}
+
 /**
- * The gateway's second look at a validated eth_getLogs call, once it knows the head: the -32602
- * refusal of a range over the limit, or null. Ranges still unknown (no head given) pass.
+ * The gateway's second look at a validated call with a limited block range, once it knows the
+ * head: the -32602 refusal of a range over the limit, or null.
  */
-export function logsRangeFailure(method: RpcMethod, params: readonly unknown[], head: ChainHead | null): RpcFailure | null {
-  if (method.name !== 'eth_getLogs') return null;
-  const problem = logsRangeProblem(logsBlockRange(params[0] as LogFilter, head));
-  return problem ? rpcFailure('invalid_params', { detail: `${paramPath(method, 0, [])} ${problem}` }) : null;
+export function logsRangeFailure(method: RpcMethod, params: readonly unknown[], head: ChainHead): RpcFailure | null {
+  const problem = rangeProblem(method, params, head);
+  return problem ? rpcFailure('invalid_params', { detail: `${paramPath(method, problem.index, [])} ${problem.problem}` }) : null;
 }

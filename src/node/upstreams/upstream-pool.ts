@@ -29,6 +29,11 @@ export interface UpstreamPool {
   send(body: string, retry: RetryRule): Promise<string>;
   /** The best head among healthy upstreams (probing once if none is known yet); null when none answers. */
   head(): Promise<bigint | null>;
+  /**
+   * The number of the `safe` or `finalized` block as an upstream names it, asked once per best
+   * head (in-flight asks shared); null when no upstream names it (a failure is asked again).
+   */
+  taggedBlock(tag: 'safe' | 'finalized'): Promise<bigint | null>;
   health(): Promise<UpstreamHealth[]>;
   /**
    * WebSocket URLs of the upstreams, healthy ones first: the same URL with ws(s):// (anvil and the
@@ -115,7 +120,10 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
     return [...pool.slice(start), ...pool.slice(0, start)];
   };
 
-  return {
+  /** The tagged blocks last asked, with the best head they were asked at. */
+  const tagged = new Map<'safe' | 'finalized', { head: bigint; number: Promise<bigint | null> }>();
+
+  const upstreamPool: UpstreamPool = {
     async send(body, retry) {
       const list =
         connected ??
@@ -147,6 +155,24 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
       if (list.length && bestHead(list) === null) await probeAll(list);
       return bestHead(list.filter((upstream) => upstream.health().consecutiveFailures < settings.maxConsecutiveFailures));
     },
+    async taggedBlock(tag) {
+      const head = await upstreamPool.head();
+      if (head === null) return null;
+      const known = tagged.get(tag);
+      if (known?.head === head) return known.number;
+      const number = upstreamPool
+        .send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: [tag, false] }), { kind: 'idempotent' })
+        .then((text) => {
+          const block = (JSON.parse(text) as { result?: { number?: unknown } | null }).result;
+          return typeof block?.number === 'string' ? BigInt(block.number) : null;
+        })
+        .catch(() => null);
+      tagged.set(tag, { head, number });
+      void number.then((found) => {
+        if (found === null && tagged.get(tag)?.number === number) tagged.delete(tag);
+      });
+      return number;
+    },
     async health() {
       const list = await connect().catch(() => [] as Upstream[]);
       return list.map((upstream, index) => ({ ...upstream.health(), label: `${upstream.label}#${index}` }));
@@ -168,6 +194,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
       );
     },
   };
+  return upstreamPool;
 }
 
 /** The answer eth_sendRawTransaction would have given: the hash, under the caller's id. */

@@ -41,9 +41,12 @@ describe('renderRpcReference', () => {
     expect(english).toContain('| `debug_*` | debugs and traces inside the node |');
   });
 
-  it('states the limits: batch 100, body 2 MiB, eth_getLogs 10,000 blocks, 100 subscriptions per WebSocket', () => {
+  it('states the limits: batch 100, body 2 MiB, log filters 10,000 blocks, 1,000 addresses and topics, 100 subscriptions per WebSocket', () => {
     expect(english).toContain('- A request body holds at most 2 MiB.\n- A batch holds at most 100 requests.\n');
-    expect(english).toContain('- One eth_getLogs call spans at most 10,000 blocks; split longer ranges.\n');
+    expect(english).toContain(
+      '- One eth_getLogs call or eth_newFilter filter spans at most 10,000 blocks, block tags counted from the chain’s head; split longer ranges.\n' +
+        '- A log filter names at most 1,000 addresses, and each of its topic positions lists at most 1,000 topics.\n',
+    );
     expect(english).toContain('- One WebSocket connection holds at most 100 subscriptions.\n');
     expect(renderRpcReference('es')).toContain('como máximo 10.000 bloques');
   });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { logsBlockRange, logsRangeProblem, MAX_LOGS_BLOCK_RANGE } from '../logs-range.ts';
+import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from '../limits.ts';
+import { MAX_LOGS_BLOCK_RANGE } from '../logs-range.ts';
 import { defineRpcMethod, type RpcParam } from '../method.ts';
 import { HexId } from '../schemas/primitives.ts';
 import { LogFilter } from '../schemas/requests.ts';
@@ -8,11 +9,14 @@ import { FilterChanges, Log } from '../schemas/results.ts';
 // Logs, and the node-side filters that are polled for changes. A filter lives on the upstream that
 // made it, so calls that use a filter id go back to that upstream and are not retried elsewhere.
 
+const count = (n: number) => n.toLocaleString('en-US');
+const rangeLimit = `may span at most ${count(MAX_LOGS_BLOCK_RANGE)} blocks (block tags count from the chain’s head)`;
+
 const filterParam: RpcParam = {
   name: 'filter',
   required: true,
   schema: LogFilter,
-  description: 'fromBlock and toBlock (tags or hex numbers, default "latest") or blockHash; address (one or a list); topics (up to 4 positions).',
+  description: `fromBlock and toBlock (tags or hex numbers, default "latest") or blockHash; address (one or a list of at most ${count(MAX_LOGS_FILTER_ADDRESSES)}); topics (up to 4 positions, each null, a topic or a list of at most ${count(MAX_LOGS_FILTER_TOPICS)}).`,
 };
 
 const filterIdParam: RpcParam = { name: 'filterId', required: true, schema: HexId, description: 'The id a eth_new*Filter call returned.' };
@@ -23,26 +27,23 @@ export const logsFiltersMethods = [
   defineRpcMethod({
     name: 'eth_getLogs',
     summary: 'Returns the logs that match a filter.',
-    description: `Event logs emitted in a block range (or one block by hash), optionally only from some addresses and with some topics. One call may span at most ${MAX_LOGS_BLOCK_RANGE.toLocaleString('en-US')} blocks; split longer ranges.`,
+    description: `Event logs emitted in a block range (or one block by hash), optionally only from some addresses and with some topics. One call ${rangeLimit}; split longer ranges.`,
     category: 'Logs and filters',
     params: [filterParam],
     result: { name: 'logs', description: 'The matching logs, oldest first.', schema: z.array(Log) },
     computeUnits: 75,
-    checkParams: ([filter]) => {
-      const problem = logsRangeProblem(logsBlockRange(filter as LogFilter, null));
-      return problem ? { index: 0, problem } : null;
-    },
+    blockRangeLimited: true,
   }),
   defineRpcMethod({
     name: 'eth_newFilter',
     summary: 'Creates a log filter on the node and returns its id.',
-    description:
-      'A filter that collects logs matching the given criteria; poll it with eth_getFilterChanges. Nodes drop filters not polled for about five minutes.',
+    description: `A filter that collects logs matching the given criteria; poll it with eth_getFilterChanges. Nodes drop filters not polled for about five minutes. Its block range ${rangeLimit}, measured when it is made.`,
     category: 'Logs and filters',
     params: [filterParam],
     result: newFilterResult,
     computeUnits: 20,
     filterAffinity: 'creates',
+    blockRangeLimited: true,
   }),
   defineRpcMethod({
     name: 'eth_newBlockFilter',

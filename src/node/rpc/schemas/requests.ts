@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from '../limits.ts';
 import { Address, BlockTagOrNumber, Hash32, HexData, HexQuantity, kind, StorageSlot } from './primitives.ts';
 
 // The object params: transaction call objects, state overrides, log filters. Objects are loose:
@@ -63,10 +64,18 @@ export const StateOverride = kind(
   overridePhrase,
 );
 
-const AddressOrAddresses = z.union([Address, z.array(Address)], { error: 'must be an address or a list of addresses' });
+/** A list of at most `max` items; a longer one is refused saying how many it has and the limit. */
+const capped = <T extends z.ZodType>(item: T, max: number, items: string, limit: string) =>
+  z.array(item).max(max, { error: (issue) => `has ${(issue.input as unknown[]).length} ${items}; ${limit} at most ${max}` });
+
+const AddressOrAddresses = z.union([Address, capped(Address, MAX_LOGS_FILTER_ADDRESSES, 'addresses', 'a filter may name')], {
+  error: 'must be an address or a list of addresses',
+});
 
 /** A topic position: any (null), one topic, or any of several. */
-const TopicFilter = z.union([z.null(), Hash32, z.array(Hash32.nullable())], { error: 'must be null, a 32-byte topic, or a list of topics' });
+const TopicFilter = z.union([z.null(), Hash32, capped(Hash32.nullable(), MAX_LOGS_FILTER_TOPICS, 'topics', 'a topic position may list')], {
+  error: 'must be null, a 32-byte topic, or a list of topics',
+});
 const Topics = z.array(TopicFilter, { error: 'must be a list of topic filters' }).max(4, { error: 'must have at most 4 positions' });
 
 const filterPhrase = objectPhrase('a log filter object such as {"fromBlock": "0x…", "toBlock": "0x…", "address": "0x…", "topics": […]}');

@@ -49,7 +49,14 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
       'evm_',
       'engine_',
     ]);
-    expect(reference.limits).toEqual({ maxBodyBytes: 2_097_152, maxBatch: 100, maxLogsBlockRange: 10_000, maxSubscriptionsPerConnection: 100 });
+    expect(reference.limits).toEqual({
+      maxBodyBytes: 2_097_152,
+      maxBatch: 100,
+      maxLogsBlockRange: 10_000,
+      maxLogsFilterAddresses: 1_000,
+      maxLogsFilterTopics: 1_000,
+      maxSubscriptionsPerConnection: 100,
+    });
   });
 
   it('names the alchemy_ alias of each vendor method', () => {
