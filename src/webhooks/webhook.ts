@@ -55,7 +55,7 @@ export function parseWebhookUrl(value: string, rules: UrlRules): string {
   if (!rules.local) {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
     if ((isIP(host) && isBlockedAddress(host, NON_PUBLIC_ADDRESSES)) || host === 'localhost' || host.endsWith('.localhost')) {
-      throw new WebhookInputError('url', `must reach a public address (${host} is loopback, private or link-local)`);
+      throw new WebhookInputError('url', `must reach a public address (${host} is loopback, private, link-local or otherwise not public)`);
     }
   }
   return url.href;

@@ -138,6 +138,16 @@ describe.each(databaseEngines())('webhook delivery on $name', (engine) => {
     expect(nameDelivery!.lastError).toMatch(/^blocked address (127\.0\.0\.1|::1)$/);
   });
 
+  it('in production no delivery connects to an IPv6 form of a non-public IPv4 (NAT64 of loopback)', async () => {
+    await setUp();
+    const nat64 = await store.create(OWNER, { type: 'NFT_ACTIVITY', network: NETWORK, url: receiver.url.replace('127.0.0.1', '[64:ff9b::7f00:1]') });
+    await fillOutbox(database, NETWORK, [6]);
+    worker({ blockedAddresses: NON_PUBLIC_ADDRESSES, retryDelaysMs: [], timeoutMs: 2_000 });
+    await waitFor(async () => (await store.deliveries(OWNER, nat64.id, { limit: 1 })).deliveries[0]!.status === 'failed');
+    expect((await store.deliveries(OWNER, nat64.id, { limit: 1 })).deliveries[0]!.lastError).toBe('blocked address 64:ff9b::7f00:1');
+    expect(receiver.received).toHaveLength(0);
+  });
+
   it('a metadata change queued in its store’s transaction reaches NFT_METADATA_UPDATE webhooks of that network and contract only', async () => {
     await setUp();
     const everyContract = await store.create(OWNER, { type: 'NFT_METADATA_UPDATE', network: NETWORK, url: receiver.url });
