@@ -252,6 +252,24 @@ describe('safeFetch: private addresses', () => {
     );
   });
 
+  it("in site mode (local mode's default), connects to the site's own origin on loopback and nowhere else private", async () => {
+    const site = { blockedAddresses: NON_PUBLIC_ADDRESSES, siteOrigin: one.origin };
+    expect(await body(`${one.origin}/doc.json`, site)).toMatchObject({ url: `${one.origin}/doc.json`, text: DOCUMENT });
+    expect(await body(`${one.origin}/hops/2`, site)).toMatchObject({ url: `${one.origin}/doc.json`, text: DOCUMENT });
+    two.seen.length = 0;
+    one.seen.length = 0;
+    // Another port, another loopback address, the same address by another name: other origins.
+    expect(await reason(`${two.origin}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.2');
+    expect(await reason(`http://127.0.0.1:${two.port}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.1');
+    expect(await reason(`http://localhost:${one.port}/doc.json`, site)).toMatch(/^blocked_address: blocked address (127\.0\.0\.1|::1)$/);
+    expect(await reason(`https://127.0.0.1:${one.port}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.1');
+    expect(two.seen).toEqual([]);
+    expect(one.seen).toEqual([]);
+    // The site redirecting elsewhere on this machine is refused before connecting.
+    expect(await reason(`${one.origin}/to?url=${two.origin}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.2');
+    expect(two.seen).toEqual([]);
+  });
+
   it('in allow mode, fetches the same name', async () => {
     expect(await body(`http://localhost:${one.port}/doc.json`)).toMatchObject({ text: DOCUMENT });
   });
