@@ -16,11 +16,12 @@ export interface NftsConfig {
   /** NFT_IMAGE_MAX_BYTES (default 10 MiB): an image's size cap. */
   imageMaxBytes: number;
   /**
-   * NFT_FETCH_PRIVATE (deny|allow): whether fetches may connect to loopback, private, link-local and
-   * other non-public addresses. Default: allow in local mode (the local world's metadata is served by
-   * the site on this machine), deny otherwise.
+   * NFT_FETCH_PRIVATE: which non-public addresses (loopback, private, link-local, ...) fetches may
+   * connect to. `deny`: none (the default outside local mode); `site`: the site's own origin only,
+   * which serves the local world's metadata (local mode's default: a token URI anyone can set must not
+   * reach the developer's other services); `allow`: any.
    */
-  privateAddresses: 'deny' | 'allow';
+  privateAddresses: 'deny' | 'site' | 'allow';
 }
 
 const MiB = 1024 * 1024;
@@ -37,7 +38,7 @@ const positive = z
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'NFT', name, schema, fallback);
 
-/** `local`: the platform runs in local mode (FAUCET_MODE=local), which changes NFT_FETCH_PRIVATE's default. */
+/** `local`: the platform runs in local mode (FAUCET_MODE=local), where NFT_FETCH_PRIVATE's default is `site`. */
 export function readNftsConfig(env: Env, mode: { local: boolean }): NftsConfig {
   const tokenUriTimeout = {
     defaultMs: read(env, 'NFT_TOKEN_URI_TIMEOUT_MS', positive, 10_000),
@@ -56,6 +57,6 @@ export function readNftsConfig(env: Env, mode: { local: boolean }): NftsConfig {
     tokenUriTimeout,
     metadataMaxBytes: read(env, 'NFT_METADATA_MAX_BYTES', positive, MiB),
     imageMaxBytes: read(env, 'NFT_IMAGE_MAX_BYTES', positive, 10 * MiB),
-    privateAddresses: read(env, 'NFT_FETCH_PRIVATE', z.enum(['deny', 'allow'], { error: 'must be deny or allow' }), mode.local ? 'allow' : 'deny'),
+    privateAddresses: read(env, 'NFT_FETCH_PRIVATE', z.enum(['deny', 'site', 'allow'], { error: 'must be deny, site or allow' }), mode.local ? 'site' : 'deny'),
   };
 }

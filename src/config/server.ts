@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { envValue, type Env } from './env.ts';
@@ -16,6 +17,8 @@ export interface ServerConfig {
   distDir: string;
   /** One JSON line per request on stdout; off for tests and benchmarks. */
   requestLog: boolean;
+  /** ALLOW_LOCAL_MODE_ON_NETWORK=yes: local mode may listen on a HOST other machines reach (refuseLocalModeOnNetwork). */
+  allowLocalModeOnNetwork: boolean;
 }
 
 /** What `astro dev` takes from the server's variables for the API it serves. */
@@ -60,6 +63,7 @@ const environment = z.object({
   ...trustProxyVariable,
   SITE_DIR: z.string().trim().min(1).default('dist'),
   REQUEST_LOG: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
+  ALLOW_LOCAL_MODE_ON_NETWORK: z.enum(['yes', 'no'], { error: 'must be "yes" or "no"' }).default('no'),
 });
 
 export class ConfigError extends Error {
@@ -74,7 +78,25 @@ export function readServerConfig(env: Env): ServerConfig {
     trustProxy: config.TRUST_PROXY,
     distDir: resolve(config.SITE_DIR),
     requestLog: config.REQUEST_LOG === 'on',
+    allowLocalModeOnNetwork: config.ALLOW_LOCAL_MODE_ON_NETWORK === 'yes',
   };
+}
+
+/**
+ * Local mode (FAUCET_MODE=local) is for the developer's own machine: its devnets sign with anvil's
+ * published keys, its faucet takes a dummy CAPTCHA, and its `demo` key works for anyone. Listening
+ * where other machines reach it (a HOST that is not loopback, such as 0.0.0.0) hands all of that to
+ * the network, so it needs ALLOW_LOCAL_MODE_ON_NETWORK=yes.
+ */
+export function refuseLocalModeOnNetwork(config: Pick<ServerConfig, 'host' | 'allowLocalModeOnNetwork'>, mode: { local: boolean }): void {
+  if (!mode.local || config.allowLocalModeOnNetwork || isLoopbackHost(config.host)) return;
+  throw new ConfigError(
+    `HOST=${config.host} would serve local mode (FAUCET_MODE=local) to other machines: its devnets sign with anvil's published keys, its faucet takes a dummy CAPTCHA and its demo key works for anyone. Set HOST=127.0.0.1, or set ALLOW_LOCAL_MODE_ON_NETWORK=yes if you mean to. See .env.example.`,
+  );
+}
+
+function isLoopbackHost(host: string): boolean {
+  return host === 'localhost' || host === '::1' || (isIPv4(host) && host.startsWith('127.'));
 }
 
 /** PORT and HOST alone, validated as readServerConfig validates them. */

@@ -10,7 +10,10 @@ import { BlockedAddressError, guardedLookup } from './guarded-lookup.ts';
 // a size cap while it streams (a declared larger Content-Length fails at once); redirects followed
 // by hand, each hop checked again as the first; and, with a block list, no connection to an address
 // in it: an IP literal is checked before connecting, a name by the connection's own DNS lookup
-// (guarded-lookup.ts). node:http rather than fetch, because its `lookup` option is that lookup.
+// (guarded-lookup.ts). The site's own origin may be exempt (NFT_FETCH_PRIVATE=site, local mode's
+// default): it serves the local world's documents from this machine, and is exempt by its whole
+// origin (scheme, host and port), so no other service here is reached through it.
+// node:http rather than fetch, because its `lookup` option is that lookup.
 
 /** Redirects followed before a fetch fails. */
 export const MAX_REDIRECTS = 3;
@@ -20,8 +23,10 @@ export interface SafeFetchOptions {
   timeoutMs: number;
   /** Body bytes at most. */
   maxBytes: number;
-  /** Addresses never connected to: NON_PUBLIC_ADDRESSES in production (NFT_FETCH_PRIVATE=deny); null: any. */
+  /** Addresses never connected to: NON_PUBLIC_ADDRESSES unless NFT_FETCH_PRIVATE=allow; null: any. */
   blockedAddresses: BlockList | null;
+  /** An origin fetched whatever its address: the site's own with NFT_FETCH_PRIVATE=site; absent or null: none. */
+  siteOrigin?: string | null;
   /** The Accept header. */
   accept?: string;
 }
@@ -44,9 +49,10 @@ export async function safeFetch(url: URL, options: SafeFetchOptions): Promise<Fe
   try {
     let target = url;
     for (let redirects = 0; ; redirects++) {
-      const refused = refusedTarget(target, options.blockedAddresses);
+      const blocked = target.origin === options.siteOrigin ? null : options.blockedAddresses;
+      const refused = refusedTarget(target, blocked);
       if (refused) return { ok: false, error: refused };
-      const response = await send(target, options, deadline.signal);
+      const response = await send(target, { accept: options.accept, blocked }, deadline.signal);
       const status = response.statusCode ?? 0;
       if (REDIRECTS.has(status) && response.headers.location !== undefined) {
         response.destroy();
@@ -88,14 +94,14 @@ function refusedTarget(url: URL, blocked: BlockList | null): NftFetchError | nul
   return null;
 }
 
-function send(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+function send(url: URL, options: { accept: string | undefined; blocked: BlockList | null }, signal: AbortSignal): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = (url.protocol === 'https:' ? httpsRequest : httpRequest)(url, {
       // A connection of its own: no pooled socket, no proxy, every hop through the lookup below.
       agent: false,
       signal,
       headers: { accept: options.accept ?? '*/*', 'accept-encoding': 'identity', 'user-agent': USER_AGENT },
-      ...(options.blockedAddresses && { lookup: guardedLookup(options.blockedAddresses) }),
+      ...(options.blocked && { lookup: guardedLookup(options.blocked) }),
     });
     request.once('response', resolve);
     request.once('error', reject);

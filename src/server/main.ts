@@ -13,7 +13,7 @@ import { loadNodeRuntime } from '../node/load.ts';
 import { loadPriceServices } from '../prices/load.ts';
 import { loadDashboard } from '../dashboard/load.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
-import { ConfigError, type ServerConfig } from '../config/server.ts';
+import { ConfigError, refuseLocalModeOnNetwork, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
 import { headerValue } from './node-adapter.ts';
 import { createAccountTokens } from '../webhooks/account-tokens.ts';
@@ -43,6 +43,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   // Each devnet carries the local world, kept across restarts beside the database.
   const faucetNetworks = await loadFaucetNetworks(projectRoot);
   const faucet = faucetConfig(faucetNetworks);
+  refuseLocalModeOnNetwork(config, { local: faucet.mode === 'local' });
   const devnets =
     faucet.mode === 'local'
       ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: rules.site })

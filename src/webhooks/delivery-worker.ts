@@ -5,7 +5,7 @@ import type { BlockList } from 'node:net';
 import type { Database } from '../db/open.ts';
 import { redactUrls } from '../log/redact.ts';
 import { claimDueDeliveries, type ClaimedDelivery } from './claim.ts';
-import { signBody } from './payload.ts';
+import { signatureHeaders } from './payload.ts';
 import { postDelivery, type PostResult } from './post.ts';
 
 // The delivery worker (platform §6, ARCHITECTURE principle 7): claims due deliveries (claim.ts),
@@ -79,7 +79,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       return true;
     });
     if (!begun) return;
-    const result = await postDelivery(delivery.url, delivery.payload, signBody(delivery.payload, delivery.signingKey), {
+    const result = await postDelivery(delivery.url, delivery.payload, signatureHeaders(delivery.payload, delivery.signingKey, startedAt), {
       timeoutMs: options.timeoutMs,
       blockedAddresses: options.blockedAddresses,
     });

@@ -4,9 +4,9 @@ import { isIP, type BlockList } from 'node:net';
 import { isBlockedAddress } from '../nfts/blocked-addresses.ts';
 import { BlockedAddressError, guardedLookup } from '../nfts/guarded-lookup.ts';
 
-// One POST of a delivery to its webhook's URL (platform §6): the raw JSON body, its signature in
-// `X-Crucible-Signature` and `X-Alchemy-Signature`, one deadline for the whole exchange (the
-// receiver's 5 s), no redirects followed (a 3xx is a failure), and, with a block list (production),
+// One POST of a delivery to its webhook's URL (platform §6): the raw JSON body, its signature headers
+// (payload.ts: signatureHeaders), one deadline for the whole exchange (the receiver's 5 s), no
+// redirects followed (a 3xx is a failure), and, with a block list (production),
 // no connection to a non-public address: an IP literal is refused before connecting, a name inside
 // the connection's own lookup (src/nfts/guarded-lookup.ts), so DNS cannot swap the address.
 
@@ -22,7 +22,7 @@ const USER_AGENT = 'Crucible-Webhooks/1';
 /** Bytes of a receiver's answer read (and dropped) before the connection is closed. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 
-export async function postDelivery(url: string, body: string, signature: string, options: PostOptions): Promise<PostResult> {
+export async function postDelivery(url: string, body: string, signatures: Record<string, string>, options: PostOptions): Promise<PostResult> {
   const target = URL.parse(url);
   if (!target || (target.protocol !== 'https:' && target.protocol !== 'http:')) return { ok: false, status: null, error: 'not an http(s) URL' };
   const host = target.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -40,8 +40,7 @@ export async function postDelivery(url: string, body: string, signature: string,
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(body),
           'user-agent': USER_AGENT,
-          'x-crucible-signature': signature,
-          'x-alchemy-signature': signature,
+          ...signatures,
         },
         ...(options.blockedAddresses && { lookup: guardedLookup(options.blockedAddresses) }),
       });

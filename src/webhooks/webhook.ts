@@ -21,7 +21,7 @@ export interface Webhook {
   network: string;
   url: string;
   filters: WebhookFilters;
-  /** The key of its `X-Crucible-Signature` (hex HMAC-SHA256 of the raw body); shown to its owner whenever asked. */
+  /** The key of its deliveries' signatures (payload.ts: signatureHeaders); shown to its owner whenever asked. */
   signingKey: string;
   state: WebhookState;
   /** Why it is paused (`paused by its owner`, `repeated delivery failures: …`); null while active. */
@@ -55,7 +55,7 @@ export function parseWebhookUrl(value: string, rules: UrlRules): string {
   if (!rules.local) {
     const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
     if ((isIP(host) && isBlockedAddress(host, NON_PUBLIC_ADDRESSES)) || host === 'localhost' || host.endsWith('.localhost')) {
-      throw new WebhookInputError('url', `must reach a public address (${host} is loopback, private or link-local)`);
+      throw new WebhookInputError('url', `must reach a public address (${host} is loopback, private, link-local or otherwise not public)`);
     }
   }
   return url.href;

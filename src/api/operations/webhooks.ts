@@ -47,7 +47,9 @@ const Webhook = z.object({
   }),
   signingKey: z
     .string()
-    .describe('Key of `X-Crucible-Signature` and `X-Alchemy-Signature`: hex HMAC-SHA256 of the raw body. Shown to the owner whenever asked.'),
+    .describe(
+      'Key of every delivery’s signatures, each hex HMAC-SHA256: `X-Crucible-Signature` and `X-Alchemy-Signature` of the raw body; `X-Crucible-Timestamped-Signature` of `<X-Crucible-Timestamp>.<raw body>`, the timestamp being the attempt’s unix seconds (refuse one more than 5 minutes from your clock). Shown to the owner whenever asked.',
+    ),
   state: z.enum(['active', 'paused']),
   pausedReason: z.string().nullable().describe('Why it is paused, e.g. `paused by its owner` or `paused: repeated delivery failures (…)`; null while active.'),
   consecutiveFailures: z.int().min(0).describe('Deliveries that failed after every retry since the last that succeeded.'),

@@ -43,7 +43,9 @@ export function createNftMetadataRuntime(options: NftMetadataRuntimeOptions): Nf
       metadataMaxBytes: nfts.metadataMaxBytes,
       imageMaxBytes: nfts.imageMaxBytes,
       imageTimeoutMs: nfts.tokenUriTimeout.maxMs,
-      blockedAddresses: nfts.privateAddresses === 'deny' ? NON_PUBLIC_ADDRESSES : null,
+      blockedAddresses: nfts.privateAddresses === 'allow' ? null : NON_PUBLIC_ADDRESSES,
+      // Local mode's default: the world's documents are on the site, on this machine; nothing else here is.
+      siteOrigin: nfts.privateAddresses === 'site' ? new URL(options.siteOrigin).origin : null,
     },
     concurrency: metadata.concurrency,
     onMetadataChange: options.onMetadataChange,

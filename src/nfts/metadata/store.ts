@@ -43,6 +43,8 @@ export interface NftMetadataStoreOptions {
     /** An image fetch's time: it is shared by every token showing the image, so no one request's timeout bounds it. */
     imageTimeoutMs: number;
     blockedAddresses: BlockList | null;
+    /** The site's origin, fetched whatever its address (NFT_FETCH_PRIVATE=site); absent or null: checked as any other. */
+    siteOrigin?: string | null;
   };
   /** Documents and images fetched at once (NFT_METADATA_CONCURRENCY). */
   concurrency: number;
@@ -77,7 +79,7 @@ export function createNftMetadataStore(options: NftMetadataStoreOptions): NftMet
   const limit = pLimit(options.concurrency);
   const inFlight = new Map<string, Job>();
   const running = new Set<Promise<unknown>>();
-  const baseLoad = { gateways: options.fetch.gateways, blockedAddresses: options.fetch.blockedAddresses };
+  const baseLoad = { gateways: options.fetch.gateways, blockedAddresses: options.fetch.blockedAddresses, siteOrigin: options.fetch.siteOrigin };
   const images = createImageFetcher({ db, load: { ...baseLoad, maxBytes: options.fetch.imageMaxBytes, timeoutMs: options.fetch.imageTimeoutMs }, now });
   const reportError =
     options.onError ??

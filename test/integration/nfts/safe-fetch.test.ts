@@ -233,6 +233,43 @@ describe('safeFetch: private addresses', () => {
     expect(one.seen).toEqual([]);
   });
 
+  it('in deny mode, connects to no IPv6 form carrying a non-public IPv4: NAT64, 6to4, Teredo, IPv4-translated, IPv4-compatible', async () => {
+    const deny = { blockedAddresses: NON_PUBLIC_ADDRESSES, timeoutMs: 2_000 };
+    for (const host of [
+      '64:ff9b::a9fe:a9fe',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::1',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '::ffff:0:7f00:1',
+      '::7f00:1',
+      '100::1',
+    ]) {
+      expect(await reason(`http://[${host}]:${one.port}/doc.json`, deny)).toBe(`blocked_address: blocked address ${host}`);
+    }
+    // Redirected to one: its IPv4 is checked against the list, before connecting.
+    expect(await reason(`${one.origin}/to?url=http://[64:ff9b::a9fe:a9fe]/latest/meta-data/`, { blockedAddresses: blocking('169.254.169.254') })).toBe(
+      'blocked_address: blocked address 64:ff9b::a9fe:a9fe',
+    );
+  });
+
+  it("in site mode (local mode's default), connects to the site's own origin on loopback and nowhere else private", async () => {
+    const site = { blockedAddresses: NON_PUBLIC_ADDRESSES, siteOrigin: one.origin };
+    expect(await body(`${one.origin}/doc.json`, site)).toMatchObject({ url: `${one.origin}/doc.json`, text: DOCUMENT });
+    expect(await body(`${one.origin}/hops/2`, site)).toMatchObject({ url: `${one.origin}/doc.json`, text: DOCUMENT });
+    two.seen.length = 0;
+    one.seen.length = 0;
+    // Another port, another loopback address, the same address by another name: other origins.
+    expect(await reason(`${two.origin}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.2');
+    expect(await reason(`http://127.0.0.1:${two.port}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.1');
+    expect(await reason(`http://localhost:${one.port}/doc.json`, site)).toMatch(/^blocked_address: blocked address (127\.0\.0\.1|::1)$/);
+    expect(await reason(`https://127.0.0.1:${one.port}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.1');
+    expect(two.seen).toEqual([]);
+    expect(one.seen).toEqual([]);
+    // The site redirecting elsewhere on this machine is refused before connecting.
+    expect(await reason(`${one.origin}/to?url=${two.origin}/doc.json`, site)).toBe('blocked_address: blocked address 127.0.0.2');
+    expect(two.seen).toEqual([]);
+  });
+
   it('in allow mode, fetches the same name', async () => {
     expect(await body(`http://localhost:${one.port}/doc.json`)).toMatchObject({ text: DOCUMENT });
   });

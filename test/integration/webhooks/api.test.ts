@@ -235,7 +235,13 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
     expect({ status: loopback.status, field: loopback.body.error.field, message: loopback.body.error.message }).toEqual({
       status: 400,
       field: 'url',
-      message: 'The URL must reach a public address (127.0.0.1 is loopback, private or link-local).',
+      message: 'The URL must reach a public address (127.0.0.1 is loopback, private, link-local or otherwise not public).',
+    });
+    const nat64 = await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'https://[64:ff9b::a9fe:a9fe]/' }, mode: 'production' });
+    expect({ status: nat64.status, field: nat64.body.error.field, message: nat64.body.error.message }).toEqual({
+      status: 400,
+      field: 'url',
+      message: 'The URL must reach a public address (64:ff9b::a9fe:a9fe is loopback, private, link-local or otherwise not public).',
     });
     expect((await call('GET', '/api/webhooks', { token: alice })).body.webhooks).toEqual([]);
   });
@@ -252,6 +258,13 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
       'https://[fd00::1]/hook',
       'https://localhost:8443/hook',
       'https://api.localhost/hook',
+      // IPv6 forms that carry a non-public IPv4: NAT64, 6to4, Teredo (client 10.0.0.1), IPv4-translated, IPv4-compatible.
+      'https://[64:ff9b::a9fe:a9fe]/',
+      'https://[2002:a9fe:a9fe::1]/hook',
+      'https://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/hook',
+      'https://[::ffff:0:a9fe:a9fe]/hook',
+      'https://[::a9fe:a9fe]/hook',
+      'https://[100::1]/hook',
     ]) {
       const answer = await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url }, mode: 'production' });
       expect({ url, status: answer.status }).toEqual({ url, status: 400 });
@@ -261,6 +274,13 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
       });
     }
     expect((await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'https://8.8.8.8/hook' }, mode: 'production' })).status).toBe(201);
+    // The same forms carrying a public IPv4 are public.
+    for (const url of ['https://[64:ff9b::808:808]/hook', 'https://[2002:808:808::1]/hook']) {
+      expect({ url, status: (await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url }, mode: 'production' })).status }).toEqual({
+        url,
+        status: 201,
+      });
+    }
     // Local mode: http and this machine are fine.
     expect((await call('POST', '/api/webhooks', { token: alice, body: { ...activity, url: 'http://127.0.0.1:9/hook' } })).status).toBe(201);
   });

@@ -65,6 +65,7 @@ describe.each(databaseEngines())('webhook delivery on $name', (engine) => {
     expect(firstReceipts(receiver.received)).toEqual(order.map((delivery) => delivery.id));
     expect(receiver.received).toHaveLength(8);
     expect(receiver.received.every((entry) => entry.signatureValid)).toBe(true);
+    expect(receiver.received.every((entry) => entry.timestampValid)).toBe(true);
     expect(receiver.received.map((entry) => Number(BigInt((entry.payload.event.activity as Array<{ blockNum: string }>)[0]!.blockNum)))).toEqual([
       10, 10, 10, 10, 11, 12, 13, 14,
     ]);
@@ -80,6 +81,45 @@ describe.each(databaseEngines())('webhook delivery on $name', (engine) => {
     expect(first.attemptList.every((attempt) => attempt.durationMs !== null && attempt.durationMs >= 0)).toBe(true);
     expect(first.payload).toEqual(JSON.parse(receiver.received[0]!.body));
     expect(await store.get(OWNER, hook.id)).toMatchObject({ state: 'active', consecutiveFailures: 0 });
+  });
+
+  it('signs each attempt with the time it is sent, so a receiver refuses a delivery replayed after its 5-minute window', async () => {
+    await setUp();
+    const hook = await webhook();
+    await fillOutbox(database, NETWORK, [20]);
+    // One clock for the worker and the receiver: the first attempt at t, its retry 6 minutes later
+    // (the retry is due only once the clock moves).
+    const t = Date.now();
+    let clock = t;
+    receiver.now = () => clock;
+    receiver.respond = (count) => (count === 1 ? 500 : 200);
+    worker({ now: () => clock });
+    const attempts = async () => (await store.delivery(OWNER, hook.id, (await store.deliveries(OWNER, hook.id, { limit: 1 })).deliveries[0]!.id)).attemptList;
+    await waitFor(async () => (await attempts())[0]?.outcome === 'failed');
+    clock = t + 6 * 60_000;
+    await waitFor(async () => (await attempts())[1]?.outcome === 'delivered');
+
+    const [first, retry] = receiver.received;
+    expect(first!.headers['x-crucible-timestamp']).toBe(String(Math.floor(t / 1000)));
+    expect(retry!.headers['x-crucible-timestamp']).toBe(String(Math.floor(clock / 1000)));
+    expect(retry!.body).toBe(first!.body);
+    expect([first, retry].map((entry) => [entry!.signatureValid, entry!.timestampValid])).toEqual([
+      [true, true],
+      [true, true],
+    ]);
+
+    // Someone who captured the first attempt posts it again now: its body signature still matches,
+    // its timestamp is 6 minutes old; with a fresh timestamp, the timestamped signature no longer matches.
+    const signed = ['x-crucible-signature', 'x-alchemy-signature', 'x-crucible-timestamp', 'x-crucible-timestamped-signature'];
+    const captured = Object.fromEntries(signed.map((name) => [name, String(first!.headers[name])]));
+    const replay = (headers: Record<string, string>) =>
+      fetch(receiver.url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: first!.body });
+    await replay(captured);
+    await replay({ ...captured, 'x-crucible-timestamp': String(Math.floor(clock / 1000)) });
+    expect(receiver.received.slice(2).map((entry) => [entry.signatureValid, entry.timestampValid])).toEqual([
+      [true, false],
+      [true, false],
+    ]);
   });
 
   it('a delivery that fails every retry is recorded as failed; repeated failures pause the webhook and say why', async () => {
@@ -136,6 +176,16 @@ describe.each(databaseEngines())('webhook delivery on $name', (engine) => {
     expect(ipDelivery!.lastError).toBe('blocked address 127.0.0.1');
     const [nameDelivery] = (await store.deliveries(OWNER, byName.id, { limit: 1 })).deliveries;
     expect(nameDelivery!.lastError).toMatch(/^blocked address (127\.0\.0\.1|::1)$/);
+  });
+
+  it('in production no delivery connects to an IPv6 form of a non-public IPv4 (NAT64 of loopback)', async () => {
+    await setUp();
+    const nat64 = await store.create(OWNER, { type: 'NFT_ACTIVITY', network: NETWORK, url: receiver.url.replace('127.0.0.1', '[64:ff9b::7f00:1]') });
+    await fillOutbox(database, NETWORK, [6]);
+    worker({ blockedAddresses: NON_PUBLIC_ADDRESSES, retryDelaysMs: [], timeoutMs: 2_000 });
+    await waitFor(async () => (await store.deliveries(OWNER, nat64.id, { limit: 1 })).deliveries[0]!.status === 'failed');
+    expect((await store.deliveries(OWNER, nat64.id, { limit: 1 })).deliveries[0]!.lastError).toBe('blocked address 64:ff9b::7f00:1');
+    expect(receiver.received).toHaveLength(0);
   });
 
   it('a metadata change queued in its store’s transaction reaches NFT_METADATA_UPDATE webhooks of that network and contract only', async () => {

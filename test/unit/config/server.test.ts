@@ -1,15 +1,37 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readDevApiConfig, readServerConfig } from '../../../src/config/server.ts';
+import { ConfigError, readDevApiConfig, readServerConfig, refuseLocalModeOnNetwork } from '../../../src/config/server.ts';
 
 describe('readServerConfig', () => {
   it('has defaults for everything', () => {
-    expect(readServerConfig({})).toEqual({ port: 4321, host: '127.0.0.1', trustProxy: { mode: 'none' }, distDir: resolve('dist'), requestLog: true });
+    expect(readServerConfig({})).toEqual({
+      port: 4321,
+      host: '127.0.0.1',
+      trustProxy: { mode: 'none' },
+      distDir: resolve('dist'),
+      requestLog: true,
+      allowLocalModeOnNetwork: false,
+    });
   });
 
   it('reads each variable, empty meaning unset', () => {
-    const config = readServerConfig({ PORT: '0', HOST: '0.0.0.0', TRUST_PROXY: '2', SITE_DIR: '/srv/site', REQUEST_LOG: 'off', HOST_UNUSED: '' });
-    expect(config).toEqual({ port: 0, host: '0.0.0.0', trustProxy: { mode: 'hops', hops: 2 }, distDir: '/srv/site', requestLog: false });
+    const config = readServerConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      TRUST_PROXY: '2',
+      SITE_DIR: '/srv/site',
+      REQUEST_LOG: 'off',
+      ALLOW_LOCAL_MODE_ON_NETWORK: 'yes',
+      HOST_UNUSED: '',
+    });
+    expect(config).toEqual({
+      port: 0,
+      host: '0.0.0.0',
+      trustProxy: { mode: 'hops', hops: 2 },
+      distDir: '/srv/site',
+      requestLog: false,
+      allowLocalModeOnNetwork: true,
+    });
     expect(readServerConfig({ TRUST_PROXY: 'cloudflare', PORT: '' }).trustProxy).toEqual({ mode: 'cloudflare' });
   });
 
@@ -19,9 +41,30 @@ describe('readServerConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '0' }, 'TRUST_PROXY'],
     [{ REQUEST_LOG: 'loud' }, 'REQUEST_LOG'],
+    [{ ALLOW_LOCAL_MODE_ON_NETWORK: 'true' }, 'ALLOW_LOCAL_MODE_ON_NETWORK'],
   ])('%o fails naming %s', (env, variable) => {
     expect(() => readServerConfig(env)).toThrow(ConfigError);
     expect(() => readServerConfig(env)).toThrow(new RegExp(`^Invalid server configuration:\\n  ${variable}: `));
+  });
+});
+
+describe('refuseLocalModeOnNetwork', () => {
+  const local = { local: true };
+  it.each(['127.0.0.1', '127.1.2.3', '::1', 'localhost'])('lets local mode listen on loopback %s', (host) => {
+    expect(() => refuseLocalModeOnNetwork(readServerConfig({ HOST: host }), local)).not.toThrow();
+  });
+
+  it.each(['0.0.0.0', '::', '192.168.1.20', 'crucible.lan'])('refuses local mode on %s, naming HOST and ALLOW_LOCAL_MODE_ON_NETWORK', (host) => {
+    const config = readServerConfig({ HOST: host });
+    expect(() => refuseLocalModeOnNetwork(config, local)).toThrow(ConfigError);
+    expect(() => refuseLocalModeOnNetwork(config, local)).toThrow(
+      new RegExp(`^HOST=${host.replaceAll('.', '\\.')} would serve local mode .* ALLOW_LOCAL_MODE_ON_NETWORK=yes`),
+    );
+  });
+
+  it('lets the operator who says so, and production mode, listen anywhere', () => {
+    expect(() => refuseLocalModeOnNetwork(readServerConfig({ HOST: '0.0.0.0', ALLOW_LOCAL_MODE_ON_NETWORK: 'yes' }), local)).not.toThrow();
+    expect(() => refuseLocalModeOnNetwork(readServerConfig({ HOST: '0.0.0.0' }), { local: false })).not.toThrow();
   });
 });
 

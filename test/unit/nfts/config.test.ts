@@ -15,10 +15,12 @@ describe('readNftsConfig', () => {
     });
   });
 
-  it('allows private addresses by default in local mode, and the variable decides in either mode', () => {
-    expect(readNftsConfig({}, { local: true }).privateAddresses).toBe('allow');
+  it("allows the site's own origin alone among private addresses by default in local mode, and the variable decides in either mode", () => {
+    expect(readNftsConfig({}, { local: true }).privateAddresses).toBe('site');
     expect(readNftsConfig({ NFT_FETCH_PRIVATE: 'deny' }, { local: true }).privateAddresses).toBe('deny');
+    expect(readNftsConfig({ NFT_FETCH_PRIVATE: 'allow' }, { local: true }).privateAddresses).toBe('allow');
     expect(readNftsConfig({ NFT_FETCH_PRIVATE: 'allow' }, production).privateAddresses).toBe('allow');
+    expect(readNftsConfig({ NFT_FETCH_PRIVATE: 'site' }, production).privateAddresses).toBe('site');
   });
 
   it('reads every variable, a gateway given its trailing slash', () => {
@@ -49,7 +51,7 @@ describe('readNftsConfig', () => {
     [{ NFT_IPFS_GATEWAY: 'https://gw.example/ipfs/?token=1' }, /NFT_IPFS_GATEWAY must be an http\(s\) URL without a query or fragment/],
     [{ NFT_TOKEN_URI_TIMEOUT_MS: '0' }, /NFT_TOKEN_URI_TIMEOUT_MS must be a whole number from 1/],
     [{ NFT_IMAGE_MAX_BYTES: '10MB' }, /NFT_IMAGE_MAX_BYTES must be a whole number from 1/],
-    [{ NFT_FETCH_PRIVATE: 'yes' }, /NFT_FETCH_PRIVATE must be deny or allow/],
+    [{ NFT_FETCH_PRIVATE: 'yes' }, /NFT_FETCH_PRIVATE must be deny, site or allow/],
     [{ NFT_TOKEN_URI_TIMEOUT_MS: '30000' }, /NFT_TOKEN_URI_TIMEOUT_MS \(30000\) must not exceed NFT_TOKEN_URI_TIMEOUT_MAX_MS \(20000\)/],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => readNftsConfig(env, production)).toThrow(message);
