@@ -90,7 +90,13 @@ const key = await (async () => {
   await database.close();
   return created.key;
 })();
-const serverEnv = { DATABASE_PATH: databasePath, NODE_UPSTREAMS_BASE_SEPOLIA: chain.rpcUrl, REQUEST_LOG: 'off' };
+// One app holds every subscriber: its connection cap is raised above them (twice, as a round's connections may still be closing when the next opens).
+const serverEnv = {
+  DATABASE_PATH: databasePath,
+  NODE_UPSTREAMS_BASE_SEPOLIA: chain.rpcUrl,
+  REQUEST_LOG: 'off',
+  NODE_WS_MAX_CONNECTIONS_PER_KEY: String(2 * subscribers),
+};
 const subscriberProcess = startSubscriberProcess();
 
 type Part = 'server' | 'subscribers' | 'anvil';

@@ -19,6 +19,20 @@ export interface NodeConfig {
   demoLimit: { requestsPerSecond: number; burst: number };
   /** Where Prometheus scrapes /metrics; null: not served (the default: never public by accident). */
   metrics: { port: number; host: string } | null;
+  webSocket: WebSocketSettings;
+}
+
+/**
+ * What one key may hold over WebSocket at `{node_url}/v2/<key>` (README "Server limits"): an
+ * app's count is the app's, the demo key's is per client IP (IPv6 per prefix), as its CU buckets.
+ */
+export interface WebSocketSettings {
+  /** Open connections; one more upgrade is refused with 429. */
+  maxConnectionsPerKey: number;
+  /** Distinct subscriptions (kind and filter) held upstream over all the key's connections; one more eth_subscribe is refused with -32005. */
+  maxTopicsPerKey: number;
+  /** Compute units each open subscription costs per minute after its first (which eth_subscribe pays); 0: none. */
+  subscriptionComputeUnitsPerMinute: number;
 }
 
 const hostname = z
@@ -31,6 +45,7 @@ const positiveInteger = z
   .string()
   .regex(/^[1-9]\d*$/, 'must be a whole number greater than 0')
   .transform(Number);
+const wholeNumber = z.string().regex(/^\d+$/, 'must be a whole number (0 or more)').transform(Number);
 const port = z
   .string()
   .regex(/^\d{1,5}$/, 'must be a port number from 1 to 65535')
@@ -85,5 +100,10 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
     upstreamTimeoutMs: read('NODE_UPSTREAM_TIMEOUT_MS', positiveInteger) ?? 10_000,
     demoLimit: { requestsPerSecond: read('DEMO_KEY_REQUESTS_PER_SECOND', positiveInteger) ?? 10, burst: read('DEMO_KEY_BURST', positiveInteger) ?? 20 },
     metrics: metricsPort ? { port: metricsPort, host: read('METRICS_HOST', z.string().trim().min(1)) ?? '127.0.0.1' } : null,
+    webSocket: {
+      maxConnectionsPerKey: read('NODE_WS_MAX_CONNECTIONS_PER_KEY', positiveInteger) ?? 50,
+      maxTopicsPerKey: read('NODE_WS_MAX_TOPICS_PER_KEY', positiveInteger) ?? 200,
+      subscriptionComputeUnitsPerMinute: read('NODE_WS_SUBSCRIPTION_CU_PER_MINUTE', wholeNumber) ?? 10,
+    },
   };
 }

@@ -13,6 +13,7 @@ import type { NodeTarget } from './node-url.ts';
 import { rpcFailure, type RateLimit, type RpcFailure } from './rpc/errors.ts';
 import { batchReply, bodyFailure, invalidItemFailure, parseRpcBody, singleReply, type RpcItem, type RpcOutcome, type RpcReply } from './rpc/jsonrpc.ts';
 import { MAX_BODY_BYTES } from './rpc/limits.ts';
+import { rpcRegistry } from './rpc/registry.ts';
 import { validateCall } from './rpc/validate.ts';
 
 // The JSON-RPC gateway over HTTP (platform §3): `POST {node_url}/v2/<key>` as a
@@ -77,8 +78,17 @@ export type ExtraMethods = ReadonlyMap<string, (params: unknown[]) => Promise<Rp
 export interface NodeGateway {
   networks: ReadonlyMap<string, GatewayNetwork>;
   authorize(network: GatewayNetwork, key: string, origin: string | null): Promise<{ ok: true; caller: Caller } | { ok: false; failure: RpcFailure }>;
-  /** One JSON-RPC message from an authorized caller: validated, limited, carried out and metered. */
-  answer(session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods): Promise<RpcReply>;
+  /**
+   * One JSON-RPC message from an authorized caller: validated, limited, carried out and metered.
+   * `prepaid`: prepay took the message's least cost already, so its calls pay only the rest.
+   */
+  answer(session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaid?: boolean): Promise<RpcReply>;
+  /**
+   * Takes the least a message costs from the caller's bucket before the message is read (a
+   * WebSocket message; README "Server limits"): MESSAGE_MIN_COMPUTE_UNITS of an app, one request
+   * of the demo key's per-IP bucket. A refusal is the 429 to answer, without reading the message.
+   */
+  prepay(session: NodeSession): Promise<RpcFailure | null>;
   /**
    * Charges a subscription's notification (platform §3: each costs CUs): metered, and taken from
    * the caller's rate; false when the caller is over its limit (the notification is dropped).
@@ -186,7 +196,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   };
 
   /** One JSON-RPC message (a request or a batch) from an authorized caller, over either transport. */
-  const answer = async (session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods): Promise<RpcReply> => {
+  const answer = async (session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaid = false): Promise<RpcReply> => {
     const { caller, network, clientIp } = session;
     const body = parseRpcBody(text);
     if (body.kind === 'parse-error' || body.kind === 'invalid') return failureReply(bodyFailure(body));
@@ -209,12 +219,8 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       }
     }
 
-    const limited = await limitFailure(
-      caller,
-      network.id,
-      valid.map((call) => call.method),
-      clientIp,
-    );
+    const calls = valid.map((call) => call.method);
+    const limited = await limitFailure(caller, network.id, prepaid ? unpaidShare(caller, calls) : calls, clientIp);
     if (limited) return failureReply(limited);
 
     const executed = await executeCalls(valid, network, options.cache, extra);
@@ -293,6 +299,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     authorize,
     answer,
     admit,
+    prepay: (session) => limitFailure(session.caller, session.network.id, [{ computeUnits: MESSAGE_MIN_COMPUTE_UNITS }], session.clientIp),
     async chargeNotification(session, method, computeUnits) {
       const refused = await limitFailure(session.caller, session.network.id, [{ computeUnits }], session.clientIp);
       if (!refused) meter(session.caller, session.network.id, method, computeUnits, null);
@@ -325,6 +332,18 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       return answerHttp(request, network, target.key, context);
     },
   };
+}
+
+// Messages charged before they are read (prepay, then answer with `prepaid`).
+
+/** The least a message costs: the cheapest method that costs anything. A message of 0-CU calls, or of none, pays it too. */
+const MESSAGE_MIN_COMPUTE_UNITS = Math.min(...rpcRegistry.methods.map((method) => method.computeUnits).filter((units) => units > 0));
+
+/** What `calls` still owe once prepay took one message's least cost: the demo key one request fewer, an app that many CUs fewer. */
+function unpaidShare(caller: Caller, calls: ReadonlyArray<{ computeUnits: number }>): ReadonlyArray<{ computeUnits: number }> {
+  if (caller.kind === 'demo') return calls.slice(1);
+  const rest = calls.reduce((sum, call) => sum + call.computeUnits, 0) - MESSAGE_MIN_COMPUTE_UNITS;
+  return rest > 0 ? [{ computeUnits: rest }] : [];
 }
 
 function refusal(decision: RateDecision, limit: RateLimit): RpcFailure | null {

@@ -16,10 +16,13 @@ import { createRedisQuotaCounter } from '../limits/redis-quota.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
 import { loadNetworks } from '../site/load.ts';
 import { connectRedis } from '../store/redis.ts';
+import type { WebSocketSettings } from '../config/node.ts';
 import { createKeyLookup } from './access.ts';
 import { serveMetrics } from './metrics.ts';
 import { startNodeRuntime, type NftRuntimeSources, type NodeRuntime } from './runtime.ts';
 import { databaseTokenIndex } from './token-index.ts';
+import { createMemoryWebSocketHolds, type WebSocketHolds } from './websocket/holds.ts';
+import { createRedisWebSocketHolds } from './websocket/redis-holds.ts';
 
 // The gateway as the server runs it, configured from the project's content and environment:
 // the database (apps, usage), the limits (in memory, or in Redis with REDIS_URL so several
@@ -30,8 +33,8 @@ const TOKEN_METADATA_CACHE = { ttlMs: 60 * 60 * 1000, max: 50_000 };
 
 export interface LoadedNodeRuntime extends NodeRuntime {
   nodeDomain: string | null;
-  /** Forgets the keys this process remembers, so a rotated, disabled or deleted app's key is refused at once here. */
-  forgetKeys(): void;
+  /** What a key may hold over WebSocket, counted in this process or, with REDIS_URL, over every process. */
+  webSocket: { settings: WebSocketSettings; holds: WebSocketHolds };
   close(): Promise<void>;
 }
 
@@ -90,6 +93,8 @@ export async function loadNodeRuntime(options: {
       },
     });
     opened.push(async () => runtime.close());
+    const holds = redis ? createRedisWebSocketHolds(redis) : createMemoryWebSocketHolds();
+    opened.push(async () => holds.close());
     if (config.metrics) {
       const metricsServer = await serveMetrics(runtime.metrics, config.metrics);
       opened.push(() => new Promise((resolve) => metricsServer.close(resolve)));
@@ -97,7 +102,7 @@ export async function loadNodeRuntime(options: {
     return {
       ...runtime,
       nodeDomain: config.nodeDomain,
-      forgetKeys: () => keys.forgetAll(),
+      webSocket: { settings: config.webSocket, holds },
       close: async () => void (await closeAll()),
     };
   } catch (error) {

@@ -33,7 +33,8 @@ export interface NodeRuntimeOptions {
   config: NodeConfig;
   /** Local mode: networks without configured upstreams use these devnets. null: production. */
   devnets: LocalDevnets | null;
-  keys: KeyLookup;
+  /** The key lookup, which forgets what it remembers when apps' keys change in this process. */
+  keys: KeyLookup & { forgetAll(): void };
   rateLimiter: RateLimiter;
   quota: QuotaCounter;
   usage: UsageRecorder;
@@ -69,6 +70,14 @@ export interface NodeRuntime {
   metrics: NodeMetrics;
   /** The pools by network id (health for /metrics). */
   pools: ReadonlyMap<string, UpstreamPool>;
+  /**
+   * Apps' keys or states changed in this process (the dashboard calls it): the key lookup
+   * forgets what it remembers, and the listeners (open WebSockets) check their keys again, so a
+   * rotated, disabled or deleted app's key is refused at once here.
+   */
+  forgetKeys(): void;
+  /** Adds a listener to forgetKeys; returns its removal. */
+  onKeysForgotten(listener: () => void): () => void;
   close(): void;
 }
 
@@ -128,6 +137,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     });
   }
   const metrics = createNodeMetrics(pools);
+  const keysForgotten = new Set<() => void>();
   const gateway = createNodeGateway({
     networks,
     observeCall: metrics.observeCall,
@@ -155,6 +165,14 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     },
     metrics,
     pools,
+    forgetKeys: () => {
+      options.keys.forgetAll();
+      for (const listener of keysForgotten) listener();
+    },
+    onKeysForgotten: (listener) => {
+      keysForgotten.add(listener);
+      return () => keysForgotten.delete(listener);
+    },
     close: () => {
       for (const pool of pools.values()) pool.close();
     },

@@ -114,6 +114,9 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     gateway: node.gateway,
     nodeDomain: node.nodeDomain,
     clientIp: (req) => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, config.trustProxy),
+    ipv6PrefixLength: faucet.ipv6PrefixLength,
+    ...node.webSocket,
+    onKeysForgotten: node.onKeysForgotten,
     logger,
   });
   const url = await listen(server, config.port, config.host);

@@ -88,6 +88,20 @@ export const rpcErrors = {
     httpStatus: 200,
     message: () => `Too many subscriptions: a connection may hold ${MAX_SUBSCRIPTIONS_PER_CONNECTION}; cancel one with eth_unsubscribe`,
   },
+  /** WebSocket: an upgrade over the caller's open connections (an app's, or the demo key's per client IP). */
+  too_many_connections: {
+    code: 429,
+    httpStatus: 429,
+    message: (args: { max: number; per: 'app' | 'client IP' }) =>
+      `Too many connections: ${args.per === 'app' ? 'this app' : 'the demo key'} may hold ${args.max} WebSocket connections at once${args.per === 'app' ? '' : ' per client IP'}; close one first`,
+  },
+  /** WebSocket: a subscription that would make the caller hold one upstream topic more than it may. */
+  too_many_topics: {
+    code: -32005,
+    httpStatus: 200,
+    message: (args: { max: number }) =>
+      `Too many subscription topics: a key may hold ${args.max} distinct subscriptions (kind and filter) at once over all its connections (the demo key: per client IP); cancel one with eth_unsubscribe, or share filters`,
+  },
 } as const satisfies Record<string, { code: number; httpStatus: number; message: (args: never) => string }>;
 
 export type RpcErrorReason = keyof typeof rpcErrors;

@@ -1,12 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Logger } from '../../api/operation.ts';
+import type { WebSocketSettings } from '../../config/node.ts';
 import { resolveRequestPath } from '../../http/request-path.ts';
 import type { GatewayNetwork, NodeGateway } from '../gateway.ts';
 import { nodeTargetOf } from '../node-url.ts';
+import { rpcFailure } from '../rpc/errors.ts';
 import { MAX_BODY_BYTES } from '../rpc/limits.ts';
+import { countedCaller, createTopicHolds } from './caller-holds.ts';
 import { serveNodeConnection, type NodeConnection } from './connection.ts';
+import { createMemoryWebSocketHolds, type WebSocketHolds } from './holds.ts';
 import { webSocketLimits, type WebSocketLimits } from './limits.ts';
 import { createUpstreamFeed, type UpstreamFeed } from './upstream-feed.ts';
 import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
@@ -14,13 +19,22 @@ import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
 // JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), on the server's 'upgrade'
 // event. The key, the app's state and network and the Origin are checked before the upgrade: a
 // refusal is the HTTP answer the same request gets over POST (401, 403, 404), and no connection is
-// opened. Subscriptions of every connection share one upstream connection per network.
+// opened; then the key's open connections are counted, one more than it may hold is refused 429
+// (README "Server limits"). Subscriptions of every connection share one upstream connection per
+// network.
 
 export interface NodeWebSocketOptions {
   gateway: NodeGateway;
   nodeDomain: string | null;
   /** The caller's address as the server's TRUST_PROXY reads it (the demo key is limited per IP). */
   clientIp(req: IncomingMessage): string | null;
+  /** The demo key's IPv6 clients count per prefix of this length. */
+  ipv6PrefixLength: number;
+  settings: WebSocketSettings;
+  /** Where connections and topics are counted: this process (the default), or every process sharing a Redis (redis-holds.ts). */
+  holds?: WebSocketHolds;
+  /** Registers a listener called when apps' keys changed in this process (NodeRuntime.onKeysForgotten); returns its removal. */
+  onKeysForgotten?(listener: () => void): () => void;
   limits?: Partial<WebSocketLimits>;
   logger?: Logger;
 }
@@ -34,8 +48,11 @@ export interface NodeWebSockets {
 const CLOSE_GRACE_MS = 1_000;
 
 export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptions): NodeWebSockets {
-  const { gateway, nodeDomain, logger } = options;
+  const { gateway, nodeDomain, settings, logger } = options;
   const limits: WebSocketLimits = { ...webSocketLimits, ...options.limits };
+  const holds = options.holds ?? createMemoryWebSocketHolds();
+  // Names this process's topics in a count shared with others.
+  const topicHolds = createTopicHolds(holds, randomUUID());
   // A larger message closes its connection with 1009.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, clientTracking: false });
   const connections = new Set<NodeConnection>();
@@ -54,6 +71,14 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
     for (const connection of connections) connection.heartbeat();
   }, limits.pingIntervalMs);
   keepalive.unref();
+  const upkeep = setInterval(() => {
+    for (const connection of connections) void connection.chargeSubscriptions();
+  }, limits.subscriptionChargeIntervalMs);
+  upkeep.unref();
+  // A key disabled, rotated or deleted in this process closes its connections now, not at the next keepalive.
+  const stopWatchingKeys = options.onKeysForgotten?.(() => {
+    for (const connection of connections) void connection.recheckKey();
+  });
 
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const requestPath = resolveRequestPath(req.url);
@@ -83,10 +108,37 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
     // The client may have left during the lookup.
     if (socket.destroyed) return;
     const session = { caller: authorized.caller, network, clientIp: options.clientIp(req) };
+    const caller = countedCaller(authorized.caller, session.clientIp, options.ipv6PrefixLength);
+    const place = { set: `connections:${caller.name}`, member: randomUUID() };
+    if (!(await holds.hold(place.set, place.member, settings.maxConnectionsPerKey))) {
+      const { error } = rpcFailure('too_many_connections', { max: settings.maxConnectionsPerKey, per: caller.per });
+      return refuseUpgrade(socket, 429, JSON.stringify({ jsonrpc: '2.0', id: null, error }));
+    }
+    // Given back when the connection closes, or when the socket closes without becoming one (it left, or ws refused the handshake).
+    let upgraded = false;
+    socket.once('close', () => {
+      if (!upgraded) void holds.release(place.set, place.member);
+    });
+    if (socket.destroyed) return void holds.release(place.set, place.member);
     sockets.handleUpgrade(req, socket, head, (ws) => {
-      const connection = serveNodeConnection(ws, { gateway, session, credentials: { key: target.key, origin }, feed: feedOf(network), limits, logger });
+      upgraded = true;
+      const connection = serveNodeConnection(ws, {
+        gateway,
+        session,
+        credentials: { key: target.key, origin },
+        feed: feedOf(network),
+        topics: {
+          acquire: (topic) => topicHolds.acquire(caller.name, `${network.id} ${topic}`, settings.maxTopicsPerKey),
+          release: (topic) => topicHolds.release(caller.name, `${network.id} ${topic}`),
+        },
+        limits: { ...limits, maxTopicsPerKey: settings.maxTopicsPerKey, subscriptionComputeUnits: settings.subscriptionComputeUnitsPerMinute },
+        logger,
+      });
       connections.add(connection);
-      void connection.closed.then(() => connections.delete(connection));
+      void connection.closed.then(() => {
+        connections.delete(connection);
+        void holds.release(place.set, place.member);
+      });
     });
   };
 
@@ -104,6 +156,8 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
     async close() {
       server.off('upgrade', onUpgrade);
       clearInterval(keepalive);
+      clearInterval(upkeep);
+      stopWatchingKeys?.();
       const open = [...connections];
       for (const connection of open) connection.close(1001, 'the server is shutting down');
       const grace = setTimeout(() => {
@@ -114,6 +168,8 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
       for (const feed of feeds.values()) feed.close();
       feeds.clear();
       await new Promise<void>((resolve) => sockets.close(() => resolve()));
+      // Holds handed in belong to their maker (the node runtime closes the Redis ones).
+      if (!options.holds) holds.close();
     },
   };
 }

@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
 import type { Logger } from '../../api/operation.ts';
+import { exceedsJsonDepth } from '../../http/json-depth.ts';
 import type { ExtraMethods, NodeGateway, NodeSession } from '../gateway.ts';
 import { rpcFailure } from '../rpc/errors.ts';
 import type { RpcOutcome, RpcReply } from '../rpc/jsonrpc.ts';
@@ -7,7 +8,7 @@ import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../rpc/limits.ts';
 import { rpcRegistry } from '../rpc/registry.ts';
 import type { WebSocketLimits } from './limits.ts';
 import { newSubscriptionId, notificationHead, notificationMessage } from './notification.ts';
-import { withRequestIds } from './request-ids.ts';
+import { unpaidRefusal, withRequestIds } from './request-ids.ts';
 import { subscriptionTopicOf } from './subscription-topic.ts';
 import type { UpstreamFeed } from './upstream-feed.ts';
 
@@ -15,10 +16,13 @@ import type { UpstreamFeed } from './upstream-feed.ts';
 // message answered by the gateway as over HTTP (same methods, errors and compute units), plus
 // eth_subscribe and eth_unsubscribe answered here over the network's upstream feed. Messages are
 // answered concurrently (clients match answers by id); notifications of a subscription arrive in
-// order, and never before the answer that gave its id.
+// order, and never before the answer that gave its id. Each message pays its least cost before it
+// is read, and each open subscription is charged over time (README "Server limits").
 
 /** What usage records name a notification by (the method of the message that carries it). */
 export const NOTIFICATION_METHOD = 'eth_subscription';
+/** What usage records name the charge of a subscription kept open for an interval. */
+export const SUBSCRIPTION_UPKEEP_METHOD = 'eth_subscribe (open)';
 
 const notificationComputeUnits = (() => {
   const units = rpcRegistry.find('eth_subscribe')?.notificationComputeUnits;
@@ -39,7 +43,13 @@ export interface NodeConnectionOptions {
   /** The key and Origin the connection was opened with, checked again at each keepalive. */
   credentials: { key: string; origin: string | null };
   feed: UpstreamFeed;
-  limits: Pick<WebSocketLimits, 'maxInFlight' | 'maxBufferedBytes'>;
+  /** Counts the caller's distinct topics (README "Server limits"): false when one more does not fit. */
+  topics: { acquire(topic: string): Promise<boolean>; release(topic: string): void };
+  limits: Pick<WebSocketLimits, 'maxInFlight' | 'maxBufferedBytes' | 'maxJsonDepth' | 'subscriptionChargeIntervalMs'> & {
+    maxTopicsPerKey: number;
+    /** What each open subscription costs per charge interval after its first; 0: nothing. */
+    subscriptionComputeUnits: number;
+  };
   logger?: Logger;
 }
 
@@ -50,6 +60,14 @@ export interface NodeConnection {
    * rotated away closes its connections (1008) as it fails its HTTP requests.
    */
   heartbeat(): void;
+  /** Checks the key again now (its app was changed in this process): 1008 when it no longer works. */
+  recheckKey(): Promise<void>;
+  /**
+   * One charge interval: each subscription open for a whole interval costs its CUs, from the
+   * caller's bucket. A charge that does not fit closes the connection (1013): a client notices a
+   * closed connection, where a subscription ended alone would just go quiet.
+   */
+  chargeSubscriptions(): Promise<void>;
   close(code: number, reason: string): void;
   terminate(): void;
   /** Resolves once the connection is closed and its subscriptions are gone. */
@@ -66,10 +84,14 @@ interface LocalSubscription {
   /** Events before it was announced, sent right after. */
   early: Buffer[];
   leave: (() => void) | null;
+  /** Gives back the caller's count of its topic; null until counted, and once given back. */
+  releaseTopic: (() => void) | null;
+  /** Made since the last charge interval began: not charged at its end (eth_subscribe paid for it). */
+  fresh: boolean;
 }
 
 export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOptions): NodeConnection {
-  const { gateway, feed, limits, logger, credentials } = options;
+  const { gateway, feed, topics, limits, logger, credentials } = options;
   // The caller is read again at each keepalive (its rate or state may change).
   const session: NodeSession = { ...options.session };
   const subscriptions = new Map<string, LocalSubscription>();
@@ -125,17 +147,43 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
     subscription.cancelled = true;
     subscriptions.delete(subscription.id);
     subscription.leave?.();
+    subscription.releaseTopic?.();
+    subscription.releaseTopic = null;
   };
 
   const subscribe = async (params: unknown[], created: LocalSubscription[]): Promise<RpcOutcome> => {
     // Counted with the ones still being made, so concurrent calls cannot pass the cap together.
     if (subscriptions.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) return { failure: rpcFailure('too_many_subscriptions') };
     const id = newSubscriptionId();
-    const subscription: LocalSubscription = { id, head: notificationHead(id), announced: false, cancelled: false, early: [], leave: null };
+    const subscription: LocalSubscription = {
+      id,
+      head: notificationHead(id),
+      announced: false,
+      cancelled: false,
+      early: [],
+      leave: null,
+      releaseTopic: null,
+      fresh: true,
+    };
     subscriptions.set(subscription.id, subscription);
-    const joined = await feed.join(subscriptionTopicOf(params), (result) => receive(subscription, result));
-    if (!joined.ok) {
+    const topic = subscriptionTopicOf(params);
+    const counted = await topics.acquire(topic.key).catch((error: unknown) => {
       subscriptions.delete(subscription.id);
+      throw error;
+    });
+    if (!counted) {
+      subscriptions.delete(subscription.id);
+      return { failure: rpcFailure('too_many_topics', { max: limits.maxTopicsPerKey }) };
+    }
+    subscription.releaseTopic = () => topics.release(topic.key);
+    // The connection closed while the count was taken.
+    if (subscription.cancelled) {
+      cancel(subscription);
+      return { result: subscription.id };
+    }
+    const joined = await feed.join(topic, (result) => receive(subscription, result));
+    if (!joined.ok) {
+      cancel(subscription);
       return 'nodeError' in joined ? { nodeError: joined.nodeError } : { failure: rpcFailure('no_healthy_upstream', { network: session.network.id }) };
     }
     // The connection closed while the upstream answered.
@@ -163,7 +211,14 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
     ]);
     let reply: RpcReply;
     try {
-      reply = await gateway.answer(session, text, 'websocket', extra);
+      // Paid before it is read, and read only when it nests within the limit.
+      const refused = await gateway.prepay(session);
+      if (refused) return send(JSON.stringify(unpaidRefusal(text, refused.error, limits.maxJsonDepth)));
+      if (exceedsJsonDepth(text, limits.maxJsonDepth)) {
+        const { error } = rpcFailure('invalid_request', { problem: `the message is nested deeper than ${limits.maxJsonDepth} levels` });
+        return send(JSON.stringify({ jsonrpc: '2.0', id: null, error }));
+      }
+      reply = await gateway.answer(session, text, 'websocket', extra, true);
     } catch (error) {
       logger?.error('WebSocket message failed', {
         network: session.network.id,
@@ -214,7 +269,37 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
     }),
   );
 
+  let charging = false;
+  const chargeSubscriptions = async () => {
+    if (charging || limits.subscriptionComputeUnits === 0) return;
+    charging = true;
+    try {
+      for (const subscription of [...subscriptions.values()]) {
+        if (ws.readyState !== WebSocket.OPEN) return;
+        // Still being made, or cancelled meanwhile.
+        if (!subscription.leave || subscription.cancelled) continue;
+        if (subscription.fresh) {
+          subscription.fresh = false;
+          continue;
+        }
+        if (!(await gateway.chargeNotification(session, SUBSCRIPTION_UPKEEP_METHOD, limits.subscriptionComputeUnits))) {
+          const seconds = Math.round(limits.subscriptionChargeIntervalMs / 1000);
+          ws.close(
+            1013,
+            closeReason(`over the rate limit: each open subscription costs ${limits.subscriptionComputeUnits} CU every ${seconds} s; reconnect later`),
+          );
+          return;
+        }
+      }
+    } catch {
+      // The limiter did not answer: this interval is not charged.
+    } finally {
+      charging = false;
+    }
+  };
+
   const recheckKey = async () => {
+    if (ws.readyState !== WebSocket.OPEN) return;
     const checked = await gateway.authorize(session.network, credentials.key, credentials.origin).catch(() => null);
     // The key store did not answer: checked again at the next tick.
     if (!checked) return;
@@ -231,6 +316,8 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
       ws.ping();
       void recheckKey();
     },
+    recheckKey,
+    chargeSubscriptions,
     close: (code, reason) => ws.close(code, closeReason(reason)),
     terminate: () => ws.terminate(),
     closed,

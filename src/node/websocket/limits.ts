@@ -1,6 +1,9 @@
+import { DEFAULT_JSON_MAX_DEPTH } from '../../http/json-depth.ts';
+
 // What one WebSocket client may hold, and how the gateway keeps its upstream subscriptions
 // (platform §3). The subscription cap (100 per connection) and the largest message (2 MiB) are the
-// gateway's own limits in src/node/rpc/limits.ts.
+// gateway's own limits in src/node/rpc/limits.ts; what one key may hold over all its connections
+// is a setting (WebSocketSettings in src/config/node.ts).
 
 export interface WebSocketLimits {
   /** Keepalive: a ping this often; a client that has not answered the previous one is cut off. */
@@ -18,6 +21,10 @@ export interface WebSocketLimits {
   reconnectDelayMs: { min: number; max: number };
   /** An upstream connection without subscriptions is closed after this (saves reconnecting when subscribers come and go). */
   upstreamIdleMs: number;
+  /** Open subscriptions are charged this often (NODE_WS_SUBSCRIPTION_CU_PER_MINUTE is per minute: tests shorten it). */
+  subscriptionChargeIntervalMs: number;
+  /** A message nested deeper is refused (-32600) before it is parsed. */
+  maxJsonDepth: number;
 }
 
 export const webSocketLimits: WebSocketLimits = {
@@ -27,6 +34,8 @@ export const webSocketLimits: WebSocketLimits = {
   upstreamAnswerTimeoutMs: 10_000,
   reconnectDelayMs: { min: 250, max: 10_000 },
   upstreamIdleMs: 30_000,
+  subscriptionChargeIntervalMs: 60_000,
+  maxJsonDepth: DEFAULT_JSON_MAX_DEPTH,
 };
 
 /** The delay before reconnect attempt `attempt` (0 = the first after a drop). */

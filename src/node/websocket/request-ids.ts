@@ -1,4 +1,5 @@
-import { rpcErrors } from '../rpc/errors.ts';
+import { exceedsJsonDepth } from '../../http/json-depth.ts';
+import { rpcErrors, type RpcErrorObject } from '../rpc/errors.ts';
 import type { RpcReply } from '../rpc/jsonrpc.ts';
 
 // Over a WebSocket, clients match answers to requests by id alone: an answer with id null leaves
@@ -6,6 +7,9 @@ import type { RpcReply } from '../rpc/jsonrpc.ts';
 // all valid but over a limit as a whole, with id null (right over HTTP, where the response is the
 // answer to that request). Here that refusal is given the request's id, or for a batch repeated
 // once per request that has an id.
+//
+// A message refused before it was read (its least cost did not fit the caller's bucket) paid for
+// nothing: its ids are read only when it is short and shallow, which costs less than receiving it.
 
 type RpcResponse = Exclude<RpcReply['body'], null | unknown[]>;
 
@@ -35,4 +39,14 @@ export function withRequestIds(text: string, body: RpcResponse | RpcResponse[]):
     return id === undefined ? [] : [{ ...body, id }];
   });
   return answers.length > 0 ? answers : body;
+}
+
+/** The longest refused-before-read message whose ids are read (characters). */
+const MAX_UNPAID_READ_CHARS = 4096;
+
+/** The refusal of a message not read (nothing was paid for it), under its ids when it is short and nested within `maxDepth`. */
+export function unpaidRefusal(text: string, error: RpcErrorObject, maxDepth: number): RpcResponse | RpcResponse[] {
+  const body: RpcResponse = { jsonrpc: '2.0', id: null, error };
+  if (text.length > MAX_UNPAID_READ_CHARS || exceedsJsonDepth(text, maxDepth)) return body;
+  return withRequestIds(text, body);
 }

@@ -9,27 +9,32 @@ import { WebSocketProvider } from 'ethers';
 import { createPublicClient, keccak256, parseAbiItem, toHex, webSocket, type Address, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
-import { normalizeIp } from '../../../src/api/client-ip.ts';
+import { clientIp, normalizeIp } from '../../../src/api/client-ip.ts';
 import type { Router } from '../../../src/api/router.ts';
 import { isDemoKey } from '../../../src/apps/demo.ts';
 import { loadAppKeySecret } from '../../../src/apps/key-secret.ts';
 import { createAppStore, type AppStore } from '../../../src/apps/store.ts';
-import { readNodeConfig } from '../../../src/config/node.ts';
+import { readNodeConfig, type WebSocketSettings } from '../../../src/config/node.ts';
 import { openDatabase, type Database } from '../../../src/db/open.ts';
 import { createMemoryQuotaCounter } from '../../../src/limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
 import { createKeyLookup } from '../../../src/node/access.ts';
 import type { UsageRecorder } from '../../../src/node/gateway.ts';
 import { startNodeRuntime, type NodeRuntime } from '../../../src/node/runtime.ts';
-import { attachNodeWebSockets, type NodeWebSockets } from '../../../src/node/websocket/attach.ts';
-import { NOTIFICATION_METHOD } from '../../../src/node/websocket/connection.ts';
+import { attachNodeWebSockets, type NodeWebSocketOptions, type NodeWebSockets } from '../../../src/node/websocket/attach.ts';
+import { NOTIFICATION_METHOD, SUBSCRIPTION_UPKEEP_METHOD } from '../../../src/node/websocket/connection.ts';
+import { createRedisWebSocketHolds } from '../../../src/node/websocket/redis-holds.ts';
+import type { WebSocketLimits } from '../../../src/node/websocket/limits.ts';
+import { connectRedis, type RedisClient } from '../../../src/store/redis.ts';
 import { createServerLogger } from '../../../src/server/log.ts';
+import { headerValue } from '../../../src/server/node-adapter.ts';
 import { createSiteServer, listen } from '../../../src/server/server.ts';
 import { openStaticSite } from '../../../src/server/static-site.ts';
 import { loadSurfaceRules } from '../../../src/server/surface-rules.ts';
 import { loadNetworks } from '../../../src/site/load.ts';
 import { randomAddress, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
+import { startRedis, type TestRedis } from '../../support/redis.ts';
 import { startWsProxy, type WsProxy } from '../../support/ws-proxy.ts';
 
 // JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), in-process: the production
@@ -57,6 +62,11 @@ let proxy: WsProxy;
 let runtime: NodeRuntime;
 let server: Server;
 let websockets: NodeWebSockets;
+let site: Awaited<ReturnType<typeof openStaticSite>>;
+let siteOrigin: string;
+let keys: ReturnType<typeof createKeyLookup>;
+/** The WebSocket settings' defaults (.env.example). */
+let settings: WebSocketSettings;
 let origin: string;
 let key: string;
 const usage: Array<Parameters<UsageRecorder['record']>[0]> = [];
@@ -85,11 +95,15 @@ beforeAll(async () => {
   });
   ({ key } = await apps.create({ name: 'websocket test', computeUnitsPerSecond: 100_000 }));
   const rules = await loadSurfaceRules(fixture.distDir);
+  siteOrigin = rules.site;
+  keys = createKeyLookup({ findApp: (appKey) => apps.findByKey(appKey), isDemoKey });
+  const config = readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url }, networks);
+  settings = config.webSocket;
   runtime = startNodeRuntime({
     networks,
-    config: readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url }, networks),
+    config,
     devnets: null,
-    keys: createKeyLookup({ findApp: (appKey) => apps.findByKey(appKey), isDemoKey }),
+    keys,
     rateLimiter: createMemoryRateLimiter(),
     quota: createMemoryQuotaCounter(async () => 0),
     usage: { record: (entry) => usage.push(entry) },
@@ -104,8 +118,9 @@ beforeAll(async () => {
     },
   });
   const logger = createServerLogger({ requests: true, stdout: requestLines, stderr: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+  site = await openStaticSite(fixture.distDir, rules);
   server = createSiteServer({
-    site: await openStaticSite(fixture.distDir, rules),
+    site,
     router: noApi,
     origin: rules.site,
     trustProxy: { mode: 'none' },
@@ -117,6 +132,9 @@ beforeAll(async () => {
     gateway: runtime.gateway,
     nodeDomain: null,
     clientIp: (req) => normalizeIp(req.socket.remoteAddress),
+    ipv6PrefixLength: 64,
+    settings,
+    onKeysForgotten: runtime.onKeysForgotten,
     limits: { pingIntervalMs: PING_INTERVAL_MS, reconnectDelayMs: { min: 50, max: 500 }, upstreamIdleMs: 200 },
     logger,
   });
@@ -150,6 +168,8 @@ interface RpcMessage {
 class RpcSocket {
   readonly messages: RpcMessage[] = [];
   readonly closed: Promise<{ code: number; reason: string }>;
+  /** Set by the close event: waited for with a bound where a test expects the server to close. */
+  closeEvent: { code: number; reason: string } | null = null;
   /** JSON-RPC is sent as text: a binary message is a fault (browsers hand it over as a Blob). */
   binaryMessages = 0;
   #nextId = 1;
@@ -162,7 +182,12 @@ class RpcSocket {
       if (isBinary) this.binaryMessages++;
       this.messages.push(...[JSON.parse(String(data)) as RpcMessage | RpcMessage[]].flat());
     });
-    this.closed = new Promise((resolve) => ws.once('close', (code, reason) => resolve({ code, reason: String(reason) })));
+    this.closed = new Promise((resolve) =>
+      ws.once('close', (code, reason) => {
+        this.closeEvent = { code, reason: String(reason) };
+        resolve(this.closeEvent);
+      }),
+    );
   }
 
   static async open(url = wsUrl(), options?: WebSocket.ClientOptions): Promise<RpcSocket> {
@@ -204,6 +229,14 @@ class RpcSocket {
       const received = this.notifications(subscription);
       if (received.length < count) throw new Error(`${received.length} of ${count} notifications yet`);
       return received;
+    }, wait);
+  }
+
+  /** Waits (bounded) until the server has closed the connection. */
+  closedByServer(): Promise<{ code: number; reason: string }> {
+    return vi.waitFor(() => {
+      if (!this.closeEvent) throw new Error('the connection is still open');
+      return this.closeEvent;
     }, wait);
   }
 
@@ -564,6 +597,255 @@ describe('compute units for notifications', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
     expect(usage.filter((entry) => entry.appId === starved.app.id && entry.method === NOTIFICATION_METHOD)).toEqual([]);
     await Promise.all([client.close(), clock.close()]);
+  });
+});
+
+describe('messages are charged before they are read', () => {
+  it('a message nested deeper than the limit is answered -32600 without being parsed; brackets in strings do not count', async () => {
+    const client = await RpcSocket.open();
+    client.ws.send(`${'['.repeat(65)}${']'.repeat(65)}`);
+    const refused = await vi.waitFor(() => {
+      const found = client.messages.find((message) => message.error?.code === -32600);
+      if (!found) throw new Error('no -32600 yet');
+      return found;
+    }, wait);
+    expect(refused.id).toBeNull();
+    expect(refused.error?.message).toMatch(/nested deeper than 64/);
+    // Brackets inside a string are text: the call is read and answered as the unknown method it is.
+    client.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 'brackets', method: '['.repeat(200), params: [] }));
+    expect((await client.answer('brackets')).error?.code).toBe(-32601);
+    // The connection stays open.
+    expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await client.close();
+  });
+
+  it('each message takes its least cost from the app’s bucket before it is read: a malformed one pays, a refused one is not parsed', async () => {
+    // 1 CU/s: a burst of 10 CU, what one message costs at least.
+    const app = await apps.create({ name: 'pays per message', computeUnitsPerSecond: 1 });
+    const client = await RpcSocket.open(wsUrl(app.key));
+    client.ws.send('{"jsonrpc": "2.0", ');
+    client.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 'after', method: 'eth_blockNumber', params: [] }));
+    // Unparsed, it would be -32700; refused before reading, it is 429.
+    client.ws.send('['.repeat(100_000));
+    const after = await client.answer('after');
+    expect(after.error?.code).toBe(429);
+    expect(after.error?.message).toMatch(/1 compute units per second/);
+    const unmatched = await vi.waitFor(() => {
+      const found = client.messages.filter((message) => message.id === null);
+      if (found.length < 2) throw new Error(`${found.length} of 2 answers yet`);
+      return found;
+    }, wait);
+    expect(unmatched.map((message) => message.error?.code).sort()).toEqual([-32700, 429]);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    await client.close();
+  });
+
+  it('the demo key pays one request of its per-IP bucket per message, malformed or not', async () => {
+    const client = await RpcSocket.open(wsUrl('demo'));
+    // More than the demo key's burst (20), all at once.
+    for (let i = 0; i < 40; i++) client.ws.send('{"jsonrpc": ');
+    const answers = await vi.waitFor(() => {
+      if (client.messages.length < 40) throw new Error(`${client.messages.length} of 40 answers yet`);
+      return client.messages;
+    }, wait);
+    const codes = answers.map((message) => message.error?.code);
+    expect(codes.filter((code) => code === 429).length).toBeGreaterThan(0);
+    expect(codes.every((code) => code === 429 || code === -32700)).toBe(true);
+    await client.close();
+  });
+});
+
+/** Another server over the same runtime with WebSocket limits of its own; client addresses come from X-Forwarded-For (one trusted proxy). */
+async function serveWebSockets(options: { settings?: Partial<WebSocketSettings>; limits?: Partial<WebSocketLimits>; holds?: NodeWebSocketOptions['holds'] }) {
+  const quiet = createServerLogger({
+    requests: false,
+    stdout: new Writable({ write: (_c, _e, done) => done() }),
+    stderr: new Writable({ write: (_c, _e, done) => done() }),
+  });
+  const extra = createSiteServer({
+    site,
+    router: noApi,
+    origin: siteOrigin,
+    trustProxy: { mode: 'none' },
+    logger: quiet,
+    node: { gateway: runtime.gateway, nodeDomain: null },
+  });
+  const attached = attachNodeWebSockets(extra, {
+    gateway: runtime.gateway,
+    nodeDomain: null,
+    clientIp: (req) => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, { mode: 'hops', hops: 1 }),
+    ipv6PrefixLength: 64,
+    onKeysForgotten: runtime.onKeysForgotten,
+    settings: { ...settings, ...options.settings },
+    ...(options.holds && { holds: options.holds }),
+    // No keepalive during a test: whatever closes a connection here is not the key's 30-second re-check.
+    limits: { pingIntervalMs: 600_000, ...options.limits },
+    logger: quiet,
+  });
+  const base = (await listen(extra, 0, '127.0.0.1')).replace(/\/$/, '').replace(/^http/, 'ws');
+  return {
+    url: (appKey: string) => `${base}/node/${NETWORK}/v2/${appKey}`,
+    /** The options of a client behind the trusted proxy at `ip`. */
+    from: (ip: string): WebSocket.ClientOptions => ({ headers: { 'x-forwarded-for': ip } }),
+    async close() {
+      await attached.close();
+      await new Promise((resolve) => {
+        extra.close(resolve);
+        extra.closeAllConnections();
+      });
+    },
+  };
+}
+
+/** Opens a connection once the server takes it (a place freed by a close is given back when the server sees the close). */
+const openWhenFree = (url: string, options?: WebSocket.ClientOptions) => vi.waitFor(() => RpcSocket.open(url, options), wait);
+
+describe('connection and subscription limits per key', () => {
+  let limited: Awaited<ReturnType<typeof serveWebSockets>>;
+  beforeAll(async () => {
+    limited = await serveWebSockets({
+      settings: { maxConnectionsPerKey: 2, maxTopicsPerKey: 3, subscriptionComputeUnitsPerMinute: 10 },
+      limits: { subscriptionChargeIntervalMs: 200 },
+    });
+  });
+  afterAll(() => limited?.close());
+
+  it('an app holds at most maxConnectionsPerKey connections: one more is refused 429 with the JSON-RPC error body; another app is not affected; a close frees a place', async () => {
+    const app = await apps.create({ name: 'two sockets' });
+    const other = await apps.create({ name: 'other sockets' });
+    const open = [await RpcSocket.open(limited.url(app.key)), await RpcSocket.open(limited.url(app.key))];
+    const refused = await refusedUpgrade(limited.url(app.key));
+    expect(refused.status).toBe(429);
+    const body = JSON.parse(refused.body) as RpcMessage;
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: 429 } });
+    expect(body.error?.message).toMatch(/2 WebSocket connections/);
+    const bystander = await RpcSocket.open(limited.url(other.key));
+    expect((await bystander.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await open[0]!.close();
+    const again = await openWhenFree(limited.url(app.key));
+    expect((await again.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await Promise.all([open[1]!.close(), again.close(), bystander.close()]);
+  });
+
+  it('the demo key counts per client IP, IPv6 per /64', async () => {
+    const demo = limited.url('demo');
+    const v4 = [await RpcSocket.open(demo, limited.from('198.51.100.7')), await RpcSocket.open(demo, limited.from('198.51.100.7'))];
+    const refused = await refusedUpgrade(demo, limited.from('198.51.100.7'));
+    expect(refused.status).toBe(429);
+    expect((JSON.parse(refused.body) as RpcMessage).error?.message).toMatch(/2 WebSocket connections .*client IP/);
+    const elsewhere = await RpcSocket.open(demo, limited.from('198.51.100.8'));
+    const v6 = [await RpcSocket.open(demo, limited.from('2001:db8:1:2::1')), await RpcSocket.open(demo, limited.from('2001:db8:1:2:ffff::9'))];
+    expect((await refusedUpgrade(demo, limited.from('2001:db8:1:2:abcd::1'))).status).toBe(429);
+    const otherPrefix = await RpcSocket.open(demo, limited.from('2001:db8:1:3::1'));
+    await Promise.all([...v4, elsewhere, ...v6, otherPrefix].map((client) => client.close()));
+  });
+
+  it('an app holds at most maxTopicsPerKey distinct upstream topics across its connections; subscriptions sharing a topic count once', async () => {
+    const app = await apps.create({ name: 'three topics' });
+    const [first, second] = [await RpcSocket.open(limited.url(app.key)), await RpcSocket.open(limited.url(app.key))];
+    const addresses = Array.from({ length: 5 }, () => randomAddress());
+    for (const address of addresses.slice(0, 3)) await first.subscribe('logs', { address });
+    const over = await first.call('eth_subscribe', ['logs', { address: addresses[3] }]);
+    expect(over.error?.code).toBe(-32005);
+    expect(over.error?.message).toMatch(/3 distinct subscriptions/);
+    // The same topic, spelled otherwise or on another connection of the app, is not a new one.
+    await first.subscribe('logs', { address: [addresses[0]!.toLowerCase()] });
+    const shared = await second.subscribe('logs', { address: addresses[1] });
+    expect((await second.call('eth_subscribe', ['logs', { address: addresses[4] }])).error?.code).toBe(-32005);
+    // A topic is given back when its last subscription of the app ends.
+    expect((await second.call('eth_unsubscribe', [shared])).result).toBe(true);
+    expect((await second.call('eth_subscribe', ['logs', { address: addresses[4] }])).error?.code).toBe(-32005);
+    await first.close();
+    await vi.waitFor(async () => expect((await second.call('eth_subscribe', ['logs', { address: addresses[4] }])).error).toBeUndefined(), wait);
+    await second.close();
+  });
+
+  it('an open subscription is charged every interval while open, from the app’s bucket, metered as its own method', async () => {
+    const app = await apps.create({ name: 'upkeep', computeUnitsPerSecond: 100_000 });
+    const client = await RpcSocket.open(limited.url(app.key));
+    // A logs filter nothing matches: no notification is charged, only the open subscription.
+    const id = await client.subscribe('logs', { address: randomAddress() });
+    const upkeep = () => usage.filter((entry) => entry.appId === app.app.id && entry.method === SUBSCRIPTION_UPKEEP_METHOD);
+    await vi.waitFor(() => expect(upkeep().length).toBeGreaterThanOrEqual(2), wait);
+    expect(upkeep().every((entry) => entry.computeUnits === 10 && entry.network === NETWORK)).toBe(true);
+    expect(client.notifications(id)).toEqual([]);
+    expect(client.ws.readyState).toBe(WebSocket.OPEN);
+    await client.close();
+  });
+
+  it('a connection whose subscriptions’ charge is refused is closed with 1013 saying why', async () => {
+    // eth_subscribe takes the whole burst (10 CU); the next charge does not fit.
+    const app = await apps.create({ name: 'cannot keep up', computeUnitsPerSecond: 1 });
+    const client = await RpcSocket.open(limited.url(app.key));
+    await client.subscribe('logs', { address: randomAddress() });
+    const closed = await client.closedByServer();
+    expect(closed.code).toBe(1013);
+    expect(closed.reason).toMatch(/subscription/);
+  });
+});
+
+describe('a changed key closes its connections at once in this process', () => {
+  let limited: Awaited<ReturnType<typeof serveWebSockets>>;
+  beforeAll(async () => {
+    limited = await serveWebSockets({});
+  });
+  afterAll(() => limited?.close());
+
+  it('disabling, rotating or deleting an app closes its open connections with 1008; other apps’ stay open', async () => {
+    const [disabled, rotated, deleted, bystander] = await Promise.all(['disabled', 'rotated', 'deleted', 'bystander'].map((name) => apps.create({ name })));
+    const [a, b, c, d] = await Promise.all([disabled, rotated, deleted, bystander].map((app) => RpcSocket.open(limited.url(app!.key))));
+    // What the dashboard does after each change (src/dashboard/app-operations.ts: keysChanged).
+    await apps.setState(disabled!.app.id, 'disabled');
+    runtime.forgetKeys();
+    expect(await a!.closedByServer()).toMatchObject({ code: 1008, reason: expect.stringMatching(/disabled/) });
+    await apps.rotate(rotated!.app.id);
+    runtime.forgetKeys();
+    expect(await b!.closedByServer()).toMatchObject({ code: 1008, reason: 'Invalid API key' });
+    await apps.delete(deleted!.app.id);
+    runtime.forgetKeys();
+    expect(await c!.closedByServer()).toMatchObject({ code: 1008, reason: 'Invalid API key' });
+    expect((await d!.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
+    await d!.close();
+  });
+});
+
+describe('with REDIS_URL, the counts hold across processes', () => {
+  let redis: TestRedis;
+  const clients: RedisClient[] = [];
+  const holds: Array<ReturnType<typeof createRedisWebSocketHolds>> = [];
+  const gateways: Array<Awaited<ReturnType<typeof serveWebSockets>>> = [];
+  beforeAll(async () => {
+    redis = await startRedis();
+    // Two servers, each with its own Redis connection, as two processes would.
+    for (let i = 0; i < 2; i++) {
+      const client = await connectRedis(redis.url);
+      clients.push(client);
+      holds.push(createRedisWebSocketHolds(client));
+      gateways.push(await serveWebSockets({ settings: { maxConnectionsPerKey: 2, maxTopicsPerKey: 3 }, holds: holds.at(-1)! }));
+    }
+  }, 60_000);
+  afterAll(async () => {
+    for (const gateway of gateways) await gateway.close();
+    for (const held of holds) held.close();
+    for (const client of clients) await client.quit();
+    await redis?.stop();
+  });
+
+  it('an app’s connections and topics are counted over every server sharing the Redis', async () => {
+    const app = await apps.create({ name: 'two servers' });
+    const [x, y] = gateways as [(typeof gateways)[0], (typeof gateways)[0]];
+    const onX = await RpcSocket.open(x.url(app.key));
+    const onY = await RpcSocket.open(y.url(app.key));
+    expect((await refusedUpgrade(x.url(app.key))).status).toBe(429);
+    const addresses = Array.from({ length: 3 }, () => randomAddress());
+    await onX.subscribe('logs', { address: addresses[0] });
+    await onX.subscribe('logs', { address: addresses[1] });
+    // Each server holds its own upstream subscription: the same topic on Y is one more.
+    await onY.subscribe('logs', { address: addresses[0] });
+    expect((await onY.call('eth_subscribe', ['logs', { address: addresses[2] }])).error?.code).toBe(-32005);
+    await onY.close();
+    const again = await openWhenFree(x.url(app.key));
+    await Promise.all([onX.close(), again.close()]);
   });
 });
 

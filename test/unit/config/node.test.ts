@@ -4,14 +4,20 @@ import { readNodeConfig, readNodeDomain } from '../../../src/config/node.ts';
 const networks = [{ id: 'ethereum-sepolia' }, { id: 'base-sepolia' }];
 
 describe('readNodeConfig', () => {
-  it('defaults: no domain, upstreams only where configured, the demo key at 10/s burst 20, no metrics', () => {
+  it('defaults: no domain, upstreams only where configured, the demo key at 10/s burst 20, no metrics, the WebSocket limits', () => {
     expect(readNodeConfig({}, networks)).toEqual({
       nodeDomain: null,
       upstreams: { 'ethereum-sepolia': [], 'base-sepolia': [] },
       upstreamTimeoutMs: 10_000,
       demoLimit: { requestsPerSecond: 10, burst: 20 },
       metrics: null,
+      webSocket: { maxConnectionsPerKey: 50, maxTopicsPerKey: 200, subscriptionComputeUnitsPerMinute: 10 },
     });
+  });
+
+  it('reads the WebSocket limits; 0 turns the charge of open subscriptions off', () => {
+    const env = { NODE_WS_MAX_CONNECTIONS_PER_KEY: '5', NODE_WS_MAX_TOPICS_PER_KEY: '7', NODE_WS_SUBSCRIPTION_CU_PER_MINUTE: '0' };
+    expect(readNodeConfig(env, networks).webSocket).toEqual({ maxConnectionsPerKey: 5, maxTopicsPerKey: 7, subscriptionComputeUnitsPerMinute: 0 });
   });
 
   it('reads upstream lists, falling back to the faucet’s RPC URL of the network', () => {
@@ -29,6 +35,9 @@ describe('readNodeConfig', () => {
     [{ NODE_DOMAIN: 'https://node.example.com' }, /NODE_DOMAIN must be a domain name/],
     [{ METRICS_PORT: '70000' }, /METRICS_PORT must be a port number/],
     [{ DEMO_KEY_BURST: '0' }, /DEMO_KEY_BURST must be a whole number greater than 0/],
+    [{ NODE_WS_MAX_CONNECTIONS_PER_KEY: '0' }, /NODE_WS_MAX_CONNECTIONS_PER_KEY must be a whole number greater than 0/],
+    [{ NODE_WS_MAX_TOPICS_PER_KEY: 'many' }, /NODE_WS_MAX_TOPICS_PER_KEY must be a whole number greater than 0/],
+    [{ NODE_WS_SUBSCRIPTION_CU_PER_MINUTE: '-1' }, /NODE_WS_SUBSCRIPTION_CU_PER_MINUTE must be a whole number \(0 or more\)/],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => readNodeConfig(env, networks)).toThrow(message);
   });

@@ -20,6 +20,8 @@ describe('the gateway error table (platform §3)', () => {
       no_healthy_upstream: [-32603, 503],
       index_unavailable: [-32603, 503],
       too_many_subscriptions: [-32005, 200],
+      too_many_connections: [429, 429],
+      too_many_topics: [-32005, 200],
     });
   });
 
@@ -31,6 +33,14 @@ describe('the gateway error table (platform §3)', () => {
     );
     expect(rpcFailure('invalid_params', { detail: '[0] address is required' }).error.message).toBe('invalid params: [0] address is required');
     expect(rpcFailure('invalid_api_key').error.message).toBe('Invalid API key');
+  });
+
+  it('says how many WebSocket connections and topics a key may hold, and per what', () => {
+    expect(rpcFailure('too_many_connections', { max: 50, per: 'app' }).error.message).toMatch(/this app may hold 50 WebSocket connections at once; close one/);
+    expect(rpcFailure('too_many_connections', { max: 5, per: 'client IP' }).error.message).toMatch(
+      /demo key may hold 5 WebSocket connections at once per client IP/,
+    );
+    expect(rpcFailure('too_many_topics', { max: 200 }).error.message).toMatch(/200 distinct subscriptions/);
   });
 
   it('says which of the three 403s it is', () => {

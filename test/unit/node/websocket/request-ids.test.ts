@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rpcFailure } from '../../../../src/node/rpc/errors.ts';
-import { withRequestIds } from '../../../../src/node/websocket/request-ids.ts';
+import { unpaidRefusal, withRequestIds } from '../../../../src/node/websocket/request-ids.ts';
 
 // A whole-message refusal over a WebSocket must carry the ids the client waits on.
 
@@ -35,5 +35,18 @@ describe('withRequestIds', () => {
     expect(withRequestIds(call(null), limited)).toBe(limited);
     const answers = [answered];
     expect(withRequestIds(`[${call(3)}]`, answers)).toBe(answers);
+  });
+});
+
+describe('unpaidRefusal', () => {
+  it('reads the ids of a short message refused before it was read', () => {
+    expect(unpaidRefusal(call(7), limited.error, 64)).toEqual({ ...limited, id: 7 });
+  });
+
+  it('does not read a long or deeply nested one: the refusal goes out with id null', () => {
+    const long = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'eth_call', params: [{ data: `0x${'00'.repeat(4096)}` }, 'latest'] });
+    expect(unpaidRefusal(long, limited.error, 64)).toEqual(limited);
+    const deep = `[${'['.repeat(70)}${call(9)}${']'.repeat(70)}]`;
+    expect(unpaidRefusal(deep, limited.error, 64)).toEqual(limited);
   });
 });
