@@ -13,8 +13,11 @@ export interface ScryptParameters {
   keyBytes: number;
 }
 
-/** N=2^15, r=8, p=1: 32 MiB and some tens of milliseconds per hash. */
-export const PASSWORD_HASHING: Readonly<ScryptParameters> = Object.freeze({ N: 2 ** 15, r: 8, p: 1, saltBytes: 16, keyBytes: 64 });
+/**
+ * N=2^17, r=8, p=1, OWASP's minimum for scrypt: 128·N·r = 128 MiB and a few hundred milliseconds
+ * of one libuv thread per hash (store.ts bounds how many run at once).
+ */
+export const PASSWORD_HASHING: Readonly<ScryptParameters> = Object.freeze({ N: 2 ** 17, r: 8, p: 1, saltBytes: 16, keyBytes: 64 });
 
 const PREFIX = 'scrypt';
 
@@ -25,7 +28,7 @@ function scrypt(password: string, salt: Buffer, keyBytes: number, options: Scryp
   );
 }
 
-/** scrypt needs 128·N·r bytes; node refuses more than `maxmem`, 32 MiB by default, which N=2^15 r=8 just passes. */
+/** scrypt needs about 128·N·r bytes; node refuses more than `maxmem`, 32 MiB by default, so it is raised to fit with room to spare. */
 const optionsOf = ({ N, r, p }: Pick<ScryptParameters, 'N' | 'r' | 'p'>): ScryptOptions => ({ N, r, p, maxmem: 256 * N * r + 1024 * 1024 });
 
 export async function hashPassword(password: string, parameters: ScryptParameters = PASSWORD_HASHING): Promise<string> {

@@ -3,11 +3,13 @@ import type { Kysely } from 'kysely';
 import type { AccountRow, DatabaseSchema } from '../db/schema.ts';
 import { newAccountId, normalizeEmail, type Account } from './account.ts';
 import { EmailTakenError, WrongPasswordError } from './errors.ts';
+import { createHashingSlots, type HashingSlotsOptions } from './hashing-slots.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 
 // Accounts over the database (platform §8), the same on SQLite and PostgreSQL. Inputs are
 // validated by the caller (src/dashboard/schemas.ts); emails are normalized here again, so the
-// unique column is the case-blind one.
+// unique column is the case-blind one. Every scrypt (hash or check) takes a slot of `hashing`:
+// a call that finds them all taken and the queue full rejects with PasswordHashingBusyError.
 
 export interface AccountStore {
   /** A new account; EmailTakenError when the email has one. */
@@ -24,25 +26,38 @@ export interface AccountStore {
   changePassword(id: string, input: { currentPassword: string; newPassword: string }): Promise<Account>;
 }
 
-export function createAccountStore(db: Kysely<DatabaseSchema>, options: { now?: () => number } = {}): AccountStore {
+export interface AccountStoreOptions {
+  now?: () => number;
+  /** How many password hashes run at once and wait (DASHBOARD_SCRYPT_*); unset, all at once. */
+  hashing?: HashingSlotsOptions;
+}
+
+export function createAccountStore(db: Kysely<DatabaseSchema>, options: AccountStoreOptions = {}): AccountStore {
   const now = options.now ?? Date.now;
+  const slots = createHashingSlots(options.hashing ?? { concurrency: Number.POSITIVE_INFINITY, queue: 0 });
   // Made once, when first needed, with today's parameters: what an unknown email is checked against.
   let dummyHash: Promise<string> | undefined;
   const dummy = () => (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
 
   const rowByEmail = (email: string) => db.selectFrom('accounts').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
-  const setHash = async (id: string, password: string) => {
-    await db
-      .updateTable('accounts')
-      .set({ password_hash: await hashPassword(password), updated_at: now() })
-      .where('id', '=', id)
-      .execute();
+  const setHash = async (id: string, passwordHash: string) => {
+    await db.updateTable('accounts').set({ password_hash: passwordHash, updated_at: now() }).where('id', '=', id).execute();
   };
+  /**
+   * In one slot: whether `password` matches `stored` and, if it does, a hash of `thenHash` (when
+   * given): the check and the hash run one after the other, never holding two slots.
+   */
+  const check = (password: string, stored: string, thenHash: string | null) =>
+    slots.run(async () => {
+      const matches = await verifyPassword(password, stored);
+      return { matches, newHash: matches && thenHash !== null ? await hashPassword(thenHash) : null };
+    });
 
   return {
     async create({ email, password }) {
       const at = now();
-      const row: AccountRow = { id: newAccountId(), email: normalizeEmail(email), password_hash: await hashPassword(password), created_at: at, updated_at: at };
+      const passwordHash = await slots.run(() => hashPassword(password));
+      const row: AccountRow = { id: newAccountId(), email: normalizeEmail(email), password_hash: passwordHash, created_at: at, updated_at: at };
       // One statement decides a race of two sign-ups with one email.
       const inserted = await db
         .insertInto('accounts')
@@ -56,9 +71,11 @@ export function createAccountStore(db: Kysely<DatabaseSchema>, options: { now?: 
 
     async verify({ email, password }) {
       const row = await rowByEmail(email);
-      const matches = await verifyPassword(password, row?.password_hash ?? (await dummy()));
+      const stored = row?.password_hash ?? (await dummy());
+      // A hash of lower parameters (an older default) is made again while the password is at hand.
+      const { matches, newHash } = await check(password, stored, row && needsRehash(stored) ? password : null);
       if (!row || !matches) return null;
-      if (needsRehash(row.password_hash)) await setHash(row.id, password);
+      if (newHash) await setHash(row.id, newHash);
       return toAccount(row);
     },
 
@@ -74,8 +91,10 @@ export function createAccountStore(db: Kysely<DatabaseSchema>, options: { now?: 
 
     async changePassword(id, { currentPassword, newPassword }) {
       const row = await db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row || !(await verifyPassword(currentPassword, row.password_hash))) throw new WrongPasswordError();
-      await setHash(id, newPassword);
+      if (!row) throw new WrongPasswordError();
+      const { newHash } = await check(currentPassword, row.password_hash, newPassword);
+      if (!newHash) throw new WrongPasswordError();
+      await setHash(id, newHash);
       return toAccount(row);
     },
   };

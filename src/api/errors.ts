@@ -54,6 +54,12 @@ export const apiErrors = {
     message: (d) => d.problem ?? 'This credential may not make this call.',
     hint: () => "Change the app's allowed networks or domains, or enable it, in the dashboard.",
   },
+  // An account at one of its caps (webhooks per account): the body's `limit` names it.
+  limit_reached: {
+    status: 409,
+    message: (d) => d.problem ?? 'This account has as many of these as one account may have.',
+    hint: () => 'Delete one you no longer need to make room, or ask the operator to raise the limit (`limit.name`).',
+  },
   rate_limited: {
     status: 429,
     message: (d) => d.problem ?? 'Too many calls: this credential is over its rate or quota.',

@@ -43,3 +43,19 @@ export class AppKeySealError extends Error {
     super(`The key of app ${appId} cannot be opened with this APP_KEY_SECRET: it was sealed under another secret.`);
   }
 }
+
+/** The caps on what one account may have, by their names in the docs and in refusals (`limit.name`). */
+export const ACCOUNT_LIMITS = ['appsPerAccount', 'webhooksPerAccount'] as const;
+export type AccountLimit = (typeof ACCOUNT_LIMITS)[number];
+
+/** An account that already has as many apps (or webhooks) as one account may: `max` is the cap. */
+export class AccountLimitError extends Error {
+  override name = 'AccountLimitError';
+  readonly limit: AccountLimit;
+  readonly max: number;
+  constructor(limit: AccountLimit, max: number) {
+    super(`This account has ${max} ${limit === 'appsPerAccount' ? 'apps' : 'webhooks'}, the most one account may have: delete one to create another.`);
+    this.limit = limit;
+    this.max = max;
+  }
+}

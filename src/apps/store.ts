@@ -1,16 +1,21 @@
-import type { Selectable } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/open.ts';
-import type { AppRow } from '../db/schema.ts';
+import { insertUnderOwnerCap } from '../db/owner-cap.ts';
+import type { AppRow, DatabaseSchema } from '../db/schema.ts';
 import type { App, AppState } from './app.ts';
-import { AppKeySealError, AppNotFoundError, StaleVersionError } from './errors.ts';
+import { AccountLimitError, AppKeySealError, AppNotFoundError, StaleVersionError } from './errors.ts';
 import { appInputParser, parseExpectedVersion, parseRotateOptions, parseState, type AppPatch, type NewApp, type RotateOptions } from './input.ts';
 import { hasAppKeyShape, hashAppKey, newAppId, newAppKey, openSealedAppKey, sameKeyHash, sealAppKey } from './keys.ts';
 
 // Apps and their keys over the database (platform §2), the same on SQLite and PostgreSQL.
 
 export interface AppStore {
-  /** A new app and its key: the one time the key is handed out unasked. */
-  create(input: NewApp): Promise<{ app: App; key: string }>;
+  /**
+   * A new app and its key: the one time the key is handed out unasked. With `maxPerOwner` (the
+   * dashboard's cap; the operator's CLI has none), AccountLimitError when its owner already has
+   * that many apps, however many creates race.
+   */
+  create(input: NewApp, options?: { maxPerOwner?: number }): Promise<{ app: App; key: string }>;
   /** Every app, oldest first. */
   list(): Promise<App[]>;
   /** The apps of one account, newest first (the dashboard's list). */
@@ -63,7 +68,7 @@ export function createAppStore(database: Database, options: AppStoreOptions): Ap
   };
 
   return {
-    async create(input) {
+    async create(input, { maxPerOwner } = {}) {
       const app = parse.newApp(input);
       const at = now();
       const id = newAppId();
@@ -84,7 +89,10 @@ export function createAppStore(database: Database, options: AppStoreOptions): Ap
         updated_at: at,
         version: 1,
       };
-      await db.insertInto('apps').values(row).execute();
+      const insert = (into: Kysely<DatabaseSchema>) => into.insertInto('apps').values(row).execute();
+      if (maxPerOwner === undefined || app.ownerId === null) await insert(db);
+      else if (!(await insertUnderOwnerCap(db, { table: 'apps', ownerId: app.ownerId, max: maxPerOwner }, insert)))
+        throw new AccountLimitError('appsPerAccount', maxPerOwner);
       return { app: toApp(row, at), key };
     },
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildEnvironment, type BuildEnvironment } from './build-environment.ts';
+import { readDashboardConfig, type DashboardConfig } from './dashboard.ts';
 import { readDatabaseConfig, type DatabaseConfig } from './database.ts';
 import { envValue, type Env } from './env.ts';
 import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
@@ -51,6 +52,11 @@ export function devApiConfig(): DevApiConfig {
 /** The faucet (src/faucet/runtime.ts); the networks' ids name its per-network variables. */
 export function faucetConfig(networks: ReadonlyArray<{ id: string }>): FaucetConfig {
   return readFaucetConfig(processEnvironment(), networks);
+}
+
+/** The dashboard's accounts (src/accounts/, src/dashboard/): sign-up and sign-in limits, apps per account, password hashing at once. */
+export function dashboardConfig(): DashboardConfig {
+  return readDashboardConfig(processEnvironment());
 }
 
 /** The platform's database (src/db/) and the secret sealing its app keys (src/apps/). */

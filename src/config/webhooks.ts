@@ -21,6 +21,8 @@ export interface WebhooksConfig {
   claimMs: number;
   /** WEBHOOK_CONCURRENCY (default 16): deliveries one worker sends at once (each to another webhook). */
   concurrency: number;
+  /** WEBHOOKS_PER_ACCOUNT (default 20): the most webhooks one account may create through the webhook API. */
+  perAccount: number;
   /**
    * Webhook URLs may be http (not only https) and may reach loopback, private and link-local
    * addresses: in local mode only.
@@ -51,6 +53,7 @@ export function readWebhooksConfig(env: Env, mode: { local: boolean }): Webhooks
     pollIntervalMs: read(env, 'WEBHOOK_POLL_INTERVAL_MS', positive, 500),
     claimMs: read(env, 'WEBHOOK_CLAIM_MS', positive, 30_000),
     concurrency: read(env, 'WEBHOOK_CONCURRENCY', positive, 16),
+    perAccount: read(env, 'WEBHOOKS_PER_ACCOUNT', positive, 20),
     local: mode.local,
   };
   if (config.claimMs <= config.timeoutMs) {

@@ -10,6 +10,8 @@ import { accountView } from './views.ts';
 // Accounts under /api/dashboard/ (platform §8): the session, sign-up, sign-in, sign-out (here and
 // everywhere) and the password. Signing in always issues a new session and CSRF token, and ends
 // the session the request carried, so a session id planted before sign-in is worth nothing.
+// Sign-up, sign-in and a password change count against their limits (src/accounts/attempt-limits.ts)
+// before any password is hashed.
 
 const BODY_MAX_BYTES = 16 * 1024;
 const CSRF_SHAPE = /^[A-Za-z0-9_-]{43}$/;
@@ -38,10 +40,11 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
     const { csrfToken, cookies } = await startSession(account, visitor, context);
     return kit.json({ account: accountView(account), csrfToken }, { status, cookies });
   };
-  const tooMany = (retryAfterSeconds: number) =>
+  /** 429 for too many attempts of one kind (`Too many sign-in attempts`, `Too many sign-ups from this address`). */
+  const tooMany = (what: string, retryAfterSeconds: number) =>
     kit.fail({
       code: 'rate_limited',
-      message: `Too many sign-in attempts. Try again in ${retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`}.`,
+      message: `Too many ${what}. Try again in ${retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`}.`,
       retryAfterSeconds,
     });
 
@@ -88,23 +91,33 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
       method: 'POST',
       path: '/api/dashboard/sign-up',
       summary: 'Create an account and sign in',
-      description: `Sets a new session cookie and CSRF cookie. An email that has an account answers 409 (without e-mail delivery there is no way to hide it). ${csrf}`,
+      description: `Sets a new session cookie and CSRF cookie. An email that has an account answers 409 (without e-mail delivery there is no way to hide it); sign-ups are limited per client IP (10 per hour by default, DASHBOARD_SIGN_UPS_PER_IP), whatever their outcome, which bounds how fast emails can be tried. ${csrf}`,
       tags,
       body: { schema: Credentials, maxBytes: BODY_MAX_BYTES },
       responses: {
         201: { description: 'The account, signed in.', content: { 'application/json': SignedIn } },
-        ...dashboardErrorSpecs([REFUSED.invalid, REFUSED.forged, ['email_taken', 'an account with this email exists: sign in instead.']]),
+        ...dashboardErrorSpecs([
+          REFUSED.invalid,
+          REFUSED.forged,
+          ['email_taken', 'an account with this email exists: sign in instead.'],
+          ['rate_limited', 'too many sign-ups from this address.'],
+          REFUSED.busy,
+        ]),
       },
       invalid: kit.invalid('visitors'),
       handler: ({ request, body, context }) =>
-        kit.forVisitor(request, async (visitor) => signedIn(await kit.api().accounts.create(body), visitor, context, 201)),
+        kit.forVisitor(request, async (visitor) => {
+          const attempt = await kit.api().attemptLimits.signUp(context.clientIp);
+          if (!attempt.allowed) return tooMany('sign-ups from this address', attempt.retryAfterSeconds);
+          return signedIn(await kit.api().accounts.create(body), visitor, context, 201);
+        }),
     }),
     defineOperation({
       operationId: 'signIn',
       method: 'POST',
       path: '/api/dashboard/sign-in',
       summary: 'Sign in',
-      description: `Sets a new session cookie and CSRF cookie; the session the request carried, if any, ends. Attempts are limited per email (10 per 15 minutes) and per client IP (50 per 15 minutes), known email or not. ${csrf}`,
+      description: `Sets a new session cookie and CSRF cookie; the session the request carried, if any, ends. Attempts are limited per email and client IP together (10 per 15 minutes by default), so attempts from elsewhere never lock the owner out, and per client IP (50 per 15 minutes), known email or not. ${csrf}`,
       tags,
       body: { schema: Credentials, maxBytes: BODY_MAX_BYTES },
       responses: {
@@ -113,14 +126,15 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
           REFUSED.invalid,
           ['wrong_credentials', '`Email or password is wrong.`, the same for an unknown email and a wrong password.'],
           REFUSED.forged,
-          ['rate_limited', 'too many attempts for this email or from this address.'],
+          ['rate_limited', 'too many attempts for this email from this address, or from this address.'],
+          REFUSED.busy,
         ]),
       },
       invalid: kit.invalid('visitors'),
       handler: ({ request, body, context }) =>
         kit.forVisitor(request, async (visitor) => {
-          const attempt = await kit.api().signInLimits.attempt(body.email, context.clientIp);
-          if (!attempt.allowed) return tooMany(attempt.retryAfterSeconds);
+          const attempt = await kit.api().attemptLimits.signIn(body.email, context.clientIp);
+          if (!attempt.allowed) return tooMany('sign-in attempts', attempt.retryAfterSeconds);
           const account = await kit.api().accounts.verify(body);
           if (!account) return kit.fail({ code: 'wrong_credentials', message: 'Email or password is wrong.' });
           return signedIn(account, visitor, context, 200);
@@ -150,14 +164,15 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
           REFUSED.invalid,
           REFUSED.unauthorized,
           REFUSED.forged,
-          ['rate_limited', 'too many attempts for this account or from this address.'],
+          ['rate_limited', 'too many attempts for this account from this address, or from this address.'],
+          REFUSED.busy,
         ]),
       },
       invalid: kit.invalid('accounts'),
       handler: ({ request, body, context }) =>
         kit.forAccount(request, async ({ account, visitor }) => {
-          const attempt = await kit.api().signInLimits.attempt(account.email, context.clientIp);
-          if (!attempt.allowed) return tooMany(attempt.retryAfterSeconds);
+          const attempt = await kit.api().attemptLimits.signIn(account.email, context.clientIp);
+          if (!attempt.allowed) return tooMany('sign-in attempts', attempt.retryAfterSeconds);
           const changed = await kit.api().accounts.changePassword(account.id, body);
           await kit.api().sessions.endAll(account.id);
           return signedIn(changed, { ...visitor, signedIn: null }, context, 200);

@@ -1,6 +1,6 @@
 import type { AccountStore } from '../accounts/store.ts';
 import type { SessionStore } from '../accounts/sessions.ts';
-import type { SignInLimits } from '../accounts/sign-in-limits.ts';
+import type { AttemptLimits } from '../accounts/attempt-limits.ts';
 import type { AppStore } from '../apps/store.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
@@ -19,8 +19,11 @@ export interface DashboardNetwork {
 export interface DashboardApi {
   accounts: AccountStore;
   sessions: SessionStore;
-  signInLimits: SignInLimits;
+  /** Sign-ins per email and client IP and per client IP, sign-ups per client IP. */
+  attemptLimits: AttemptLimits;
   apps: AppStore;
+  /** The most apps one account may create here (DASHBOARD_APPS_PER_ACCOUNT). */
+  maxAppsPerAccount: number;
   tokens: Pick<AccountTokens, 'create' | 'list' | 'revoke'>;
   /** Where the usage meter stores its sums. */
   db: Kysely<DatabaseSchema>;

@@ -55,28 +55,36 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
       method: 'GET',
       path: '/api/dashboard/apps',
       summary: 'The account’s apps',
-      description: `Newest first. ${session}`,
+      description: `Newest first, with the most apps the account may have. ${session}`,
       tags,
       responses: { 200: { description: 'The apps.', content: { 'application/json': AppList } }, ...dashboardErrorSpecs([REFUSED.unauthorized]) },
       invalid: kit.invalid('accounts'),
-      handler: ({ request }) => kit.forAccount(request, async ({ account }) => kit.json({ apps: (await kit.api().apps.listByOwner(account.id)).map(view) })),
+      handler: ({ request }) =>
+        kit.forAccount(request, async ({ account }) =>
+          kit.json({ apps: (await kit.api().apps.listByOwner(account.id)).map(view), maxApps: kit.api().maxAppsPerAccount }),
+        ),
     }),
     defineOperation({
       operationId: 'createDashboardApp',
       method: 'POST',
       path: '/api/dashboard/apps',
       summary: 'Create an app',
-      description: `With the default rate and monthly quota. Answers its key, which can be shown again later. ${csrf}`,
+      description: `With the default rate and monthly quota. Answers its key, which can be shown again later. An account may have at most 20 apps by default (DASHBOARD_APPS_PER_ACCOUNT; \`maxApps\` of the list says how many): one more answers 409 \`limit_reached\`. ${csrf}`,
       tags,
       body: { schema: NewApp, maxBytes: BODY_MAX_BYTES },
       responses: {
         201: { description: 'The app and its key.', content: { 'application/json': AppWithKey } },
-        ...dashboardErrorSpecs([REFUSED.invalid, REFUSED.unauthorized, REFUSED.forged]),
+        ...dashboardErrorSpecs([
+          REFUSED.invalid,
+          REFUSED.unauthorized,
+          REFUSED.forged,
+          ['limit_reached', 'the account has as many apps as it may: `limit` names the cap (`appsPerAccount`) and its value.'],
+        ]),
       },
       invalid: kit.invalid('accounts'),
       handler: ({ request, body }) =>
         kit.forAccount(request, async ({ account }) => {
-          const { app, key } = await kit.api().apps.create({ ...body, ownerId: account.id });
+          const { app, key } = await kit.api().apps.create({ ...body, ownerId: account.id }, { maxPerOwner: kit.api().maxAppsPerAccount });
           return kit.json({ app: view(app), key }, { status: 201 });
         }),
     }),

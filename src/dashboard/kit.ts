@@ -1,10 +1,11 @@
 import { EmailTakenError, WrongPasswordError } from '../accounts/errors.ts';
+import { PasswordHashingBusyError } from '../accounts/hashing-slots.ts';
 import type { Session } from '../accounts/sessions.ts';
 import type { Account } from '../accounts/account.ts';
 import { BufferedResponse } from '../api/buffered-response.ts';
 import type { ApiOperation, ApiRequest, InputFailure } from '../api/operation.ts';
 import { jsonResponse } from '../api/responses.ts';
-import { AppInputError, AppNotFoundError, StaleVersionError } from '../apps/errors.ts';
+import { AccountLimitError, AppInputError, AppNotFoundError, StaleVersionError } from '../apps/errors.ts';
 import { WebhookNotFoundError } from '../webhooks/errors.ts';
 import type { DashboardApi } from './api.ts';
 import { dashboardErrorResponse, type DashboardFailure } from './errors.ts';
@@ -136,6 +137,9 @@ function failureOf(error: unknown): DashboardFailure | null {
       ? { code: 'invalid_input', message: `The ${label} ${error.reason}.`, field: error.field }
       : { code: 'invalid_input', message: capitalized(error.message) };
   }
+  if (error instanceof AccountLimitError) return { code: 'limit_reached', message: error.message, limit: { name: error.limit, max: error.max } };
+  if (error instanceof PasswordHashingBusyError)
+    return { code: 'server_busy', message: 'Too many passwords are being checked right now. Try again in a few seconds.', retryAfterSeconds: 2 };
   if (error instanceof EmailTakenError) return { code: 'email_taken', message: 'An account with this email already exists. Sign in instead.', field: 'email' };
   if (error instanceof WrongPasswordError) return { code: 'invalid_input', message: 'The current password is wrong.', field: 'currentPassword' };
   return null;

@@ -1,9 +1,9 @@
 import { createAccountStore } from '../accounts/store.ts';
 import { createSessionStore } from '../accounts/sessions.ts';
-import { createSignInLimits } from '../accounts/sign-in-limits.ts';
+import { createAttemptLimits } from '../accounts/attempt-limits.ts';
 import { loadAppKeySecret } from '../apps/key-secret.ts';
 import { createAppStore } from '../apps/store.ts';
-import { databaseConfig, nodeConfig } from '../config/config.ts';
+import { dashboardConfig, databaseConfig, nodeConfig } from '../config/config.ts';
 import type { Database } from '../db/open.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
@@ -14,8 +14,9 @@ import { createAccountTokens } from '../webhooks/account-tokens.ts';
 import type { DashboardApi } from './api.ts';
 
 // The dashboard as the server runs it (platform §8): accounts, sessions and the apps over the
-// process's database, sign-in limits in memory or in Redis (REDIS_URL, shared by every process),
-// and the networks with their `{node_url}` from the same configuration as the gateway's.
+// process's database, sign-in and sign-up limits in memory or in Redis (REDIS_URL, shared by every
+// process), the caps and password hashing of DASHBOARD_* (src/config/dashboard.ts), and the
+// networks with their `{node_url}` from the same configuration as the gateway's.
 
 export interface DashboardServices {
   api: DashboardApi;
@@ -42,14 +43,21 @@ export async function loadDashboard(options: {
     nodeUrl: nodeUrlOf(network.id, { siteOrigin: options.origin, nodeDomain }),
   }));
   const apps = createAppStore(options.database, { keySecret: await loadAppKeySecret(databaseConfig()), networks: networks.map((network) => network.id) });
+  const config = dashboardConfig();
   const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
   const { db } = options.database;
   return {
     api: {
-      accounts: createAccountStore(db),
+      accounts: createAccountStore(db, { hashing: { concurrency: config.scryptConcurrency, queue: config.scryptQueue } }),
       sessions: createSessionStore(db),
-      signInLimits: createSignInLimits(redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(), { ipv6PrefixLength: options.ipv6PrefixLength }),
+      attemptLimits: createAttemptLimits(redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(), {
+        signInsPerEmailAndIp: config.signInsPerEmailAndIp,
+        signInsPerIp: config.signInsPerIp,
+        signUpsPerIp: config.signUpsPerIp,
+        ipv6PrefixLength: options.ipv6PrefixLength,
+      }),
       apps,
+      maxAppsPerAccount: config.appsPerAccount,
       tokens: createAccountTokens(db),
       db,
       networks,

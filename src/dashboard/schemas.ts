@@ -152,7 +152,10 @@ export const App = z.object({
     .describe('One per network the app may use.'),
 });
 
-export const AppList = z.object({ apps: z.array(App).describe('Newest first.') });
+export const AppList = z.object({
+  apps: z.array(App).describe('Newest first.'),
+  maxApps: z.int().min(1).describe('The most apps one account may have (DASHBOARD_APPS_PER_ACCOUNT); creating more answers 409 `limit_reached`.'),
+});
 export const OneApp = z.object({ app: App });
 export const AppWithKey = z.object({ app: App, key: z.string().describe('The app’s key: 32 characters of [A-Za-z0-9_-].') });
 export const AppKey = z.object({ key: z.string().describe('The app’s current key.') });

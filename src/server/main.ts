@@ -4,7 +4,7 @@ import { loadSiteApi } from '../api/site-api.ts';
 import type { BuildEnvironment } from '../config/build-environment.ts';
 import { createLocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
-import { buildConfig, databaseConfig, faucetConfig, serverConfig } from '../config/config.ts';
+import { buildConfig, databaseConfig, faucetConfig, serverConfig, webhooksConfig } from '../config/config.ts';
 import { openDatabase } from '../db/open.ts';
 import { loadServerTransferIndexer } from '../indexer/load.ts';
 import { registerIndexerMetrics } from '../indexer/metrics.ts';
@@ -54,7 +54,8 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   // NFT webhooks (platform §6): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
   const local = faucet.mode === 'local';
   const webhookNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
-  const webhooks = { tokens: createAccountTokens(database.db), store: createWebhookStore(database.db, { networks: webhookNetworks, urlRules: { local } }) };
+  const webhookStore = createWebhookStore(database.db, { networks: webhookNetworks, urlRules: { local }, maxPerOwner: webhooksConfig({ local }).perAccount });
+  const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore };
   const delivery = await loadServerDeliveryWorker({ local, database });
   // NFT metadata, media and contract facts (platform §5), read through the gateway's upstreams.
   const nfts = await loadNftServices({ root: projectRoot, origin: rules.site, database, indexedNetworks: indexer?.networks ?? [], local });

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { AccountLimitError } from '../apps/errors.ts';
+import { insertUnderOwnerCap } from '../db/owner-cap.ts';
 import type { DatabaseSchema, WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.ts';
 import { WebhookInputError, WebhookNotFoundError } from './errors.ts';
 import { WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
@@ -7,7 +9,7 @@ import { parseFilters, parseWebhookUrl, type UrlRules, type Webhook, type Webhoo
 
 // Webhooks, their deliveries and attempts over the database (platform §6), the same on SQLite and
 // PostgreSQL. Every call names the owner: another owner's webhook is not found, exactly as a
-// missing one, so ids reveal nothing.
+// missing one, so ids reveal nothing. An owner may have at most `maxPerOwner` webhooks.
 
 interface NewWebhook {
   type: WebhookType;
@@ -61,7 +63,10 @@ interface DeliveryPage {
 }
 
 export interface WebhookStore {
+  /** AccountLimitError when the owner already has `maxPerOwner` webhooks, however many creates race. */
   create(ownerId: string, input: NewWebhook): Promise<Webhook>;
+  /** The most webhooks one owner may have (WEBHOOKS_PER_ACCOUNT); null: no cap. */
+  readonly maxPerOwner: number | null;
   /** The owner's webhooks, oldest first. */
   list(ownerId: string): Promise<Webhook[]>;
   get(ownerId: string, id: string): Promise<Webhook>;
@@ -81,6 +86,8 @@ export interface WebhookStoreOptions {
   /** Network ids a webhook may name (content/networks/). */
   networks: readonly string[];
   urlRules: UrlRules;
+  /** The most webhooks one owner may have (WEBHOOKS_PER_ACCOUNT); unset, no cap. */
+  maxPerOwner?: number;
   now?: () => number;
 }
 
@@ -88,6 +95,7 @@ const PAUSED_BY_OWNER = 'paused by its owner';
 
 export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookStoreOptions): WebhookStore {
   const now = options.now ?? Date.now;
+  const maxPerOwner = options.maxPerOwner ?? null;
 
   const row = async (ownerId: string, id: string): Promise<Selectable<WebhookRow>> => {
     const found = await db.selectFrom('webhooks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
@@ -128,9 +136,14 @@ export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookS
         created_at: at,
         updated_at: at,
       };
-      await db.insertInto('webhooks').values(created).execute();
+      const insert = (into: Kysely<DatabaseSchema>) => into.insertInto('webhooks').values(created).execute();
+      if (maxPerOwner === null) await insert(db);
+      else if (!(await insertUnderOwnerCap(db, { table: 'webhooks', ownerId, max: maxPerOwner }, insert)))
+        throw new AccountLimitError('webhooksPerAccount', maxPerOwner);
       return toWebhook(created);
     },
+
+    maxPerOwner,
 
     async list(ownerId) {
       const rows = await db.selectFrom('webhooks').selectAll().where('owner_id', '=', ownerId).orderBy('created_at').orderBy('id').execute();

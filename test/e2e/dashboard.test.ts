@@ -6,7 +6,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORLD_DEPLOYER, WORLD_DEPLOYER_KEY } from '../../src/chain/world/actors.ts';
 import { stepCall } from '../../src/chain/world/history.ts';
-import { ui } from '../../src/site/ui.ts';
+import { formatUi, ui } from '../../src/site/ui.ts';
 import { dashboardUrl } from '../../src/site/urls.ts';
 import { startReceiver, type TestReceiver } from '../integration/webhooks/receiver.ts';
 import { seriousAxeViolations } from '../support/axe.ts';
@@ -146,6 +146,8 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
     await page.getByRole('link', { name: strings.common.apps }).click();
     await page.waitForURL(`${site.origin}${dashboardUrl(locale, 'apps')}`);
     await expect.poll(() => page.locator('input[name="allowedNetworks"]').count()).toBeGreaterThan(0);
+    // How many apps the account may have, in the page's language.
+    expect(await page.locator('[data-app-count]').textContent()).toBe(formatUi(strings.apps.count, { count: '0', max: '20' }));
   });
 
   it('refuses a bad form on the client, each error beside its field with focus on the first', async () => {
@@ -258,6 +260,7 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
     await form.getByRole('button', { name: strings.webhooks.create }).click();
     const card = page.locator('[data-webhook]');
     await expect.poll(() => card.count()).toBe(1);
+    expect(await page.locator('[data-webhook-count]').textContent()).toBe(formatUi(strings.webhooks.count, { count: '1', max: '20' }));
     const webhookId = (await card.getAttribute('data-webhook'))!;
     receiver.keys.set(webhookId, (await card.locator('[data-signing-key]').textContent())!);
 

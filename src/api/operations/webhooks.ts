@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AccountLimitError } from '../../apps/errors.ts';
 import type { AccountTokens } from '../../webhooks/account-tokens.ts';
 import { WebhookInputError, WebhookNotFoundError } from '../../webhooks/errors.ts';
 import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../../webhooks/store.ts';
@@ -9,7 +10,7 @@ import { apiErrorBody, apiErrorResponse, documentationUrlOf } from '../errors.ts
 import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure, type ResponseSpec } from '../operation.ts';
 import { jsonResponse } from '../responses.ts';
 import { ErrorBody } from '../schemas.ts';
-import { DashboardError } from '../../dashboard/errors.ts';
+import { DashboardError, ReachedLimit } from '../../dashboard/errors.ts';
 
 // The webhook API under /api/webhooks (platform §6): create, list, get, update, pause, resume and
 // delete webhooks, and read their deliveries with every attempt. Every call carries an account auth
@@ -90,7 +91,14 @@ const DeliveryDetailBody = Delivery.extend({
   attemptList: z.array(Attempt).describe('Every attempt, oldest first.'),
 });
 
-const WebhookList = z.object({ webhooks: z.array(Webhook) });
+const WebhookList = z.object({
+  webhooks: z.array(Webhook),
+  maxWebhooks: z
+    .int()
+    .min(1)
+    .nullable()
+    .describe('The most webhooks one account may have (WEBHOOKS_PER_ACCOUNT); creating more answers 409 `limit_reached`. null: no cap.'),
+});
 const DeliveryPage = z.object({
   deliveries: z.array(Delivery).describe('Newest first.'),
   pageKey: z.string().nullable().describe('Pass for the next page; null on the last.'),
@@ -128,6 +136,7 @@ const WebhookError = ErrorBody.extend({
       .string()
       .optional()
       .describe('On 400, the input at fault by its dotted name (`url`, `filters.contractAddresses`, `limit`), when one is: `message` is about it.'),
+    limit: ReachedLimit.optional(),
   }),
 });
 
@@ -158,7 +167,12 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       token === null && api.sessions ? await api.sessions(request) : await api.tokens.authenticate(token).then((id) => (id === null ? null : { ownerId: id }));
     return found ?? { refused: unauthorized() };
   };
-  /** Runs `act` for the caller's owner; the store's refusals become 400 and 404. */
+  /** 409: the account has as many webhooks as it may. */
+  const limitReached = (error: AccountLimitError) => {
+    const body = apiErrorBody('limit_reached', { documentationUrl, problem: error.message });
+    return json({ error: { ...body.error, limit: { name: error.limit, max: error.max } } }, body.error.status);
+  };
+  /** Runs `act` for the caller's owner; the store's refusals become 400, 404 and 409. */
   const authorized =
     <I extends { request: ApiRequest }>(act: (ownerId: string, input: I) => Promise<Response>) =>
     async (input: I): Promise<Response> => {
@@ -169,6 +183,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       } catch (error) {
         if (error instanceof WebhookInputError) return badRequest(storeRefusal(error));
         if (error instanceof WebhookNotFoundError) return apiErrorResponse('not_found', { documentationUrl });
+        if (error instanceof AccountLimitError) return limitReached(error);
         throw error;
       }
     };
@@ -208,10 +223,14 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       method: 'POST',
       path: '/api/webhooks',
       summary: 'Create a webhook',
-      description: `A webhook for NFT_ACTIVITY or NFT_METADATA_UPDATE events of one network, with optional filters. ${auth}`,
+      description: `A webhook for NFT_ACTIVITY or NFT_METADATA_UPDATE events of one network, with optional filters. An account may have at most 20 webhooks by default (WEBHOOKS_PER_ACCOUNT; \`maxWebhooks\` of the list says how many): one more answers 409 \`limit_reached\`. ${auth}`,
       tags,
       body: { schema: CreateWebhook, maxBytes: BODY_MAX_BYTES },
-      responses: { 201: { description: 'The webhook, active, with its signing key.', content: { 'application/json': Webhook } }, ...common(false) },
+      responses: {
+        201: { description: 'The webhook, active, with its signing key.', content: { 'application/json': Webhook } },
+        ...common(false),
+        409: error(409, 'limit_reached', 'the account has as many webhooks as it may: `limit` names the cap (`webhooksPerAccount`) and its value.')[1],
+      },
       invalid,
       handler: authorized(async (ownerId, { body }) => json(webhookJson(await api.store.create(ownerId, body)), 201)),
     }),
@@ -220,11 +239,11 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       method: 'GET',
       path: '/api/webhooks',
       summary: 'List webhooks',
-      description: `The account’s webhooks, oldest first. ${auth}`,
+      description: `The account’s webhooks, oldest first, with the most it may have. ${auth}`,
       tags,
       responses: { 200: { description: 'Every webhook of the account.', content: { 'application/json': WebhookList } }, ...common(false) },
       invalid,
-      handler: authorized(async (ownerId) => json({ webhooks: (await api.store.list(ownerId)).map(webhookJson) })),
+      handler: authorized(async (ownerId) => json({ webhooks: (await api.store.list(ownerId)).map(webhookJson), maxWebhooks: api.store.maxPerOwner })),
     }),
     defineOperation({
       operationId: 'getWebhook',

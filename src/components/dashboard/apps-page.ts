@@ -2,6 +2,7 @@
 import { NewApp } from '../../dashboard/schemas.ts';
 import { appFieldMessages, appInput, formById, showNetworkOptions } from './app-fields.ts';
 import type { DashboardTexts } from './client-texts.ts';
+import { showAccountCap } from './account-cap.ts';
 import { el, formatTime, part } from './dom.ts';
 import { call, dashboardPage, loadAll, requireAccount, type DashboardPage } from './page.ts';
 import type { App, Network } from './types.ts';
@@ -12,11 +13,12 @@ export async function mountApps(): Promise<void> {
   const page = dashboardPage<Texts>();
   await requireAccount(page);
   const form = formById('create-app');
-  const loaded = await loadAll<[{ networks: Network[] }, { apps: App[] }]>(page, '/api/dashboard/networks', '/api/dashboard/apps');
+  const loaded = await loadAll<[{ networks: Network[] }, { apps: App[]; maxApps: number }]>(page, '/api/dashboard/networks', '/api/dashboard/apps');
   if (!loaded) return;
-  const [{ networks }, { apps }] = loaded;
+  const [{ networks }, { apps, maxApps }] = loaded;
   showNetworkOptions(form, networks, []);
   showApps(page, apps, networks);
+  showAccountCap(part(page.root, 'app-count'), page.texts.apps, apps.length, maxApps);
 
   form.form.addEventListener('submit', async (event) => {
     event.preventDefault();

@@ -120,6 +120,7 @@ export class DashboardForm {
 export function failureText(result: Extract<ApiResult<unknown>, { ok: false }>, common: CommonTexts): string {
   if (result.status === 0) return common.networkError;
   if (result.status === 429) return fill(common.tooManyAttempts, { when: formatIn(result.retryAfter ?? 60) });
+  if (result.error.code === 'server_busy') return common.busy;
   return fill(common.failed, { reason: result.error.message });
 }
 

@@ -2,6 +2,7 @@
 // pause and resume, delete, and each webhook's deliveries. The webhook API takes the dashboard's
 // session (and its CSRF token) instead of X-Crucible-Token.
 import { CreateWebhook } from '../../webhooks/schemas.ts';
+import { showAccountCap } from './account-cap.ts';
 import type { DashboardTexts } from './client-texts.ts';
 import { confirmAction } from './confirm.ts';
 import { mountDeliveries } from './deliveries.ts';
@@ -18,13 +19,20 @@ export async function mountWebhooks(): Promise<void> {
   await requireAccount(page);
   const texts = page.texts.webhooks;
   const form = new DashboardForm(part<HTMLFormElement>(page.root, 'create-webhook'));
-  const loaded = await loadAll<[{ networks: Network[] }, { webhooks: Webhook[] }]>(page, '/api/dashboard/networks', '/api/webhooks');
+  const loaded = await loadAll<[{ networks: Network[] }, { webhooks: Webhook[]; maxWebhooks: number | null }]>(
+    page,
+    '/api/dashboard/networks',
+    '/api/webhooks',
+  );
   if (!loaded) return;
-  const [{ networks }, { webhooks }] = loaded;
+  const [{ networks }, { webhooks, maxWebhooks }] = loaded;
   const networkSelect = form.form.elements.namedItem('network') as HTMLSelectElement;
   const preferred = page.root.dataset.preferredNetwork;
   networkSelect.replaceChildren(...networks.map((network) => el('option', { value: network.id, selected: network.id === preferred }, network.name)));
-  const list = new WebhookList(page, networks);
+  const countLine = part(page.root, 'webhook-count');
+  const list = new WebhookList(page, networks, (count) => {
+    if (maxWebhooks !== null) showAccountCap(countLine, texts, count, maxWebhooks);
+  });
   list.show(webhooks);
 
   form.form.addEventListener('submit', async (event) => {
@@ -55,27 +63,34 @@ class WebhookList {
   private readonly page: DashboardPage<Texts>;
   private readonly networks: readonly Network[];
   private readonly list: HTMLElement;
+  /** Told how many webhooks the list shows, whenever that changes. */
+  private readonly counted: (count: number) => void;
 
-  constructor(page: DashboardPage<Texts>, networks: readonly Network[]) {
+  constructor(page: DashboardPage<Texts>, networks: readonly Network[], counted: (count: number) => void) {
     this.page = page;
     this.networks = networks;
     this.list = part(page.root, 'webhook-list');
+    this.counted = counted;
   }
 
   show(webhooks: readonly Webhook[]): void {
     this.list.replaceChildren(...webhooks.map((webhook) => this.item(webhook)));
-    this.showEmpty();
+    this.changed();
   }
 
   add(webhook: Webhook): void {
     this.list.querySelector('[data-empty]')?.remove();
     const item = this.item(webhook);
     this.list.append(item);
+    this.changed();
     item.querySelector<HTMLElement>('h3')?.focus();
   }
 
-  private showEmpty(): void {
-    if (this.list.querySelector('[data-webhook]') === null) this.list.replaceChildren(el('li', { 'data-empty': true }, this.page.texts.webhooks.empty));
+  /** After a webhook came or went: the empty line when none is left, and the count. */
+  private changed(): void {
+    const count = this.list.querySelectorAll('[data-webhook]').length;
+    if (count === 0) this.list.replaceChildren(el('li', { 'data-empty': true }, this.page.texts.webhooks.empty));
+    this.counted(count);
   }
 
   private item(webhook: Webhook): HTMLLIElement {
@@ -135,7 +150,7 @@ class WebhookList {
       const result = await call<null>(this.page, 'DELETE', path);
       if (!result.ok && result.status !== 404) return void (status.textContent = failureText(result, this.page.texts.common));
       item.remove();
-      this.showEmpty();
+      this.changed();
       part(this.page.root, 'webhook-list').closest('section')?.querySelector<HTMLElement>('h2')?.focus();
     });
     return item;

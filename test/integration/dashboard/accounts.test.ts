@@ -4,12 +4,20 @@ import { newEmail, PASSWORD, startDashboardSite, type DashboardSite } from './da
 
 // Accounts and sessions through the production server in local mode (platform §8): sign-up, sign-in,
 // sign-out here and everywhere, the password, the cookies' flags, session fixation, forged
-// cross-site requests, and the sign-in limits per account and per client address.
+// cross-site requests, the sign-in limits per account and client address and per address, and the
+// sign-up limit per address. The limits are set low here (each attempt is a scrypt of 128 MiB);
+// their defaults are checked with the configuration (test/unit/config/dashboard.test.ts).
+
+const LIMITS = { signUpsPerIp: 3, signInsPerEmailAndIp: 3, signInsPerIp: 6 };
 
 let site: DashboardSite;
 
 beforeAll(async () => {
-  site = await startDashboardSite();
+  site = await startDashboardSite({
+    DASHBOARD_SIGN_UPS_PER_IP: String(LIMITS.signUpsPerIp),
+    DASHBOARD_SIGN_INS_PER_EMAIL_AND_IP: String(LIMITS.signInsPerEmailAndIp),
+    DASHBOARD_SIGN_INS_PER_IP: String(LIMITS.signInsPerIp),
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -274,17 +282,17 @@ describe('sign-in limits', () => {
   /** The answer with the number of seconds taken out, to compare two refusals. */
   const shape = (body: { error: Record<string, unknown> }) => ({ ...body.error, message: String(body.error.message).replace(/\d+/g, 'N') });
 
-  it('refuse the 11th attempt for one email within 15 minutes with 429 and Retry-After, the same for a known and an unknown email', async () => {
+  it('refuse an address’s attempt past the limit for one email with 429 and Retry-After, the same for a known and an unknown email', async () => {
     const known = newEmail();
     await site.browser().signUp(known, PASSWORD);
     const unknown = newEmail();
-    // Attempts from many addresses: the limit is the account's.
-    for (let i = 0; i < 10; i++) {
-      expect((await site.browser(`203.0.113.${i + 1}`).signIn(known, 'wrong password!')).status).toBe(401);
-      expect((await site.browser(`203.0.113.${i + 101}`).signIn(unknown, 'wrong password!')).status).toBe(401);
+    const [forKnown, forUnknown] = [site.browser('203.0.113.1'), site.browser('203.0.113.2')];
+    for (let i = 0; i < LIMITS.signInsPerEmailAndIp; i++) {
+      expect((await forKnown.signIn(known, 'wrong password!')).status).toBe(401);
+      expect((await forUnknown.signIn(unknown, 'wrong password!')).status).toBe(401);
     }
-    const refusedKnown = await site.browser('192.0.2.201').signIn(known, PASSWORD);
-    const refusedUnknown = await site.browser('192.0.2.202').signIn(unknown, PASSWORD);
+    const refusedKnown = await forKnown.signIn(known, PASSWORD);
+    const refusedUnknown = await forUnknown.signIn(unknown, PASSWORD);
     for (const refused of [refusedKnown, refusedUnknown]) {
       expect(refused.status).toBe(429);
       expect(refused.body.error.code).toBe('rate_limited');
@@ -292,24 +300,62 @@ describe('sign-in limits', () => {
     }
     expect(refusedKnown.body.error.message).toMatch(/^Too many sign-in attempts\. Try again in \d+ (seconds|minutes)\.$/);
     expect(shape(refusedKnown.body)).toEqual(shape(refusedUnknown.body));
-    // Another account is not affected.
+    // The address may still try another account.
     const other = newEmail();
     await site.browser().signUp(other, PASSWORD);
-    expect((await site.browser('192.0.2.203').signIn(other, PASSWORD)).status).toBe(200);
+    expect((await site.browser('203.0.113.1').signIn(other, PASSWORD)).status).toBe(200);
   });
 
-  it('refuse the 51st attempt from one address within 15 minutes, for any email', async () => {
+  it('do not lock the owner out: attempts from another address, however many, leave the owner’s own address its attempts', async () => {
+    const email = newEmail();
+    await site.browser('198.51.100.1').signUp(email, PASSWORD);
+    // An attacker elsewhere tries until refused (a bound, in case no limit ever refuses).
+    let refused = false;
+    for (let i = 0; i < 60 && !refused; i++) refused = (await site.browser('203.0.113.66').signIn(email, 'a guessed password')).status === 429;
+    expect(refused).toBe(true);
+    const owner = await site.browser('198.51.100.1').signIn(email, PASSWORD);
+    expect(owner.status, JSON.stringify(owner.body)).toBe(200);
+  });
+
+  it('refuse an address’s attempt past its limit, for any email, and spend none of that email’s attempts', async () => {
     const email = newEmail();
     await site.browser().signUp(email, PASSWORD);
     const ip = '192.0.2.99';
-    // Five at a time: each is a scrypt of its own.
-    for (let batch = 0; batch < 10; batch++) {
-      const answers = await Promise.all(Array.from({ length: 5 }, () => site.browser(ip).signIn(newEmail(), 'wrong password!')));
-      expect(answers.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401]);
-    }
+    // At once: each is a scrypt of its own.
+    const answers = await Promise.all(Array.from({ length: LIMITS.signInsPerIp }, () => site.browser(ip).signIn(newEmail(), 'wrong password!')));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(LIMITS.signInsPerIp).fill(401));
     const refused = await site.browser(ip).signIn(email, PASSWORD);
     expect(refused.status).toBe(429);
     expect(refused.body.error.code).toBe('rate_limited');
     expect((await site.browser('192.0.2.100').signIn(email, PASSWORD)).status).toBe(200);
+  });
+});
+
+describe('the sign-up limit', () => {
+  it('refuses an address’s sign-up past the limit with 429 before anything is hashed or looked up, a taken email too; other addresses sign up', async () => {
+    const taken = newEmail();
+    await site.browser().signUp(taken, PASSWORD);
+    const ip = '192.0.2.150';
+    // A taken email counts too: the limit is what holds back enumerating emails by their 409.
+    const first = site.browser(ip);
+    await first.session();
+    expect((await first.call('POST', '/api/dashboard/sign-up', { body: { email: taken, password: PASSWORD } })).status).toBe(409);
+    for (let i = 1; i < LIMITS.signUpsPerIp; i++) await site.browser(ip).signUp(newEmail(), PASSWORD);
+    for (const email of [newEmail(), taken]) {
+      const browser = site.browser(ip);
+      await browser.session();
+      const refused = await browser.call('POST', '/api/dashboard/sign-up', { body: { email, password: PASSWORD } });
+      expect(refused.status).toBe(429);
+      expect(refused.body.error).toMatchObject({ code: 'rate_limited' });
+      expect(refused.body.error.message).toMatch(/^Too many sign-ups from this address\. Try again in \d+ (seconds|minutes)\.$/);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(browser.sessionCookie()).toBeUndefined();
+    }
+    // Bad input is refused before the limit counts it: it costs no hash.
+    const browser = site.browser('192.0.2.151');
+    await browser.session();
+    for (let i = 0; i <= LIMITS.signUpsPerIp; i++)
+      expect((await browser.call('POST', '/api/dashboard/sign-up', { body: { email: 'not-an-email', password: PASSWORD } })).status).toBe(400);
+    await browser.signUp(newEmail(), PASSWORD);
   });
 });

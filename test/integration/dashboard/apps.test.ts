@@ -251,3 +251,57 @@ describe('auth tokens and webhooks', () => {
     expect((await anonymous.call('GET', '/api/webhooks')).status).toBe(401);
   });
 });
+
+describe('the caps per account', () => {
+  const refusal = (what: 'apps' | 'webhooks') => ({
+    code: 'limit_reached',
+    status: 409,
+    message: `This account has 20 ${what}, the most one account may have: delete one to create another.`,
+    limit: { name: `${what}PerAccount`, max: 20 },
+  });
+
+  it('stop an account at 20 apps however many are created at once (409 limit_reached naming the limit), and the list says how many it may have', async () => {
+    const carol = site.browser();
+    await carol.signUp(newEmail(), PASSWORD);
+    const raced = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => carol.call('POST', '/api/dashboard/apps', { body: { name: `app ${i}`, allowedNetworks: [], allowedDomains: [] } })),
+    );
+    expect(raced.filter((answer) => answer.status === 201)).toHaveLength(20);
+    const refused = raced.filter((answer) => answer.status !== 201);
+    expect(refused.map((answer) => answer.status)).toEqual([409, 409, 409, 409]);
+    for (const answer of refused) expect(answer.body.error).toMatchObject(refusal('apps'));
+    const listed = await carol.call('GET', '/api/dashboard/apps');
+    expect(listed.body.apps).toHaveLength(20);
+    expect(listed.body.maxApps).toBe(20);
+    expect((await ada.call('GET', '/api/dashboard/apps')).body.maxApps).toBe(20);
+    // Deleting one makes room for one.
+    expect((await carol.call('DELETE', `/api/dashboard/apps/${listed.body.apps[0].id}`)).status).toBe(204);
+    await createApp(carol);
+    expect((await carol.call('POST', '/api/dashboard/apps', { body: { name: 'one too many', allowedNetworks: [], allowedDomains: [] } })).status).toBe(409);
+  });
+
+  it('stop an account at 20 webhooks, with its session or its token (409 limit_reached naming the limit), and the list says how many it may have', async () => {
+    const dave = site.browser();
+    await dave.signUp(newEmail(), PASSWORD);
+    const hook = { type: 'NFT_ACTIVITY', network: NETWORK, url: 'https://hooks.example.com/nft' };
+    const raced = await Promise.all(Array.from({ length: 21 }, () => dave.call('POST', '/api/webhooks', { body: hook })));
+    expect(raced.filter((answer) => answer.status === 201)).toHaveLength(20);
+    const [refused] = raced.filter((answer) => answer.status !== 201);
+    expect(refused!.status).toBe(409);
+    expect(refused!.body.error).toMatchObject(refusal('webhooks'));
+    const listed = await dave.call('GET', '/api/webhooks');
+    expect(listed.body.webhooks).toHaveLength(20);
+    expect(listed.body.maxWebhooks).toBe(20);
+
+    const { secret } = (await dave.call('POST', '/api/dashboard/tokens', { body: { name: 'ci' } })).body;
+    const withToken = await fetch(`${site.origin}/api/webhooks`, {
+      method: 'POST',
+      headers: { 'x-crucible-token': secret, 'content-type': 'application/json' },
+      body: JSON.stringify(hook),
+    });
+    expect(withToken.status).toBe(409);
+    expect(((await withToken.json()) as { error: unknown }).error).toMatchObject(refusal('webhooks'));
+    expect((await dave.call('DELETE', `/api/webhooks/${listed.body.webhooks[0].id}`)).status).toBe(204);
+    expect((await dave.call('POST', '/api/webhooks', { body: hook })).status).toBe(201);
+  });
+});

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createAccountStore } from '../../../src/accounts/store.ts';
 import { createSessionStore } from '../../../src/accounts/sessions.ts';
-import { createSignInLimits } from '../../../src/accounts/sign-in-limits.ts';
+import { createAttemptLimits } from '../../../src/accounts/attempt-limits.ts';
+import { readDashboardConfig } from '../../../src/config/dashboard.ts';
 import { createRouter, type Router } from '../../../src/api/router.ts';
 import { createAppStore } from '../../../src/apps/store.ts';
 import { isDemoKey } from '../../../src/apps/demo.ts';
@@ -34,8 +35,9 @@ beforeAll(async () => {
   const endpoints = dashboardEndpoints(ORIGIN, {
     accounts: createAccountStore(db),
     sessions: createSessionStore(db),
-    signInLimits: createSignInLimits(createMemoryRateLimiter(), { ipv6PrefixLength: 64 }),
+    attemptLimits: createAttemptLimits(createMemoryRateLimiter(), { ...readDashboardConfig({}), ipv6PrefixLength: 64 }),
     apps,
+    maxAppsPerAccount: 20,
     tokens: createAccountTokens(db),
     db,
     networks: [{ id: 'ethereum-sepolia', name: 'Ethereum Sepolia', nodeUrl: `${ORIGIN}/node/ethereum-sepolia` }],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmailTakenError, WrongPasswordError } from '../../../src/accounts/errors.ts';
-import { parsePasswordHash } from '../../../src/accounts/password.ts';
+import { hashPassword, parsePasswordHash, PASSWORD_HASHING, verifyPassword } from '../../../src/accounts/password.ts';
 import { createSessionStore, hashSessionToken, SESSION_LIFETIME, type SessionStore } from '../../../src/accounts/sessions.ts';
 import { createAccountStore, type AccountStore } from '../../../src/accounts/store.ts';
 import { AppInputError, AppNotFoundError, StaleVersionError } from '../../../src/apps/errors.ts';
@@ -9,11 +9,13 @@ import { createAppStore, type AppStore } from '../../../src/apps/store.ts';
 import { createUsageMeter } from '../../../src/apps/usage-meter.ts';
 import type { Database } from '../../../src/db/open.ts';
 import { readAppUsage } from '../../../src/dashboard/usage.ts';
+import { createWebhookStore } from '../../../src/webhooks/store.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 
 // What the dashboard stands on, on SQLite and PostgreSQL (migration 0009 and the app store's
-// additions): accounts, sessions and their lifetimes, an account's apps, a change of state under a
-// version, deletion, and usage read back by range with errors by code.
+// additions): accounts, their password hashes made again at today's cost and hashed a few at a
+// time, sessions and their lifetimes, an account's apps and webhooks up to their caps, a change of
+// state under a version, deletion, and usage read back by range with errors by code.
 
 const START = Date.UTC(2030, 0, 15, 12);
 const DAY = 86_400_000;
@@ -63,7 +65,7 @@ describe.each(databaseEngines())('the dashboard stores on $name', (engine) => {
       const ada = await accounts.create({ email: 'ada@example.com', password: 'correct horse battery' });
       const stored = await database.db.selectFrom('accounts').select('password_hash').executeTakeFirstOrThrow();
       expect(stored.password_hash).not.toContain('correct horse');
-      expect(parsePasswordHash(stored.password_hash)).toMatchObject({ N: 32768, r: 8, p: 1 });
+      expect(parsePasswordHash(stored.password_hash)).toMatchObject({ N: 2 ** 17, r: 8, p: 1 });
       await expect(accounts.changePassword(ada.id, { currentPassword: 'not the password', newPassword: 'a brand new password' })).rejects.toThrow(
         WrongPasswordError,
       );
@@ -72,11 +74,55 @@ describe.each(databaseEngines())('the dashboard stores on $name', (engine) => {
       expect(await accounts.verify({ email: 'ada@example.com', password: 'correct horse battery' })).toBeNull();
       expect(await accounts.verify({ email: 'ada@example.com', password: 'a brand new password' })).toEqual(ada);
     });
+
+    it('sign in with a hash of the former cost (N=2^15) and have it made again at N=2^17; a wrong password changes nothing', async () => {
+      const former = await hashPassword('correct horse battery', { ...PASSWORD_HASHING, N: 2 ** 15 });
+      const id = 'acc_0123456789abcdef';
+      await database.db.insertInto('accounts').values({ id, email: 'ada@example.com', password_hash: former, created_at: START, updated_at: START }).execute();
+      const storedHash = async () =>
+        (await database.db.selectFrom('accounts').select('password_hash').where('id', '=', id).executeTakeFirstOrThrow()).password_hash;
+
+      expect(await accounts.verify({ email: 'ada@example.com', password: 'wrong horse battery' })).toBeNull();
+      expect(await storedHash()).toBe(former);
+      expect(await accounts.verify({ email: 'ada@example.com', password: 'correct horse battery' })).toEqual({
+        id,
+        email: 'ada@example.com',
+        createdAt: START,
+      });
+      const rewritten = await storedHash();
+      expect(parsePasswordHash(rewritten)).toMatchObject({ N: 2 ** 17, r: 8, p: 1 });
+      expect(await verifyPassword('correct horse battery', rewritten)).toBe(true);
+    });
+
+    it('hash at most `concurrency` passwords at once, and refuse a sign-up when `queue` more already wait', async () => {
+      const bounded = createAccountStore(database.db, { now, hashing: { concurrency: 1, queue: 1 } });
+      const raced = await Promise.allSettled(
+        ['ada', 'grace', 'alan'].map((name) => bounded.create({ email: `${name}@example.com`, password: 'correct horse battery' })),
+      );
+      expect(raced.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+      expect((raced[2] as PromiseRejectedResult).reason).toMatchObject({ name: 'PasswordHashingBusyError' });
+      expect(await database.db.selectFrom('accounts').select('email').orderBy('email').execute()).toEqual([
+        { email: 'ada@example.com' },
+        { email: 'grace@example.com' },
+      ]);
+      // Once the queue drains, the next is taken.
+      expect(await bounded.create({ email: 'alan@example.com', password: 'correct horse battery' })).toMatchObject({ email: 'alan@example.com' });
+    });
   });
 
   describe('sessions', () => {
+    /** An account as sign-up leaves it, without its scrypt (128 MiB, most of a second): these tests never sign in. */
+    const signedUp = async (email: string) => {
+      const account = { id: `acc_${randomBytes(8).toString('hex')}`, email, createdAt: clock };
+      await database.db
+        .insertInto('accounts')
+        .values({ id: account.id, email, password_hash: 'not read here', created_at: clock, updated_at: clock })
+        .execute();
+      return account;
+    };
+
     it('are kept by a hash of the cookie only, and found with their account', async () => {
-      const ada = await accounts.create({ email: 'ada@example.com', password: 'correct horse battery' });
+      const ada = await signedUp('ada@example.com');
       const { token, session } = await sessions.start(ada.id);
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(session.csrfToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -90,7 +136,7 @@ describe.each(databaseEngines())('the dashboard stores on $name', (engine) => {
     });
 
     it('end after 7 days unused, and 30 days after they began however often they are used', async () => {
-      const ada = await accounts.create({ email: 'ada@example.com', password: 'correct horse battery' });
+      const ada = await signedUp('ada@example.com');
       const idle = await sessions.start(ada.id);
       const busy = await sessions.start(ada.id);
       clock += SESSION_LIFETIME.idleMs - 1;
@@ -108,8 +154,8 @@ describe.each(databaseEngines())('the dashboard stores on $name', (engine) => {
     });
 
     it('end one at a time or all of an account, and expired ones are swept', async () => {
-      const ada = await accounts.create({ email: 'ada@example.com', password: 'correct horse battery' });
-      const grace = await accounts.create({ email: 'grace@example.com', password: 'correct horse battery' });
+      const ada = await signedUp('ada@example.com');
+      const grace = await signedUp('grace@example.com');
       const [a1, a2, g1] = [await sessions.start(ada.id), await sessions.start(ada.id), await sessions.start(grace.id)];
       await sessions.end(a1.session.idHash);
       expect(await sessions.find(a1.token)).toBeNull();
@@ -160,6 +206,35 @@ describe.each(databaseEngines())('the dashboard stores on $name', (engine) => {
       await expect(apps.get(app.id)).rejects.toThrow(AppNotFoundError);
       await expect(apps.delete(app.id)).rejects.toThrow(AppNotFoundError);
       expect(await database.db.selectFrom('usage_minutes').select('app_id').execute()).toEqual([{ app_id: app.id }]);
+    });
+
+    it('stop at the cap the caller gives, however many are created at once; the operator’s (no cap) do not', async () => {
+      const owner = 'acc_1111111111111111';
+      const raced = await Promise.allSettled(Array.from({ length: 6 }, (_, i) => apps.create({ name: `app ${i}`, ownerId: owner }, { maxPerOwner: 3 })));
+      expect(raced.filter((result) => result.status === 'fulfilled')).toHaveLength(3);
+      for (const result of raced.filter((result) => result.status === 'rejected'))
+        expect(result.reason).toMatchObject({ name: 'AccountLimitError', limit: 'appsPerAccount', max: 3 });
+      expect(await apps.listByOwner(owner)).toHaveLength(3);
+      expect((await apps.create({ name: 'theirs', ownerId: 'acc_2222222222222222' }, { maxPerOwner: 3 })).app.ownerId).toBe('acc_2222222222222222');
+      expect((await apps.create({ name: 'by the operator', ownerId: owner })).app.ownerId).toBe(owner);
+    });
+  });
+
+  describe("an account's webhooks", () => {
+    it('stop at the store’s cap, however many are created at once, and another can be made once one is deleted', async () => {
+      const webhooks = createWebhookStore(database.db, { networks: NETWORKS, urlRules: { local: true }, maxPerOwner: 2, now });
+      const owner = 'acc_1111111111111111';
+      const input = { type: 'NFT_ACTIVITY', network: NETWORKS[0]!, url: 'https://hooks.example.com/nft' } as const;
+      const raced = await Promise.allSettled(Array.from({ length: 5 }, () => webhooks.create(owner, input)));
+      expect(raced.filter((result) => result.status === 'fulfilled')).toHaveLength(2);
+      for (const result of raced.filter((result) => result.status === 'rejected'))
+        expect(result.reason).toMatchObject({ name: 'AccountLimitError', limit: 'webhooksPerAccount', max: 2 });
+      const listed = await webhooks.list(owner);
+      expect(listed).toHaveLength(2);
+      expect((await webhooks.create('acc_2222222222222222', input)).url).toBe(input.url);
+      await webhooks.delete(owner, listed[0]!.id);
+      expect((await webhooks.create(owner, input)).url).toBe(input.url);
+      expect(webhooks.maxPerOwner).toBe(2);
     });
   });
 

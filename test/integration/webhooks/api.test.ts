@@ -32,7 +32,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
       createRouter(
         webhookOperations(ORIGIN, {
           tokens,
-          store: createWebhookStore(database.db, { networks: NETWORKS.map((network) => network.id), urlRules: { local: mode === 'local' } }),
+          store: createWebhookStore(database.db, { networks: NETWORKS.map((network) => network.id), urlRules: { local: mode === 'local' }, maxPerOwner: 20 }),
         }),
         { origin: ORIGIN },
       );
@@ -77,7 +77,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
     });
     expect(hook.signingKey).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
 
-    expect((await call('GET', '/api/webhooks', { token: alice })).body).toEqual({ webhooks: [hook] });
+    expect((await call('GET', '/api/webhooks', { token: alice })).body).toEqual({ webhooks: [hook], maxWebhooks: 20 });
     expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).body).toEqual(hook);
 
     const updated = await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: { url: 'https://other.example.com/x', filters: {} } });
@@ -91,7 +91,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
 
     expect((await call('DELETE', `/api/webhooks/${hook.id}`, { token: alice })).status).toBe(204);
     expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).status).toBe(404);
-    expect((await call('GET', '/api/webhooks', { token: alice })).body).toEqual({ webhooks: [] });
+    expect((await call('GET', '/api/webhooks', { token: alice })).body).toEqual({ webhooks: [], maxWebhooks: 20 });
   });
 
   it('lists deliveries newest first, a page at a time, and a delivery with its payload and attempts', async () => {
@@ -166,7 +166,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
       const answer = await call(method, path, { token: bob, body });
       expect({ method, path, status: answer.status, code: answer.body.error.code }).toEqual({ method, path, status: 404, code: 'not_found' });
     }
-    expect((await call('GET', '/api/webhooks', { token: bob })).body).toEqual({ webhooks: [] });
+    expect((await call('GET', '/api/webhooks', { token: bob })).body).toEqual({ webhooks: [], maxWebhooks: 20 });
     expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).body).toEqual(hook);
   });
 

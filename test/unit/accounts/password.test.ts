@@ -7,12 +7,13 @@ import { hashPassword, needsRehash, parsePasswordHash, PASSWORD_HASHING, verifyP
 const cheap = { ...PASSWORD_HASHING, N: 2 ** 10 };
 
 describe('password hashes', () => {
-  it('uses scrypt N=2^15, r=8, p=1, a 16-byte salt and a 64-byte key, and writes them into the hash', async () => {
-    expect(PASSWORD_HASHING).toEqual({ N: 32768, r: 8, p: 1, saltBytes: 16, keyBytes: 64 });
+  it('uses scrypt N=2^17, r=8, p=1 (OWASP’s minimum), a 16-byte salt and a 64-byte key, and writes them into the hash', async () => {
+    expect(PASSWORD_HASHING).toEqual({ N: 131072, r: 8, p: 1, saltBytes: 16, keyBytes: 64 });
+    // 128·N·r = 128 MiB: more than node's default maxmem (32 MiB), which must be raised for it.
     const stored = await hashPassword('correct horse battery staple');
-    expect(stored).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
+    expect(stored).toMatch(/^scrypt\$131072\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{86}$/);
     const parsed = parsePasswordHash(stored)!;
-    expect([parsed.N, parsed.r, parsed.p, parsed.salt.length, parsed.key.length]).toEqual([32768, 8, 1, 16, 64]);
+    expect([parsed.N, parsed.r, parsed.p, parsed.salt.length, parsed.key.length]).toEqual([131072, 8, 1, 16, 64]);
     expect(await verifyPassword('correct horse battery staple', stored)).toBe(true);
     expect(await verifyPassword('correct horse battery stapler', stored)).toBe(false);
     expect(needsRehash(stored)).toBe(false);
@@ -30,6 +31,8 @@ describe('password hashes', () => {
     expect(old.startsWith('scrypt$1024$8$1$')).toBe(true);
     expect(await verifyPassword('an older password', old)).toBe(true);
     expect(needsRehash(old)).toBe(true);
+    // The hashes of the former default, N=2^15, too.
+    expect(needsRehash(await hashPassword('an older password', { ...PASSWORD_HASHING, N: 2 ** 15 }))).toBe(true);
   });
 
   it('compares passwords in Unicode NFC: a composed and a decomposed é are one password', async () => {

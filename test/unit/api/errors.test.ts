@@ -8,7 +8,7 @@ import { faucetErrorCodes } from '../../../src/faucet/errors.ts';
 const documentationUrl = 'https://crucible.dev/openapi.json';
 
 describe('Error table (spec 2.5)', () => {
-  it('has the four site codes and the four refusals of keyed calls, with their statuses', () => {
+  it('has the four site codes, the four refusals of keyed calls and an account’s cap, with their statuses', () => {
     expect(Object.fromEntries(apiErrorCodes.map((code) => [code, apiErrors[code].status]))).toEqual({
       not_found: 404,
       method_not_allowed: 405,
@@ -16,6 +16,7 @@ describe('Error table (spec 2.5)', () => {
       internal_error: 500,
       unauthorized: 401,
       forbidden: 403,
+      limit_reached: 409,
       rate_limited: 429,
       upstream_unavailable: 503,
     });

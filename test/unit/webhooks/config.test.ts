@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readWebhooksConfig } from '../../../src/config/webhooks.ts';
 
 describe('readWebhooksConfig', () => {
-  it('has the platform’s defaults: retries after 15 s, 1 min, 10 min and 1 h, a 5 s timeout', () => {
+  it('has the platform’s defaults: retries after 15 s, 1 min, 10 min and 1 h, a 5 s timeout, 20 webhooks per account', () => {
     expect(readWebhooksConfig({}, { local: false })).toEqual({
       inServer: true,
       retryDelaysMs: [15_000, 60_000, 600_000, 3_600_000],
@@ -11,6 +11,7 @@ describe('readWebhooksConfig', () => {
       pollIntervalMs: 500,
       claimMs: 30_000,
       concurrency: 16,
+      perAccount: 20,
       local: false,
     });
   });
@@ -25,6 +26,7 @@ describe('readWebhooksConfig', () => {
         WEBHOOK_POLL_INTERVAL_MS: '5',
         WEBHOOK_CLAIM_MS: '1000',
         WEBHOOK_CONCURRENCY: '3',
+        WEBHOOKS_PER_ACCOUNT: '4',
       },
       { local: true },
     );
@@ -36,6 +38,7 @@ describe('readWebhooksConfig', () => {
       pollIntervalMs: 5,
       claimMs: 1000,
       concurrency: 3,
+      perAccount: 4,
       local: true,
     });
   });
@@ -44,6 +47,7 @@ describe('readWebhooksConfig', () => {
     expect(() => readWebhooksConfig({ WEBHOOKS_IN_SERVER: 'yes' }, { local: true })).toThrow(/WEBHOOKS_IN_SERVER must be on or off/);
     expect(() => readWebhooksConfig({ WEBHOOK_RETRY_DELAYS_MS: '1m' }, { local: true })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
     expect(() => readWebhooksConfig({ WEBHOOK_TIMEOUT_MS: '0' }, { local: true })).toThrow(/WEBHOOK_TIMEOUT_MS/);
+    expect(() => readWebhooksConfig({ WEBHOOKS_PER_ACCOUNT: '0' }, { local: true })).toThrow(/WEBHOOKS_PER_ACCOUNT must be a whole number from 1/);
     expect(() => readWebhooksConfig({ WEBHOOK_CLAIM_MS: '5000' }, { local: true })).toThrow(
       /WEBHOOK_CLAIM_MS \(5000\) must exceed WEBHOOK_TIMEOUT_MS \(5000\)/,
     );
