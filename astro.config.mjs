@@ -2,6 +2,7 @@
 import { defineConfig } from 'astro/config';
 import mdx from '@astrojs/mdx';
 import crucibleSurface from './integrations/surface/index.ts';
+import crucibleBuildProgress from './integrations/build-progress.ts';
 import crucibleApiDev from './integrations/api-dev.ts';
 import { astroCacheDir, buildConfig } from './src/config/config.ts';
 import { markdownOptions } from './src/site/markdown.ts';
@@ -16,7 +17,7 @@ export default defineConfig({
   trailingSlash: 'ignore',
   cacheDir: astroCacheDir(),
   markdown: markdownOptions,
-  integrations: [mdx(), crucibleSurface({ environment }), crucibleApiDev()],
+  integrations: [mdx(), crucibleSurface({ environment }), crucibleApiDev(), crucibleBuildProgress()],
   // The benchmarks' generated sites (hundreds of thousands of files) are not the site's sources.
   vite: { server: { watch: { ignored: ['**/bench/out/**', '**/bench/.scratch/**'] } } },
 });

@@ -1,6 +1,7 @@
-// `npm run apps -- <command>`: the operators' CLI for apps and their keys (platform §2), over the
-// database that DATABASE_URL or DATABASE_PATH names. Exit codes: 0 done, 1 failed (an unknown app,
-// the database), 2 bad input.
+// `npx crucible apps <command>` (or `npm run -s apps -- <command>`): the operators' CLI for apps and
+// their keys (platform §2), over the database that DATABASE_URL or DATABASE_PATH names. Exit codes:
+// 0 done, 1 failed (an unknown app, the database), 2 bad input. With --json, stdout holds the JSON
+// document alone.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { App } from '../src/apps/app.ts';
@@ -12,7 +13,7 @@ import type { AccountTokens } from '../src/webhooks/account-tokens.ts';
 import { WebhookNotFoundError } from '../src/webhooks/errors.ts';
 import { redactUrls } from '../src/log/redact.ts';
 
-const USAGE = `Usage: npm run apps -- <command> [options]
+const USAGE = `Usage: npx crucible apps <command> [options]   (or: npm run -s apps -- <command> [options])
 
 Commands:
   create --name <name> [--networks a,b] [--domains example.com,*.example.org]
@@ -108,7 +109,7 @@ async function main(argv: string[]): Promise<number> {
   const foreign = Object.keys(values).find((option) => option !== 'json' && !(own as readonly string[]).includes(option));
   if (foreign) throw new UsageError(`--${foreign} is not an option of ${command}.`);
   if (takesId && rest.length !== 1)
-    throw new UsageError(`${command} takes one ${command.startsWith('token') ? 'token' : 'app'} id (npm run apps -- ${command} <id>).`);
+    throw new UsageError(`${command} takes one ${command.startsWith('token') ? 'token' : 'app'} id (npx crucible apps ${command} <id>).`);
   if (!takesId && rest.length > 0) throw new UsageError(`${command} takes no ${rest.length === 1 ? 'argument' : 'arguments'} (got ${rest.join(' ')}).`);
   const act = command.startsWith('token ') ? null : action(command, rest[0] ?? '', values);
   const actOnTokens = command.startsWith('token ') ? tokenAction(command, rest[0] ?? '', values) : null;
@@ -176,7 +177,7 @@ function action(command: Command, id: string, values: Values): (store: AppStore,
     case 'list':
       return async (store) => {
         const apps = await store.list();
-        return { json: { apps }, text: apps.length === 0 ? 'No apps yet: npm run apps -- create --name <name>\n' : table(apps) };
+        return { json: { apps }, text: apps.length === 0 ? 'No apps yet: npx crucible apps create --name <name>\n' : table(apps) };
       };
     case 'show':
       return async (store) => {
@@ -228,7 +229,10 @@ function tokenAction(command: Command, id: string, values: Values): (tokens: Acc
             isoTime(token.createdAt),
           ].join('  '),
         );
-        return { json: { tokens: list }, text: rows.length === 0 ? 'No tokens yet: npm run apps -- token create --owner <account>\n' : `${rows.join('\n')}\n` };
+        return {
+          json: { tokens: list },
+          text: rows.length === 0 ? 'No tokens yet: npx crucible apps token create --owner <account>\n' : `${rows.join('\n')}\n`,
+        };
       };
     case 'token revoke':
       return async (tokens) => {
@@ -311,10 +315,15 @@ function failure(error: unknown): { message: string; code: number } {
   return { message: redactUrls(error instanceof Error ? error.message : String(error)), code: 1 };
 }
 
-try {
-  process.exitCode = await main(process.argv.slice(2));
-} catch (error) {
-  const { message, code } = failure(error);
-  process.stderr.write(`${message}\n`);
-  process.exitCode = code;
+/** Runs one command of `argv` (the arguments after `apps`); resolves with the exit code. */
+export async function runApps(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    const { message, code } = failure(error);
+    process.stderr.write(`${message}\n`);
+    return code;
+  }
 }
+
+if (import.meta.main) process.exitCode = await runApps(process.argv.slice(2));

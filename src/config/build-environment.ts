@@ -23,8 +23,16 @@ export function buildEnvironment(env: Env) {
 
 export type BuildEnvironment = ReturnType<typeof buildEnvironment>;
 
-/** Loopback and wildcard binds are browsed, and so linked, as localhost. */
-const localhostBinds = new Set(['127.0.0.1', '::1', '0.0.0.0', '::']);
+/**
+ * The host of the default origin for each HOST: a loopback address is linked as itself, so links
+ * name the address the server prints and answers on (and a session cookie set there stays valid);
+ * a wildcard bind (every interface) has no address of its own and is linked as localhost; a name
+ * or any other address as it is.
+ */
+function linkedHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
 
 /**
  * The absolute origin of canonical links, twins, llms.txt, the sitemap and search icons:
@@ -34,8 +42,7 @@ const localhostBinds = new Set(['127.0.0.1', '::1', '0.0.0.0', '::']);
 function siteOrigin(env: Env): string {
   if (env.SITE_URL) return siteUrlOrigin(env.SITE_URL);
   const { port, host } = readListenAddress(env);
-  const hostname = localhostBinds.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
-  return new URL(`http://${hostname}:${port === 0 ? defaultPort : port}`).origin;
+  return new URL(`http://${linkedHost(host)}:${port === 0 ? defaultPort : port}`).origin;
 }
 
 function siteUrlOrigin(value: string): string {

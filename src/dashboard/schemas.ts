@@ -67,7 +67,14 @@ const AllowedNetworks = z
   .max(MAX_LIST, networksMessage)
   .describe('Network ids from GET /api/dashboard/networks; empty: every network.');
 
-export const NewApp = z.strictObject({ name: AppName, allowedNetworks: AllowedNetworks, allowedDomains: AllowedDomains });
+// Left out, the lists default to empty: every network, any origin. Optional outside the default so
+// that /openapi.json (written for answers, where a default field is always there) shows them as
+// not required, with their default.
+export const NewApp = z.strictObject({
+  name: AppName,
+  allowedNetworks: AllowedNetworks.default([]).optional(),
+  allowedDomains: AllowedDomains.default([]).optional(),
+});
 
 export const AppChange = z
   .strictObject({

@@ -17,7 +17,7 @@ import type { DatabaseSchema } from './schema.ts';
 export interface Database {
   db: Kysely<DatabaseSchema>;
   engine: DatabaseLocation['engine'];
-  /** Closes the connection (SQLite) or the pool (PostgreSQL); a second call does nothing. */
+  /** Closes the connection (SQLite) or the pool (PostgreSQL), resolving once every connection has ended; a second call does nothing. */
   close(): Promise<void>;
 }
 
@@ -31,9 +31,11 @@ class MigrationError extends Error {
  * for the file's write lock would block the thread the first one needs to commit.
  */
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
-  const db = new Kysely<DatabaseSchema>({ dialect: location.engine === 'postgres' ? postgresDialect(location.url) : sqliteDialect(location.path) });
+  const { dialect, connectionsEnded } =
+    location.engine === 'postgres' ? postgresDialect(location.url) : { dialect: sqliteDialect(location.path), connectionsEnded: async () => {} };
+  const db = new Kysely<DatabaseSchema>({ dialect });
   let closed: Promise<void> | undefined;
-  const close = () => (closed ??= db.destroy());
+  const close = () => (closed ??= db.destroy().then(connectionsEnded));
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -66,7 +68,8 @@ function sqliteDialect(path: string): Dialect {
   return new NodeSqliteDialect(database);
 }
 
-function postgresDialect(url: string): Dialect {
+/** `connectionsEnded`: resolves once every connection the pool opened has closed. */
+function postgresDialect(url: string): { dialect: Dialect; connectionsEnded: () => Promise<void> } {
   // bigint columns (ms timestamps, counters) read as numbers, as SQLite gives them.
   const types = new pg.TypeOverrides();
   types.setTypeParser(pg.types.builtins.INT8, parseSafeInteger);
@@ -75,7 +78,15 @@ function postgresDialect(url: string): Dialect {
   pool.on('error', (error) =>
     console.error(JSON.stringify({ level: 'error', component: 'database', message: 'an idle PostgreSQL connection failed', cause: redactUrls(error.message) })),
   );
-  return new PostgresDialect({ pool });
+  // The pool's end() resolves once it has asked each connection to end, not once they have: until
+  // then a server shutting down would still end them, and that is logged as a failure above.
+  const open = new Set<Promise<void>>();
+  pool.on('connect', (client) => {
+    const ended = new Promise<void>((resolve) => client.once('end', resolve));
+    open.add(ended);
+    void ended.then(() => open.delete(ended));
+  });
+  return { dialect: new PostgresDialect({ pool }), connectionsEnded: async () => void (await Promise.all(open)) };
 }
 
 function parseSafeInteger(text: string): number {

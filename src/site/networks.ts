@@ -1,7 +1,7 @@
 import type { RpcCategory } from '../node/rpc/method.ts';
 import { rpcMethodReference } from '../node/rpc/reference.ts';
 import type { NetworkRecord } from './records.ts';
-import { nodeUrlOf, type NodeUrlOptions } from './urls.ts';
+import { nodeUrlOf, type NodeUrlOptions, webSocketUrlOf } from './urls.ts';
 
 // Facts about a network as pages show them (RPC pages in HTML and in their `.md` twins, faucet
 // pages), and the methods every network serves, from the one method registry (platform §3).
@@ -21,7 +21,7 @@ function mainnetLabel(network: NetworkRecord): string | null {
   return id === undefined ? network.mainnet.name : `${network.mainnet.name} (${id})`;
 }
 
-export type FactKey = 'chainId' | 'nativeCurrency' | 'explorer' | 'endpoint' | 'mainnet' | 'faucet';
+export type FactKey = 'chainId' | 'nativeCurrency' | 'explorer' | 'endpoint' | 'webSocket' | 'mainnet' | 'faucet';
 
 /** Rows of the facts table, in order; `href` where the value is a link. */
 export function networkFacts(network: NetworkRecord, faucetHref: string, node: NodeUrlOptions): Array<{ key: FactKey; value: string | null; href?: string }> {
@@ -30,6 +30,7 @@ export function networkFacts(network: NetworkRecord, faucetHref: string, node: N
     { key: 'nativeCurrency', value: `${network.nativeCurrency.symbol} (${network.nativeCurrency.decimals} decimals)` },
     { key: 'explorer', value: network.explorer, href: network.explorer ?? undefined },
     { key: 'endpoint', value: nodeEndpoint(network, node) },
+    { key: 'webSocket', value: webSocketUrlOf(nodeEndpoint(network, node)) },
     { key: 'mainnet', value: mainnetLabel(network) },
     // Deprecated networks keep their faucet page (status of old hashes) but are marked, not linked.
     network.deprecated ? { key: 'faucet', value: null } : { key: 'faucet', value: faucetHref, href: faucetHref },

@@ -41,6 +41,14 @@ export function nodeUrlOf(network: string, options: NodeUrlOptions): string {
   return options.nodeDomain ? `https://${network}.${options.nodeDomain}` : `${options.siteOrigin.replace(/\/$/, '')}${nodePathPrefix}${network}`;
 }
 
+/**
+ * A URL under `{node_url}` as a WebSocket client opens it: the same host and path, `ws://` for
+ * `http://` and `wss://` for `https://` (`ws://…/node/<network>/v2/<key>`, `wss://<network>.<NODE_DOMAIN>/v2/<key>`).
+ */
+export function webSocketUrlOf(nodeUrl: string): string {
+  return nodeUrl.replace(/^http(s?):\/\//, 'ws$1://');
+}
+
 export function faucetsUrl(locale: Locale, faucetId?: string): string {
   return faucetId ? `${localePrefix(locale)}/faucets/${faucetId}` : `${localePrefix(locale)}/faucets/`;
 }

@@ -178,6 +178,8 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
     // The examples hold the key, ready to paste.
     expect(await page.locator('#example-curl').textContent()).toContain(`${nodeUrl()}${key}`);
     expect(await page.locator('#example-viem').textContent()).toContain(`http('${nodeUrl()}${key}')`);
+    // Beside it, the same endpoint for WebSocket clients (eth_subscribe).
+    expect(await page.locator('[data-endpoint-websocket-url]').textContent()).toBe(`${nodeUrl().replace(/^http:/, 'ws:')}${key}`);
   });
 
   it('lets a page of the allowed domain call the gateway with the key, and refuses a foreign one (403)', async () => {

@@ -68,6 +68,16 @@ describe('fixture site build', () => {
     }
   });
 
+  it("titles every locale's home page by its frontmatter alone, and other pages after it with the site's name", async () => {
+    const titleOf = async (url: string) => /<title>([^<]*)<\/title>/.exec(await read(htmlFileOf(url)))?.[1];
+    for (const locale of locales) {
+      const home = site.pages.find((page) => page.locale === locale && page.section === null);
+      expect(await titleOf(home!.url), locale).toBe(home!.title);
+    }
+    const post = site.pages.find((page) => page.locale === 'ja' && page.section === 'blog')!;
+    expect(await titleOf(post.url)).toBe(`${post.title} · Crucible`);
+  });
+
   it('builds section indexes, a 404 page, and escapes titles', async () => {
     for (const locale of locales) {
       for (const section of sections) {

@@ -8,15 +8,16 @@ import { buildSite, copyFixtureContent } from '../support/build.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
 import { freePort } from '../support/free-port.ts';
 
-// `PORT=<n> npm start` without SITE_URL: the fixture site is built for http://localhost:<n> and
-// served on that port, so its canonical links, search icons and CSP name the origin it is served at;
-// and `npm start` keeps that build for the same PORT and rebuilds it for another.
+// `PORT=<n> npm start` without SITE_URL: the fixture site is built for http://127.0.0.1:<n> (the
+// address the server listens on by default) and served there, so its canonical links, search icons
+// and CSP name the origin it is served at; and `npm start` keeps that build for the same PORT and
+// HOST and rebuilds it for another.
 
 let scratch: string;
 let dist: string;
 let port: number;
 let server: BuiltSite;
-const siteOrigin = () => `http://localhost:${port}`;
+const siteOrigin = () => `http://127.0.0.1:${port}`;
 
 beforeAll(async () => {
   port = await freePort();
@@ -49,6 +50,15 @@ describe('a site built and served on a non-default port', () => {
     expect(/<link rel="canonical" href="([^"]*)">/.exec(html)?.[1]).toBe(`${siteOrigin()}/`);
   });
 
+  it('lists its pages in llms.txt, and names each twin’s url, at that origin', async () => {
+    const llms = await (await fetch(`${server.origin}/llms.txt`)).text();
+    const links = [...llms.matchAll(/\]\((https?:\/\/[^)]+)\)/g)].map((match) => match[1]!);
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) expect(link.startsWith(`${siteOrigin()}/`), link).toBe(true);
+    const twin = await (await fetch(`${server.origin}/blog/hello-agents.md`)).text();
+    expect(twin).toMatch(new RegExp(`^url: ${siteOrigin().replaceAll('.', '\\.')}/blog/hello-agents$`, 'm'));
+  });
+
   it('gives app icons in the search JSON at that origin', async () => {
     const groups = (await (await fetch(`${server.origin}/api/search/en`)).json()) as Array<{ items: Array<{ icon?: string }> }>;
     const icons = groups.flatMap((group) => group.items.flatMap((item) => (item.icon ? [item.icon] : [])));
@@ -72,7 +82,16 @@ describe("npm start's rebuild decision over that build", () => {
 
   it('rebuilds for another PORT, naming the origin built for and the one wanted', async () => {
     expect(await environmentChange(marker(), buildEnvironment({ PORT: '8080' }))).toBe(
-      `siteOrigin was ${siteOrigin()} at the last build, now http://localhost:8080`,
+      `siteOrigin was ${siteOrigin()} at the last build, now http://127.0.0.1:8080`,
+    );
+  });
+
+  it('rebuilds for another HOST on the same PORT: IPv6 loopback, or every interface (linked as localhost)', async () => {
+    expect(await environmentChange(marker(), buildEnvironment({ PORT: String(port), HOST: '::1' }))).toBe(
+      `siteOrigin was ${siteOrigin()} at the last build, now http://[::1]:${port}`,
+    );
+    expect(await environmentChange(marker(), buildEnvironment({ PORT: String(port), HOST: '0.0.0.0' }))).toBe(
+      `siteOrigin was ${siteOrigin()} at the last build, now http://localhost:${port}`,
     );
   });
 });

@@ -7,6 +7,7 @@ import { el, part } from './dom.ts';
 import { failureText } from './form.ts';
 import { call, type DashboardPage } from './page.ts';
 import { curlSnippet, keyedUrl, viemSnippet } from './snippets.ts';
+import { webSocketUrlOf } from '../../site/urls.ts';
 import { fill } from './template.ts';
 import type { App, Network } from './types.ts';
 
@@ -73,7 +74,7 @@ export function mountKey(page: DashboardPage<Texts>, appId: string, networks: re
   };
 }
 
-/** The chosen network's `{node_url}/v2/<key>`, and the examples holding it. */
+/** The chosen network's `{node_url}/v2/<key>`, its WebSocket form, and the examples holding it. */
 function drawEndpoint(
   container: HTMLElement,
   endpoint: App['endpoints'][number] | null,
@@ -104,6 +105,7 @@ function drawEndpoint(
   };
   container.replaceChildren(
     el('p', {}, el('code', { class: 'mono', 'data-endpoint-url': true }, url)),
+    el('p', {}, `${texts.app.webSocket} `, el('code', { class: 'mono', 'data-endpoint-websocket-url': true }, webSocketUrlOf(url))),
     ...example('curl', curlSnippet(url)),
     ...example('viem', viemSnippet(url)),
   );

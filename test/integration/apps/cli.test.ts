@@ -10,8 +10,9 @@ import { readDatabaseConfig } from '../../../src/config/database.ts';
 import { openDatabase, type Database } from '../../../src/db/open.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 
-// `npm run apps` as operators run it: node scripts/apps.ts in a child process, configured by
-// the environment alone; what it did is checked through the app store on the same database.
+// The apps CLI as operators run it: node scripts/apps.ts in a child process, configured by the
+// environment alone (and, as the README says, `npx crucible apps` and `npm run -s apps --`); what
+// it did is checked through the app store on the same database.
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
@@ -21,14 +22,18 @@ interface Run {
   stderr: string;
 }
 
-function apps(env: Record<string, string>, ...args: string[]): Promise<Run> {
+/** Runs `command` (a program and its first arguments) with `args` in the project, as a person would from its folder. */
+function run(command: readonly string[], env: Record<string, string>, ...args: string[]): Promise<Run> {
+  const [program, ...first] = command;
   return new Promise((done) => {
-    const child = execFile(process.execPath, ['scripts/apps.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (_error, stdout, stderr) => {
+    const child = execFile(program!, [...first, ...args], { cwd: ROOT, env: { ...process.env, ...env } }, (_error, stdout, stderr) => {
       child.once('exit', () => undefined);
       done({ code: child.exitCode, stdout, stderr });
     });
   });
 }
+
+const apps = (env: Record<string, string>, ...args: string[]) => run([process.execPath, 'scripts/apps.ts'], env, ...args);
 
 describe.each(databaseEngines())('npm run apps on $name', (engine) => {
   let env: Record<string, string>;
@@ -148,6 +153,35 @@ describe('npm run apps', () => {
   it('prints its usage with --help', async () => {
     const help = await apps(env, '--help');
     expect(help.code).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: npm run apps -- <command>/);
+    expect(help.stdout).toMatch(/^Usage: npx crucible apps <command>/);
+  });
+});
+
+// The README's two ways to call it: npm's own lines (its `> crucible@… apps` banner) must not reach
+// stdout, so a script can JSON.parse what --json prints; npx runs the package's bin on the pinned Node.
+describe.each([
+  ['npx crucible apps', ['npx', 'crucible', 'apps']],
+  ['npm run -s apps --', ['npm', 'run', '-s', 'apps', '--']],
+])('%s', (_name, command) => {
+  const [sqlite] = databaseEngines();
+  let env: Record<string, string>;
+
+  beforeEach(async () => {
+    const location = await sqlite!.location();
+    env = { DATABASE_PATH: location.engine === 'sqlite' ? location.path : '', DATABASE_URL: '', APP_KEY_SECRET: '' };
+  });
+
+  it('prints the --json document alone on stdout, and its exit codes', async () => {
+    const created = await run(command, env, 'create', '--name', 'Scripted', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const { app, key } = JSON.parse(created.stdout) as { app: App; key: string };
+    expect(app).toMatchObject({ name: 'Scripted', allowedNetworks: [], allowedDomains: [] });
+    expect(key).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(JSON.parse((await run(command, env, 'list', '--json')).stdout)).toEqual({ apps: [app] });
+    expect(await run(command, env, 'show', 'app_0000000000000000', '--json')).toMatchObject({ code: 1, stdout: '' });
+  });
+
+  it('prints its usage with --help', async () => {
+    expect(await run(command, env, '--help')).toMatchObject({ code: 0, stdout: expect.stringMatching(/^Usage: npx crucible apps <command>/) });
   });
 });

@@ -77,6 +77,21 @@ describe('apps', () => {
     expect((await rpc(key, 'eth_chainId', [], { origin: 'https://shop.example.com' })).status).toBe(200);
   });
 
+  it('creates an app from its name alone, for every network and any origin, as /openapi.json says', async () => {
+    const created = await ada.call('POST', '/api/dashboard/apps', { body: { name: 'Name only' } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.app).toMatchObject({ name: 'Name only', allowedNetworks: [], allowedDomains: [] });
+    expect(created.body.app.endpoints.map((endpoint: { network: string }) => endpoint.network)).toContain(NETWORK);
+    expect((await rpc(created.body.key, 'eth_chainId', [], { origin: 'https://any.example' })).status).toBe(200);
+
+    const document = await (await fetch(`${site.origin}/openapi.json`)).json();
+    const body = document.paths['/api/dashboard/apps'].post.requestBody.content['application/json'].schema;
+    const schema = body.$ref ? document.components.schemas[body.$ref.split('/').pop()] : body;
+    expect(schema.required).toEqual(['name']);
+    expect(schema.properties.allowedNetworks.default).toEqual([]);
+    expect(schema.properties.allowedDomains.default).toEqual([]);
+  });
+
   it('refuses bad input with the field at fault, and keeps nothing of it', async () => {
     const before = (await ada.call('GET', '/api/dashboard/apps')).body.apps.length;
     const cases: Array<[Record<string, unknown>, string]> = [

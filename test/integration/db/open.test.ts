@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { DatabaseLocation } from '../../../src/config/database.ts';
 import { migrationProvider } from '../../../src/db/migrations/index.ts';
 import { migrateToLatest, openDatabase, type Database } from '../../../src/db/open.ts';
 import { openSqliteStore } from '../../../src/store/sqlite.ts';
-import { databaseEngines } from '../../support/postgres.ts';
+import { databaseEngines, startPostgres } from '../../support/postgres.ts';
 
 const engines = databaseEngines();
 
@@ -80,6 +80,36 @@ describe('openDatabase on PostgreSQL', () => {
     const both = await Promise.all([openDatabase(location), openDatabase(location)]);
     expect(await migrationsRun(both[0])).toEqual(everyMigration);
     await Promise.all(both.map((database) => database.close()));
+  });
+
+  it('has ended every connection when close() resolves, so a server stopped right after logs no failed connection', async () => {
+    const server = await startPostgres();
+    const logged = vi.spyOn(console, 'error');
+    try {
+      const database = await openDatabase({ engine: 'postgres', url: server.url });
+      // Several pooled connections at once, all idle once their callbacks return.
+      const held = 4;
+      let entered = 0;
+      let allIn!: () => void;
+      const everyoneIn = new Promise<void>((resolve) => (allIn = resolve));
+      await Promise.all(
+        Array.from({ length: held }, () =>
+          database.db.connection().execute(async (connection) => {
+            await sql`select 1`.execute(connection);
+            if (++entered === held) allIn();
+            await everyoneIn;
+          }),
+        ),
+      );
+      await database.close();
+      // A fast shutdown ends every session still open with "terminating connection due to
+      // administrator command": none is left to end.
+      await server.stop();
+      expect(logged.mock.calls.filter((call) => String(call[0]).includes('PostgreSQL'))).toEqual([]);
+    } finally {
+      logged.mockRestore();
+      await server.stop();
+    }
   });
 });
 

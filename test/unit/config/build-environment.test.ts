@@ -7,29 +7,32 @@ import { buildEnvironment } from '../../../src/config/build-environment.ts';
 const siteOrigin = (env: Record<string, string>) => buildEnvironment(env).siteOrigin;
 
 describe('buildEnvironment', () => {
-  it('names where npm start serves by default', () => {
-    expect(siteOrigin({})).toBe('http://localhost:4321');
+  it('names where npm start serves by default: the address it listens on', () => {
+    expect(siteOrigin({})).toBe('http://127.0.0.1:4321');
   });
 
   it('follows PORT', () => {
-    expect(siteOrigin({ PORT: '8080' })).toBe('http://localhost:8080');
-    expect(siteOrigin({ PORT: '80' })).toBe('http://localhost');
+    expect(siteOrigin({ PORT: '8080' })).toBe('http://127.0.0.1:8080');
+    expect(siteOrigin({ PORT: '80' })).toBe('http://127.0.0.1');
   });
 
-  it('links loopback and wildcard binds as localhost, any other HOST as it is', () => {
-    for (const host of ['127.0.0.1', '::1', '0.0.0.0', '::']) expect(siteOrigin({ HOST: host, PORT: '8080' })).toBe('http://localhost:8080');
+  it('links a loopback HOST as itself, the wildcard binds as localhost, any other HOST as it is', () => {
+    expect(siteOrigin({ HOST: '127.0.0.1', PORT: '8080' })).toBe('http://127.0.0.1:8080');
+    expect(siteOrigin({ HOST: '::1', PORT: '8080' })).toBe('http://[::1]:8080');
+    for (const host of ['0.0.0.0', '::']) expect(siteOrigin({ HOST: host, PORT: '8080' })).toBe('http://localhost:8080');
+    expect(siteOrigin({ HOST: 'localhost' })).toBe('http://localhost:4321');
     expect(siteOrigin({ HOST: 'crucible.internal' })).toBe('http://crucible.internal:4321');
     expect(siteOrigin({ HOST: '192.168.1.20' })).toBe('http://192.168.1.20:4321');
     expect(siteOrigin({ HOST: 'fd00::20' })).toBe('http://[fd00::20]:4321');
   });
 
   it('names the default port for PORT=0, whose port is known only once listening', () => {
-    expect(siteOrigin({ PORT: '0' })).toBe('http://localhost:4321');
+    expect(siteOrigin({ PORT: '0' })).toBe('http://127.0.0.1:4321');
   });
 
   it('takes SITE_URL over HOST and PORT, as an origin', () => {
     expect(siteOrigin({ SITE_URL: 'https://crucible.dev/', PORT: '8080' })).toBe('https://crucible.dev');
-    expect(siteOrigin({ SITE_URL: '', PORT: '8080' })).toBe('http://localhost:8080');
+    expect(siteOrigin({ SITE_URL: '', PORT: '8080' })).toBe('http://127.0.0.1:8080');
   });
 
   it('refuses a bad SITE_URL or PORT, naming the variable', () => {

@@ -64,7 +64,12 @@ describe('apps', () => {
       message: expect.stringMatching(/host such as example\.com/),
     });
     expect(refusal(NewApp, { ...app, allowedNetworks: ['Not A Network'] }).field).toBe('allowedNetworks');
-    expect(refusal(NewApp, { name: 'x', allowedDomains: [] }).field).toBe('allowedNetworks');
+    expect(refusal(NewApp, { name: 'x', allowedNetworks: null }).field).toBe('allowedNetworks');
+  });
+
+  it('default networks and domains to none listed: every network, any origin', () => {
+    expect(NewApp.parse({ name: 'x' })).toEqual({ name: 'x', allowedNetworks: [], allowedDomains: [] });
+    expect(NewApp.parse({ name: 'x', allowedDomains: ['example.com'] })).toEqual({ name: 'x', allowedNetworks: [], allowedDomains: ['example.com'] });
   });
 
   it('change with the version read and at least one field', () => {

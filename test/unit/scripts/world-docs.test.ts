@@ -66,7 +66,7 @@ describe('renderWorldDocs', () => {
   });
 
   it('calls a local devnet of npm start with the demo key, at the origin it serves by default', async () => {
-    expect(exampleEndpoint()).toBe('http://localhost:4321/node/ethereum-sepolia/v2/demo');
+    expect(exampleEndpoint()).toBe('http://127.0.0.1:4321/node/ethereum-sepolia/v2/demo');
     expect(isDemoKey(exampleKey)).toBe(true);
     const network = (await loadNetworks(projectRoot)).find((record) => record.id === exampleNetwork);
     expect(network?.vm).toBe('evm');
@@ -74,7 +74,7 @@ describe('renderWorldDocs', () => {
 
   it('gives a curl whose JSON-RPC body asks a registry method for the demo wallet’s balances', () => {
     const curl = fenced(english, 'sh');
-    expect(curl).toMatch(/^curl -s http:\/\/localhost:4321\/node\/ethereum-sepolia\/v2\/demo \\\n/);
+    expect(curl).toMatch(/^curl -s http:\/\/127\.0\.0\.1:4321\/node\/ethereum-sepolia\/v2\/demo \\\n/);
     const body = JSON.parse(/-d '(.+)'$/.exec(curl)?.[1] ?? 'null');
     expect(body).toEqual({ jsonrpc: '2.0', id: 1, method: 'crucible_getTokenBalances', params: [DEMO_WALLET] });
     expect(rpcRegistry.methods.map((method) => method.name)).toContain(body.method);
@@ -83,7 +83,7 @@ describe('renderWorldDocs', () => {
   it('gives an alchemy-sdk example with its url setting on the same endpoint', () => {
     const sdk = fenced(english, 'ts');
     expect(sdk).toContain("import { Alchemy } from 'alchemy-sdk';");
-    expect(sdk).toContain("new Alchemy({ url: 'http://localhost:4321/node/ethereum-sepolia/v2/demo' })");
+    expect(sdk).toContain("new Alchemy({ url: 'http://127.0.0.1:4321/node/ethereum-sepolia/v2/demo' })");
     expect(sdk).toContain(`alchemy.core.getTokenBalances('${DEMO_WALLET}')`);
   });
 

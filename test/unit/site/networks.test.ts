@@ -4,13 +4,22 @@ import { networkFacts, rpcMethodAnchor, rpcMethodListing } from '../../../src/si
 import { smallSite } from '../../support/small-site.ts';
 
 const network = smallSite().network('base-sepolia')!;
-const endpoint = (nodeDomain: string | null) =>
-  networkFacts(network, '/faucets/base-sepolia', { siteOrigin: 'https://crucible.example', nodeDomain }).find((fact) => fact.key === 'endpoint')?.value;
+const fact = (key: string, siteOrigin: string, nodeDomain: string | null) =>
+  networkFacts(network, '/faucets/base-sepolia', { siteOrigin, nodeDomain }).find((fact) => fact.key === key)?.value;
+const endpoint = (nodeDomain: string | null) => fact('endpoint', 'https://crucible.example', nodeDomain);
 
 describe('networkFacts', () => {
   it('shows {node_url}/v2/<API_KEY> from the configured host (platform §1)', () => {
     expect(endpoint(null)).toBe('https://crucible.example/node/base-sepolia/v2/<API_KEY>');
     expect(endpoint('node.example.com')).toBe('https://base-sepolia.node.example.com/v2/<API_KEY>');
+  });
+
+  it('shows the WebSocket endpoint beside it, on the same host and path', () => {
+    expect(fact('webSocket', 'http://127.0.0.1:4321', null)).toBe('ws://127.0.0.1:4321/node/base-sepolia/v2/<API_KEY>');
+    expect(fact('webSocket', 'https://crucible.example', null)).toBe('wss://crucible.example/node/base-sepolia/v2/<API_KEY>');
+    expect(fact('webSocket', 'http://127.0.0.1:4321', 'node.example.com')).toBe('wss://base-sepolia.node.example.com/v2/<API_KEY>');
+    const keys = networkFacts(network, '/faucets/base-sepolia', { siteOrigin: 'https://crucible.example', nodeDomain: null }).map((row) => row.key);
+    expect(keys.indexOf('webSocket')).toBe(keys.indexOf('endpoint') + 1);
   });
 
   it('links the faucet unless the network is deprecated', () => {

@@ -12,6 +12,7 @@ import {
   sectionLlmsUrl,
   sectionUrl,
   twinUrl,
+  webSocketUrlOf,
 } from '../../../src/site/urls.ts';
 
 describe('site URLs', () => {
@@ -59,5 +60,11 @@ describe('{node_url} (platform §1)', () => {
 
   it('is https://<network>.<NODE_DOMAIN> with it, whatever the site origin', () => {
     expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321', nodeDomain: 'node.example.com' })).toBe('https://base-sepolia.node.example.com');
+  });
+
+  it('is opened by WebSocket clients at ws:// for http:// and wss:// for https://, the rest unchanged', () => {
+    expect(webSocketUrlOf('http://127.0.0.1:4321/node/base-sepolia/v2/abc')).toBe('ws://127.0.0.1:4321/node/base-sepolia/v2/abc');
+    expect(webSocketUrlOf('https://base-sepolia.node.example.com/v2/')).toBe('wss://base-sepolia.node.example.com/v2/');
+    expect(webSocketUrlOf('https://httpbin.example/node/http/v2/')).toBe('wss://httpbin.example/node/http/v2/');
   });
 });
