@@ -270,6 +270,7 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
     await expect.poll(() => receiver.received.some((entry) => entry.payload.webhookId === webhookId), { timeout: 90_000, interval: 500 }).toBe(true);
     const received = receiver.received.find((entry) => entry.payload.webhookId === webhookId)!;
     expect(received.signatureValid).toBe(true);
+    expect(received.timestampValid).toBe(true);
 
     await card.getByRole('button', { name: strings.webhooks.showDeliveries }).click();
     const row = card.locator(`tr[data-delivery="${received.payload.id}"]`);

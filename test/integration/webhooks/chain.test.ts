@@ -82,7 +82,7 @@ describe.each(databaseEngines())('NFT_ACTIVITY webhooks from a real chain on $na
     await delivered(store, all.id, 4);
     await delivered(store, relicTwo.id, 2);
 
-    expect(receiver.received.every((entry) => entry.signatureValid && entry.headers['content-type'] === 'application/json')).toBe(true);
+    expect(receiver.received.every((entry) => entry.signatureValid && entry.timestampValid && entry.headers['content-type'] === 'application/json')).toBe(true);
     const blocks = activityOf(receiver, all.id);
     expect(blocks.map((items) => items.map((item) => [item.category, item.erc721TokenId, item.erc1155Metadata]))).toEqual([
       [
@@ -145,6 +145,6 @@ describe.each(databaseEngines())('NFT_ACTIVITY webhooks from a real chain on $na
       [[carol.toLowerCase(), false]],
     ]);
     expect(blocks[2]![0]).toEqual({ ...undone, log: { ...undone!.log, removed: true } });
-    expect(receiver.received.every((entry) => entry.signatureValid)).toBe(true);
+    expect(receiver.received.every((entry) => entry.signatureValid && entry.timestampValid)).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ export interface Received {
   body: string;
   payload: { webhookId: string; id: string; createdAt: string; type: string; event: Record<string, unknown> };
   headers: IncomingMessage['headers'];
-  /** X-Alchemy-Signature matched HMAC-SHA256 of the raw body with the key the test registered (the incumbent's signature). */
+  /** X-Alchemy-Signature (the incumbent's) matched HMAC-SHA256 of the raw body with the key the test registered. */
   signatureValid: boolean;
   /**
    * X-Crucible-Signature matched HMAC-SHA256 of `<X-Crucible-Timestamp>.<raw body>`, and that

@@ -93,7 +93,7 @@ describe.each(databaseEngines())('webhook delivery processes on $name', (engine)
     expect(firstReceipts(receiver.received)).toEqual(order);
     const repeated = receiver.received.map((entry) => entry.payload.id).filter((id, index, all) => all.indexOf(id) !== index);
     expect(repeated).toEqual([inFlight]);
-    expect(receiver.received.every((entry) => entry.signatureValid)).toBe(true);
+    expect(receiver.received.every((entry) => entry.signatureValid && entry.timestampValid)).toBe(true);
     const attempts = (await store.delivery(OWNER, hook.id, inFlight)).attemptList;
     expect(attempts.map((attempt) => attempt.outcome)).toEqual(['abandoned', 'delivered']);
 
