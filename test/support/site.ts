@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killHard } from './crash.ts';
 
 // Starts the production server (`node src/server/main.ts`, as `npm start` does) over a built
 // dist/ on a free port. Shared by every integration and e2e suite.
@@ -12,6 +13,8 @@ const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 export interface BuiltSite {
   /** e.g. http://127.0.0.1:41234 (no trailing slash). */
   origin: string;
+  /** SIGKILL, as a crash ends it (test/support/crash.ts); stop() still removes its scratch folder. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -61,6 +64,7 @@ export async function startBuiltSite(opts: { distDir?: string; env?: Record<stri
 
   return {
     origin,
+    kill: () => killHard(child),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
