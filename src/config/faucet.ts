@@ -57,6 +57,11 @@ export interface FaucetConfig {
   /** Seconds between blocks on local anvil devnets. */
   anvilBlockTimeSeconds: number;
   /**
+   * Reconciling drips a crash or an unknown broadcast left unsettled: how often it runs, and how
+   * old a reservation must be before it is settled from the chain (far longer than a send takes).
+   */
+  reconcile: { intervalMs: number; settleAfterMs: number };
+  /**
    * Where local devnets keep their chains across restarts: `devnets/` beside the SQLite file
    * (DATABASE_PATH), so one setting moves all local state and a test's temporary database gets
    * temporary chains too.
@@ -165,6 +170,10 @@ export function readFaucetConfig(env: Env, networks: Networks): FaucetConfig {
     devnetStateDir: join(dirname(databasePath), 'devnets'),
     redisUrl: read('REDIS_URL', redisUrl) ?? null,
     anvilBlockTimeSeconds: read('ANVIL_BLOCK_TIME', positiveNumber) ?? 2,
+    reconcile: {
+      intervalMs: Math.round((read('FAUCET_RECONCILE_INTERVAL_SECONDS', positiveNumber) ?? 60) * 1000),
+      settleAfterMs: Math.round((read('FAUCET_SETTLE_AFTER_SECONDS', positiveNumber) ?? 120) * 1000),
+    },
   };
 }
 

@@ -31,17 +31,15 @@ export interface FaucetRuntimeOptions {
   env?: Record<string, string | undefined>;
   /** Default: read from content/networks/ (CRUCIBLE_CONTENT_DIR). */
   networks?: FaucetNetwork[];
-  /** How often unsettled drips are reconciled with the chain (default 1 min). */
+  /** How often unsettled drips are reconciled with the chain (default FAUCET_RECONCILE_INTERVAL_SECONDS). */
   reconcileIntervalMs?: number;
-  /** How old an unsettled drip must be to be reconciled (default 2 min). */
+  /** How old an unsettled drip must be to be reconciled (default FAUCET_SETTLE_AFTER_SECONDS). */
   settleAfterMs?: number;
   /** Local devnets shared with the node gateway (src/node/); default: the faucet's own. */
   devnets?: LocalDevnets;
   /** Sender settings (tests shorten the mempool watch). */
   chainOptions?: Pick<FaucetChainOptions, 'watchIntervalMs' | 'feeMaxAgeMs' | 'maxNonceRetries'>;
 }
-
-const RECONCILE_INTERVAL_MS = 60_000;
 
 export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Promise<FaucetRuntime> {
   const networks = options.networks ?? (await loadFaucetNetworks());
@@ -92,13 +90,13 @@ export async function startFaucetRuntime(options: FaucetRuntimeOptions = {}): Pr
     statusPollLimit: config.statusPollLimit,
     ipv6PrefixLength: config.ipv6PrefixLength,
     hashIp: (ip) => hashIp(ip, config.ipHashSalt),
-    settleAfterMs: options.settleAfterMs,
+    settleAfterMs: options.settleAfterMs ?? config.reconcile.settleAfterMs,
     logError,
   });
   // Settles what an earlier run (or an unknown broadcast) left, now and then periodically.
   const reconcile = () => void faucet.reconcile().catch((error: unknown) => logError('reconciling unsettled drips failed', error));
   reconcile();
-  const reconciler = setInterval(reconcile, options.reconcileIntervalMs ?? RECONCILE_INTERVAL_MS).unref();
+  const reconciler = setInterval(reconcile, options.reconcileIntervalMs ?? config.reconcile.intervalMs).unref();
 
   return {
     faucet,

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { killHard } from './crash.ts';
 
 // Starts the production server (`node src/server/main.ts`, as `npm start` does) over a built
 // dist/ on a free port. Shared by every integration and e2e suite.
@@ -14,6 +15,8 @@ export interface BuiltSite {
   origin: string;
   /** The child's stdout so far, one line each. */
   logLines(): string[];
+  /** SIGKILL, as a crash ends it (test/support/crash.ts); stop() still removes its scratch folder. */
+  kill(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function startBuiltSite(opts: { distDir?: string; env?: Record<stri
   return {
     origin,
     logLines: () => [...lines],
+    kill: () => killHard(child),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

@@ -45,6 +45,7 @@ describe('readFaucetConfig in local mode', () => {
     expect(config.databasePath).toBe(resolve('.data/crucible.sqlite'));
     expect(config.anvilBlockTimeSeconds).toBe(2);
     expect(config.perIpLimit).toEqual({ max: 20, windowMs: 24 * 3_600_000 });
+    expect(config.reconcile).toEqual({ intervalMs: 60_000, settleAfterMs: 120_000 });
     for (const network of networks) expect(config.chains[network.id]).toEqual({ rpcUrl: null, privateKey: DEV_FAUCET_PRIVATE_KEY });
   });
 
@@ -109,6 +110,11 @@ describe('readFaucetConfig in local mode', () => {
     expect(config.anvilBlockTimeSeconds).toBe(0.5);
   });
 
+  it('reads how often and after how long unsettled drips are reconciled, in seconds', () => {
+    const config = readFaucetConfig({ FAUCET_RECONCILE_INTERVAL_SECONDS: '1', FAUCET_SETTLE_AFTER_SECONDS: '2.5' }, networks);
+    expect(config.reconcile).toEqual({ intervalMs: 1000, settleAfterMs: 2500 });
+  });
+
   it('names the variable of a bad value', () => {
     expect(refusal({ ANVIL_BLOCK_TIME: 'soon' }).variable).toBe('ANVIL_BLOCK_TIME');
     expect(refusal({ ANVIL_BLOCK_TIME: '0' }).variable).toBe('ANVIL_BLOCK_TIME');
@@ -117,6 +123,8 @@ describe('readFaucetConfig in local mode', () => {
     expect(refusal({ RPC_URL_BASE_SEPOLIA: 'ftp://x' }).variable).toBe('RPC_URL_BASE_SEPOLIA');
     expect(refusal({ REDIS_URL: 'http://127.0.0.1:6379' }).variable).toBe('REDIS_URL');
     expect(refusal({ PER_IP_MAX_DRIPS: '-1' }).variable).toBe('PER_IP_MAX_DRIPS');
+    expect(refusal({ FAUCET_RECONCILE_INTERVAL_SECONDS: '0' }).variable).toBe('FAUCET_RECONCILE_INTERVAL_SECONDS');
+    expect(refusal({ FAUCET_SETTLE_AFTER_SECONDS: 'soon' }).variable).toBe('FAUCET_SETTLE_AFTER_SECONDS');
     expect(refusal({ ANTI_SYBIL_MIN_BALANCE_ETH: 'lots', MAINNET_RPC_URL: 'http://127.0.0.1:1' }).variable).toBe('ANTI_SYBIL_MIN_BALANCE_ETH');
     expect(refusal({ ANVIL_BLOCK_TIME: 'soon' }).message).toMatch(/^Invalid faucet configuration: ANVIL_BLOCK_TIME /);
   });
