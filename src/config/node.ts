@@ -15,11 +15,30 @@ export interface NodeConfig {
    */
   upstreams: Record<string, string[]>;
   upstreamTimeoutMs: number;
-  /** The public `demo` key's limit per client IP and network (platform §2). */
-  demoLimit: { requestsPerSecond: number; burst: number };
+  /** The public `demo` key's compute units (platform §2): per client IP and network, and for all its callers together per network. */
+  demoLimit: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
+  /** Compute units per second the apps of one account share (the bucket holds 10 s of it, as an app's). */
+  accountComputeUnitsPerSecond: number;
+  /** What a JSON-RPC request is charged at least, before its body is read; undefined: the cheapest paid method's cost (src/node/gateway.ts). */
+  minRequestComputeUnits: number | undefined;
+  /** Settings read under a name they no longer have: one sentence each, for the start-up log. */
+  warnings: string[];
   /** Where Prometheus scrapes /metrics; null: not served (the default: never public by accident). */
   metrics: { port: number; host: string } | null;
 }
+
+export interface ComputeUnitRate {
+  computeUnitsPerSecond: number;
+  /** The most compute units the bucket holds: what may be spent at once. */
+  burst: number;
+}
+
+/**
+ * The compute units of an ordinary call (eth_getBalance 19, eth_getBlockByNumber 16, a price 20):
+ * the demo key's defaults allow 10 of them a second per client IP, in bursts of 20, as its
+ * limit of 10 requests a second did; the old request settings are read in these units.
+ */
+const DEMO_CALL_COMPUTE_UNITS = 20;
 
 const hostname = z
   .string()
@@ -31,6 +50,12 @@ const positiveInteger = z
   .string()
   .regex(/^[1-9]\d*$/, 'must be a whole number greater than 0')
   .transform(Number);
+/** A compute-unit amount: the limits' arithmetic is exact up to 10^9 (src/limits/), and a bucket may hold 10 s of a rate. */
+const computeUnitAmount = z
+  .string()
+  .regex(/^[1-9]\d{0,8}$/, 'must be a whole number from 1 to 100000000')
+  .transform(Number)
+  .refine((value) => value <= 100_000_000, 'must be a whole number from 1 to 100000000');
 const port = z
   .string()
   .regex(/^\d{1,5}$/, 'must be a port number from 1 to 65535')
@@ -79,11 +104,43 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
   }
 
   const metricsPort = read('METRICS_PORT', port);
+  const warnings: string[] = [];
+  /** A compute-unit setting, or the request setting it replaced (in calls of DEMO_CALL_COMPUTE_UNITS), or the default. */
+  const demoSetting = (name: string, oldName: string, defaultCalls: number): number => {
+    const value = read(name, computeUnitAmount);
+    const calls = read(
+      oldName,
+      positiveInteger.refine((value) => value <= 100_000_000 / DEMO_CALL_COMPUTE_UNITS, 'is too large'),
+    );
+    if (calls === undefined) return value ?? defaultCalls * DEMO_CALL_COMPUTE_UNITS;
+    if (value !== undefined) {
+      warnings.push(`${oldName} is no longer read: ${name}=${value} applies (the demo key is limited in compute units).`);
+      return value;
+    }
+    const computeUnits = calls * DEMO_CALL_COMPUTE_UNITS;
+    warnings.push(
+      `${oldName} is renamed ${name} (the demo key is limited in compute units): ${oldName}=${calls} is read as ${name}=${computeUnits}, ${calls} calls of ${DEMO_CALL_COMPUTE_UNITS} CU; set ${name} instead.`,
+    );
+    return computeUnits;
+  };
+  const perClient = {
+    computeUnitsPerSecond: demoSetting('DEMO_KEY_COMPUTE_UNITS_PER_SECOND', 'DEMO_KEY_REQUESTS_PER_SECOND', 10),
+    burst: demoSetting('DEMO_KEY_COMPUTE_UNIT_BURST', 'DEMO_KEY_BURST', 20),
+  };
   return {
     nodeDomain: readNodeDomain(env),
     upstreams,
     upstreamTimeoutMs: read('NODE_UPSTREAM_TIMEOUT_MS', positiveInteger) ?? 10_000,
-    demoLimit: { requestsPerSecond: read('DEMO_KEY_REQUESTS_PER_SECOND', positiveInteger) ?? 10, burst: read('DEMO_KEY_BURST', positiveInteger) ?? 20 },
+    demoLimit: {
+      perClient,
+      perNetwork: {
+        computeUnitsPerSecond: read('DEMO_KEY_NETWORK_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 10_000,
+        burst: read('DEMO_KEY_NETWORK_COMPUTE_UNIT_BURST', computeUnitAmount) ?? 20_000,
+      },
+    },
+    accountComputeUnitsPerSecond: read('ACCOUNT_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 1_000,
+    minRequestComputeUnits: read('NODE_MIN_REQUEST_COMPUTE_UNITS', computeUnitAmount),
     metrics: metricsPort ? { port: metricsPort, host: read('METRICS_HOST', z.string().trim().min(1)) ?? '127.0.0.1' } : null,
+    warnings,
   };
 }

@@ -16,6 +16,10 @@ export interface ServerConfig {
   distDir: string;
   /** One JSON line per request on stdout; off for tests and benchmarks. */
   requestLog: boolean;
+  /** How deeply a request's JSON body may nest; undefined: the parts' default (src/http/json-depth.ts, 64). */
+  jsonMaxDepth: number | undefined;
+  /** Requests with a body under /api/ and /prices/ per client IP, taken before the body is read. */
+  apiBodyLimit: { requestsPerSecond: number; burst: number };
 }
 
 /** What `astro dev` takes from the server's variables for the API it serves. */
@@ -55,11 +59,27 @@ const listenVariables = {
 
 const trustProxyVariable = { TRUST_PROXY: trustProxySetting.default({ mode: 'none' }) };
 
+/** Requests with a body per client IP under /api/ and /prices/ unless API_BODY_REQUESTS_* say otherwise. */
+export const API_BODY_LIMIT_DEFAULTS = { requestsPerSecond: 20, burst: 40 } as const;
+
+/** A whole number from 1 to `max`. */
+const count = (max: number) => {
+  const message = `must be a whole number from 1 to ${max}`;
+  return z
+    .string()
+    .regex(/^[1-9]\d*$/, message)
+    .transform(Number)
+    .pipe(z.number().max(max, message));
+};
+
 const environment = z.object({
   ...listenVariables,
   ...trustProxyVariable,
   SITE_DIR: z.string().trim().min(1).default('dist'),
   REQUEST_LOG: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
+  JSON_MAX_DEPTH: count(10_000).optional(),
+  API_BODY_REQUESTS_PER_SECOND: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.requestsPerSecond),
+  API_BODY_REQUESTS_BURST: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.burst),
 });
 
 export class ConfigError extends Error {
@@ -74,6 +94,8 @@ export function readServerConfig(env: Env): ServerConfig {
     trustProxy: config.TRUST_PROXY,
     distDir: resolve(config.SITE_DIR),
     requestLog: config.REQUEST_LOG === 'on',
+    jsonMaxDepth: config.JSON_MAX_DEPTH,
+    apiBodyLimit: { requestsPerSecond: config.API_BODY_REQUESTS_PER_SECOND, burst: config.API_BODY_REQUESTS_BURST },
   };
 }
 

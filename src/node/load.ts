@@ -13,6 +13,7 @@ import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { monthResetAt } from '../limits/month.ts';
 import { createRedisQuotaCounter } from '../limits/redis-quota.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
 import { loadNetworks } from '../site/load.ts';
 import { connectRedis } from '../store/redis.ts';
@@ -30,6 +31,10 @@ const TOKEN_METADATA_CACHE = { ttlMs: 60 * 60 * 1000, max: 50_000 };
 
 export interface LoadedNodeRuntime extends NodeRuntime {
   nodeDomain: string | null;
+  /** Where the limits' buckets are (memory, or Redis with REDIS_URL): the API's per-client-IP body limit keeps its own there too. */
+  rateLimiter: RateLimiter;
+  /** Settings read under an old name (src/config/node.ts), for the start-up log. */
+  configWarnings: readonly string[];
   /** Forgets the keys this process remembers, so a rotated, disabled or deleted app's key is refused at once here. */
   forgetKeys(): void;
   close(): Promise<void>;
@@ -42,6 +47,8 @@ export async function loadNodeRuntime(options: {
   devnets: LocalDevnets | null;
   redisUrl: string | null;
   ipv6PrefixLength: number;
+  /** How deeply a JSON-RPC body may nest (JSON_MAX_DEPTH); default the gateway's. */
+  jsonMaxDepth?: number;
   /** The process's database (the transfer index is read from it), opened here when absent. */
   database?: Database;
   /** What the NFT endpoints read besides the index; absent parts answer null fields, and the timeouts are the defaults. */
@@ -66,16 +73,18 @@ export async function loadNodeRuntime(options: {
     if (redis) opened.push(() => redis.quit());
     // Remembered for a second (access.ts); the dashboard makes this process forget them when a key changes.
     const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
+    const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
     const runtime = startNodeRuntime({
       networks,
       config,
       devnets: options.devnets,
       keys,
-      rateLimiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
+      rateLimiter,
       quota: redis ? createRedisQuotaCounter(redis, seed) : createMemoryQuotaCounter(seed),
       usage,
       siteOrigin: options.origin,
       ipv6PrefixLength: options.ipv6PrefixLength,
+      jsonMaxDepth: options.jsonMaxDepth,
       tokens: {
         indexOf: (network) => databaseTokenIndex(database.db, network),
         metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
@@ -97,6 +106,8 @@ export async function loadNodeRuntime(options: {
     return {
       ...runtime,
       nodeDomain: config.nodeDomain,
+      rateLimiter,
+      configWarnings: config.warnings,
       forgetKeys: () => keys.forgetAll(),
       close: async () => void (await closeAll()),
     };

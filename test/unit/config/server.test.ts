@@ -4,13 +4,23 @@ import { ConfigError, readDevApiConfig, readServerConfig } from '../../../src/co
 
 describe('readServerConfig', () => {
   it('has defaults for everything', () => {
-    expect(readServerConfig({})).toEqual({ port: 4321, host: '127.0.0.1', trustProxy: { mode: 'none' }, distDir: resolve('dist'), requestLog: true });
+    expect(readServerConfig({})).toEqual({
+      port: 4321,
+      host: '127.0.0.1',
+      trustProxy: { mode: 'none' },
+      distDir: resolve('dist'),
+      requestLog: true,
+      jsonMaxDepth: undefined,
+      apiBodyLimit: { requestsPerSecond: 20, burst: 40 },
+    });
   });
 
   it('reads each variable, empty meaning unset', () => {
     const config = readServerConfig({ PORT: '0', HOST: '0.0.0.0', TRUST_PROXY: '2', SITE_DIR: '/srv/site', REQUEST_LOG: 'off', HOST_UNUSED: '' });
-    expect(config).toEqual({ port: 0, host: '0.0.0.0', trustProxy: { mode: 'hops', hops: 2 }, distDir: '/srv/site', requestLog: false });
+    expect(config).toMatchObject({ port: 0, host: '0.0.0.0', trustProxy: { mode: 'hops', hops: 2 }, distDir: '/srv/site', requestLog: false });
     expect(readServerConfig({ TRUST_PROXY: 'cloudflare', PORT: '' }).trustProxy).toEqual({ mode: 'cloudflare' });
+    const limits = readServerConfig({ JSON_MAX_DEPTH: '16', API_BODY_REQUESTS_PER_SECOND: '5', API_BODY_REQUESTS_BURST: '10' });
+    expect(limits).toMatchObject({ jsonMaxDepth: 16, apiBodyLimit: { requestsPerSecond: 5, burst: 10 } });
   });
 
   it.each([
@@ -19,6 +29,10 @@ describe('readServerConfig', () => {
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '0' }, 'TRUST_PROXY'],
     [{ REQUEST_LOG: 'loud' }, 'REQUEST_LOG'],
+    [{ JSON_MAX_DEPTH: '0' }, 'JSON_MAX_DEPTH'],
+    [{ JSON_MAX_DEPTH: '100000' }, 'JSON_MAX_DEPTH'],
+    [{ API_BODY_REQUESTS_PER_SECOND: '2.5' }, 'API_BODY_REQUESTS_PER_SECOND'],
+    [{ API_BODY_REQUESTS_BURST: '-1' }, 'API_BODY_REQUESTS_BURST'],
   ])('%o fails naming %s', (env, variable) => {
     expect(() => readServerConfig(env)).toThrow(ConfigError);
     expect(() => readServerConfig(env)).toThrow(new RegExp(`^Invalid server configuration:\\n  ${variable}: `));
