@@ -159,6 +159,13 @@ export function headerValue(req: IncomingMessage, name: string): string | undefi
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Whether the request has a body that has not all arrived and been read (a request without one is complete only after its handler starts). */
+function bodyUnread(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return length !== undefined ? Number(length) > 0 : req.headers['transfer-encoding'] !== undefined;
+}
+
 /** Writes a web Response; HEAD and bodiless statuses get headers only. Synchronous for a BufferedResponse. */
 export function writeWebResponse(res: ServerResponse, response: Response, options: { head: boolean; requestId?: string }): void | Promise<void> {
   const buffered = response instanceof BufferedResponse;
@@ -173,6 +180,9 @@ export function writeWebResponse(res: ServerResponse, response: Response, option
     if (cookies.length) headers['set-cookie'] = cookies;
   }
   if (options.requestId) headers['x-request-id'] = options.requestId;
+  // Answered before its body was read (refused, or past a limit): node:http would read the rest
+  // to keep the connection, at the cost a limit is there to spare, so the connection is closed.
+  if (bodyUnread(res.req)) headers.connection = 'close';
   const finish = (body: string | Uint8Array | null | undefined) => {
     if (body != null && !headers['content-length']) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     res.writeHead(response.status, headers);
