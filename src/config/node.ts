@@ -17,8 +17,8 @@ export interface NodeConfig {
   upstreamTimeoutMs: number;
   /** The public `demo` key's compute units (platform §2): per client IP and network, and for all its callers together per network. */
   demoLimit: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
-  /** Compute units per second the apps of one account share (the bucket holds 10 s of it, as an app's). */
-  accountComputeUnitsPerSecond: number;
+  /** What the apps of one account share, besides each app's own rate (its bucket holds 10 s of it, as an app's). */
+  accountLimit: ComputeUnitRate;
   /** What a JSON-RPC request is charged at least, before its body is read; undefined: the cheapest paid method's cost (src/node/gateway.ts). */
   minRequestComputeUnits: number | undefined;
   /** Settings read under a name they no longer have: one sentence each, for the start-up log. */
@@ -35,10 +35,13 @@ export interface ComputeUnitRate {
 
 /**
  * The compute units of an ordinary call (eth_getBalance 19, eth_getBlockByNumber 16, a price 20):
- * the demo key's defaults allow 10 of them a second per client IP, in bursts of 20, as its
- * limit of 10 requests a second did; the old request settings are read in these units.
+ * the demo key's default rate allows 10 of them a second per client IP, as its limit of 10
+ * requests a second did, and the old request settings are read in these units.
  */
 const DEMO_CALL_COMPUTE_UNITS = 20;
+
+/** Buckets hold this many seconds of their rate unless a setting says otherwise, as an app's does. */
+const BURST_SECONDS = 10;
 
 const hostname = z
   .string()
@@ -106,13 +109,13 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
   const metricsPort = read('METRICS_PORT', port);
   const warnings: string[] = [];
   /** A compute-unit setting, or the request setting it replaced (in calls of DEMO_CALL_COMPUTE_UNITS), or the default. */
-  const demoSetting = (name: string, oldName: string, defaultCalls: number): number => {
+  const demoSetting = (name: string, oldName: string, fallback: number): number => {
     const value = read(name, computeUnitAmount);
     const calls = read(
       oldName,
       positiveInteger.refine((value) => value <= 100_000_000 / DEMO_CALL_COMPUTE_UNITS, 'is too large'),
     );
-    if (calls === undefined) return value ?? defaultCalls * DEMO_CALL_COMPUTE_UNITS;
+    if (calls === undefined) return value ?? fallback;
     if (value !== undefined) {
       warnings.push(`${oldName} is no longer read: ${name}=${value} applies (the demo key is limited in compute units).`);
       return value;
@@ -123,22 +126,19 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
     );
     return computeUnits;
   };
-  const perClient = {
-    computeUnitsPerSecond: demoSetting('DEMO_KEY_COMPUTE_UNITS_PER_SECOND', 'DEMO_KEY_REQUESTS_PER_SECOND', 10),
-    burst: demoSetting('DEMO_KEY_COMPUTE_UNIT_BURST', 'DEMO_KEY_BURST', 20),
-  };
+  const demoRate = demoSetting('DEMO_KEY_COMPUTE_UNITS_PER_SECOND', 'DEMO_KEY_REQUESTS_PER_SECOND', 10 * DEMO_CALL_COMPUTE_UNITS);
+  const perClient = { computeUnitsPerSecond: demoRate, burst: demoSetting('DEMO_KEY_COMPUTE_UNIT_BURST', 'DEMO_KEY_BURST', demoRate * BURST_SECONDS) };
+  const networkRate = read('DEMO_KEY_NETWORK_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 10_000;
+  const accountRate = read('ACCOUNT_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 1_000;
   return {
     nodeDomain: readNodeDomain(env),
     upstreams,
     upstreamTimeoutMs: read('NODE_UPSTREAM_TIMEOUT_MS', positiveInteger) ?? 10_000,
     demoLimit: {
       perClient,
-      perNetwork: {
-        computeUnitsPerSecond: read('DEMO_KEY_NETWORK_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 10_000,
-        burst: read('DEMO_KEY_NETWORK_COMPUTE_UNIT_BURST', computeUnitAmount) ?? 20_000,
-      },
+      perNetwork: { computeUnitsPerSecond: networkRate, burst: read('DEMO_KEY_NETWORK_COMPUTE_UNIT_BURST', computeUnitAmount) ?? networkRate * BURST_SECONDS },
     },
-    accountComputeUnitsPerSecond: read('ACCOUNT_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 1_000,
+    accountLimit: { computeUnitsPerSecond: accountRate, burst: accountRate * BURST_SECONDS },
     minRequestComputeUnits: read('NODE_MIN_REQUEST_COMPUTE_UNITS', computeUnitAmount),
     metrics: metricsPort ? { port: metricsPort, host: read('METRICS_HOST', z.string().trim().min(1)) ?? '127.0.0.1' } : null,
     warnings,

@@ -14,8 +14,8 @@ import { rpcFailure, type RateLimit, type RpcFailure } from './rpc/errors.ts';
 
 export interface CallerLimitSettings {
   demo: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
-  /** The rate the apps of one account share; its bucket holds BURST_SECONDS of it. */
-  accountComputeUnitsPerSecond: number;
+  /** What the apps of one account share, besides each app's own rate. */
+  account: ComputeUnitRate;
   /** IPv6 clients of the demo key count per prefix of this length. */
   ipv6PrefixLength: number;
 }
@@ -30,15 +30,14 @@ export interface CallerLimits {
   countQuota(caller: Caller, computeUnits: number): Promise<RpcFailure | null>;
 }
 
-/** An app's and an account's bucket hold this many seconds of their rate. */
-const BURST_SECONDS = 10;
+/** An app's bucket holds this many seconds of its rate. */
+const APP_BURST_SECONDS = 10;
 
 export function createCallerLimits(options: CallerLimitSettings & { rateLimiter: RateLimiter; quota: QuotaCounter; now?: () => number }): CallerLimits {
   const now = options.now ?? Date.now;
-  const { demo, accountComputeUnitsPerSecond } = options;
+  const { demo, account } = options;
   const take = async (key: string, computeUnits: number, rate: ComputeUnitRate, limit: RateLimit): Promise<RpcFailure | null> =>
     refusal(await options.rateLimiter.take(key, computeUnits, { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst }), limit);
-  const account = { computeUnitsPerSecond: accountComputeUnitsPerSecond, burst: accountComputeUnitsPerSecond * BURST_SECONDS };
 
   // The UTC month (YYYY-MM) of an instant, computed once per month.
   let month = { key: '', from: 0, until: 0 };
@@ -63,11 +62,11 @@ export function createCallerLimits(options: CallerLimitSettings & { rateLimiter:
         );
       }
       const { app } = caller;
-      const own = { computeUnitsPerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * BURST_SECONDS };
+      const own = { computeUnitsPerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * APP_BURST_SECONDS };
       const refused = await take(`app:${app.id}`, computeUnits, own, { kind: 'app-rate', computeUnitsPerSecond: app.computeUnitsPerSecond });
       // An app the CLI created without --owner is limited per app only.
       if (refused || app.ownerId === null) return refused;
-      return take(`account:${app.ownerId}`, computeUnits, account, { kind: 'account-rate', computeUnitsPerSecond: accountComputeUnitsPerSecond });
+      return take(`account:${app.ownerId}`, computeUnits, account, { kind: 'account-rate', computeUnitsPerSecond: account.computeUnitsPerSecond });
     },
 
     async countQuota(caller, computeUnits) {

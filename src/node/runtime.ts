@@ -139,7 +139,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     usage: options.usage,
     cache: createAnswerCache(),
     demo: config.demoLimit,
-    accountComputeUnitsPerSecond: config.accountComputeUnitsPerSecond,
+    account: config.accountLimit,
     minRequestComputeUnits: config.minRequestComputeUnits,
     jsonMaxDepth: options.jsonMaxDepth,
     ipv6PrefixLength: options.ipv6PrefixLength,

@@ -41,9 +41,6 @@ beforeAll(async () => {
       ({ key } = await apps.create({ name: 'nft server test' }));
       await database.close();
     },
-    // The suite calls getNFTs (100 CU) with the demo key many times in a row, past the 400 CU a
-    // client may spend at once by default (test/integration/node/gateway-charge.test.ts tests that).
-    env: { DEMO_KEY_COMPUTE_UNIT_BURST: '100000' },
   });
   // The index holds the world and every token has its metadata and image once the answer lists them all with an image
   // (a token whose fetch has not ended in time is left out of an answer, and stored when it ends).

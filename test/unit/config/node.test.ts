@@ -9,9 +9,9 @@ describe('readNodeConfig', () => {
       nodeDomain: null,
       upstreams: { 'ethereum-sepolia': [], 'base-sepolia': [] },
       upstreamTimeoutMs: 10_000,
-      // 10 calls a second of 20 CU per client IP, bursts of 20, as the request limit allowed.
-      demoLimit: { perClient: { computeUnitsPerSecond: 200, burst: 400 }, perNetwork: { computeUnitsPerSecond: 10_000, burst: 20_000 } },
-      accountComputeUnitsPerSecond: 1_000,
+      // 10 calls a second of 20 CU per client IP, as the request limit allowed; every bucket holds 10 s of its rate.
+      demoLimit: { perClient: { computeUnitsPerSecond: 200, burst: 2_000 }, perNetwork: { computeUnitsPerSecond: 10_000, burst: 100_000 } },
+      accountLimit: { computeUnitsPerSecond: 1_000, burst: 10_000 },
       minRequestComputeUnits: undefined,
       metrics: null,
       warnings: [],
@@ -32,10 +32,15 @@ describe('readNodeConfig', () => {
     );
     expect(config).toMatchObject({
       demoLimit: { perClient: { computeUnitsPerSecond: 50, burst: 500 }, perNetwork: { computeUnitsPerSecond: 700, burst: 1400 } },
-      accountComputeUnitsPerSecond: 660,
+      accountLimit: { computeUnitsPerSecond: 660, burst: 6_600 },
       minRequestComputeUnits: 5,
       warnings: [],
     });
+  });
+
+  it('gives a bucket 10 s of its rate unless its burst is set', () => {
+    const config = readNodeConfig({ DEMO_KEY_COMPUTE_UNITS_PER_SECOND: '50', DEMO_KEY_NETWORK_COMPUTE_UNITS_PER_SECOND: '700' }, networks);
+    expect(config.demoLimit).toEqual({ perClient: { computeUnitsPerSecond: 50, burst: 500 }, perNetwork: { computeUnitsPerSecond: 700, burst: 7_000 } });
   });
 
   it('reads the demo key’s old request settings as calls of 20 CU, with a warning naming the new ones', () => {

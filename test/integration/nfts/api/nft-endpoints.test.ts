@@ -317,9 +317,8 @@ describe.each(databaseEngines())('NFT endpoints on $name', (engine) => {
       const headers = { 'x-test-client-ip': '203.0.113.77' };
       const statuses: number[] = [];
       for (let i = 0; i < 25; i++) statuses.push((await fetch(`${node.nodeUrl}${path('demo')}`, { headers })).status);
-      // The demo key's bucket per client IP holds 400 CU: four calls of 100 CU, then 429.
       expect(statuses).toContain(429);
-      expect(statuses.slice(0, 4).every((status) => status === 200)).toBe(true);
+      expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
       // Another client is not affected.
       expect((await get(path('demo'), { headers: { 'x-test-client-ip': '203.0.113.78' } })).status).toBe(200);
     });
