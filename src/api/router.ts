@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ipBucketOf } from '../http/ip-bucket.ts';
-import { DEFAULT_JSON_MAX_DEPTH, exceedsJsonDepth } from '../http/json-depth.ts';
+import { DEFAULT_JSON_MAX_DEPTH, jsonDepthScan } from '../http/json-depth.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { retryAfterSeconds } from '../limits/retry-after.ts';
 import { apiErrorResponse, documentationUrlOf, type ErrorDetails } from './errors.ts';
@@ -176,6 +176,9 @@ async function readJsonBody(request: ApiRequest, maxBytes: number, maxDepth: num
   if (!request.body) return { ok: false, reason: 'unparseable' };
   const chunks: Uint8Array[] = [];
   let size = 0;
+  // Refused before JSON.parse, as it arrives: a body of deeply nested arrays holds the main thread
+  // for up to a second. The rest of it is not read (the answer closes the connection).
+  const deep = jsonDepthScan(maxDepth);
   const reader = request.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
@@ -185,13 +188,14 @@ async function readJsonBody(request: ApiRequest, maxBytes: number, maxDepth: num
       await reader.cancel();
       return { ok: false, reason: 'too_large' };
     }
+    if (deep(value)) {
+      reader.releaseLock();
+      return { ok: false, reason: 'too_deep', maxDepth };
+    }
     chunks.push(value);
   }
-  const bytes = Buffer.concat(chunks);
-  // Refused before JSON.parse: a body of deeply nested arrays holds the main thread for up to a second.
-  if (exceedsJsonDepth(bytes, maxDepth)) return { ok: false, reason: 'too_deep', maxDepth };
   try {
-    return { ok: true, value: JSON.parse(bytes.toString('utf8')) };
+    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
   } catch {
     return { ok: false, reason: 'unparseable' };
   }

@@ -1,6 +1,6 @@
 import { BufferedResponse } from '../api/buffered-response.ts';
 import { apiErrorResponse, type ApiErrorCode } from '../api/errors.ts';
-import { DEFAULT_JSON_MAX_DEPTH, exceedsJsonDepth } from '../http/json-depth.ts';
+import { DEFAULT_JSON_MAX_DEPTH, exceedsJsonDepth, jsonDepthScan } from '../http/json-depth.ts';
 import type { NftApi } from '../nfts/api/handlers.ts';
 import { NFT_ENDPOINTS, type NftEndpointName } from '../nfts/api/endpoints.ts';
 import { nftFailure, type NftAnswer } from '../nfts/api/errors.ts';
@@ -72,10 +72,11 @@ interface NodeRequest {
   headers: Headers;
   body: ReadableStream<Uint8Array> | null;
   /**
-   * The body as text, or null once it passes `maxBytes`, read without a web stream: the Node
-   * adapter offers it (a ReadableStream costs more than the rest of a cached call). Absent: `body`.
+   * The body as text, or null once it passes `maxBytes` or `stop` is true of a chunk (the rest is
+   * not read), read without a web stream: the Node adapter offers it (a ReadableStream costs more
+   * than the rest of a cached call). Absent: `body`.
    */
-  textWithin?(maxBytes: number): Promise<string | null>;
+  textWithin?(maxBytes: number, stop?: (chunk: Uint8Array) => boolean): Promise<string | null>;
 }
 
 /** An authorized caller on one network: an HTTP request, or a WebSocket connection for its life. */
@@ -179,15 +180,18 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   };
 
   /** One JSON-RPC message (a request or a batch) from an authorized caller, over either transport. */
-  const answer = async (
+  const answer = (session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaidComputeUnits = 0) =>
+    answerBody(session, exceedsJsonDepth(text, maxDepth) ? tooDeep : parseRpcBody(text), transport, extra, prepaidComputeUnits);
+
+  /** A message once read: limited, carried out and metered. */
+  const answerBody = async (
     session: NodeSession,
-    text: string,
+    body: ParsedRpcBody,
     transport: 'http' | 'websocket',
-    extra?: ExtraMethods,
-    prepaidComputeUnits = 0,
+    extra: ExtraMethods | undefined,
+    prepaidComputeUnits: number,
   ): Promise<RpcReply> => {
     const { caller, network, clientIp } = session;
-    const body = exceedsJsonDepth(text, maxDepth) ? tooDeep : parseRpcBody(text);
     if (body.kind === 'parse-error' || body.kind === 'invalid') {
       const limited = await limits.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp);
       return failureReply(limited ?? bodyFailure(body));
@@ -242,9 +246,14 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     // Charged before the body is read, so a request refused here costs no reading or parsing.
     const admission = await limits.takeRate(caller, network.id, minimum, clientIp);
     if (admission) return failureResponse(admission);
-    const text = await (request.textWithin ? request.textWithin(MAX_BODY_BYTES) : readBody(request.body, MAX_BODY_BYTES));
-    if (text === null) return failureResponse(rpcFailure('body_too_large'));
-    return replyResponse(await answer({ caller, network, clientIp }, text, 'http', undefined, minimum));
+    // Nesting is measured as the body arrives: reading stops at the chunk that passes the limit.
+    const scan = jsonDepthScan(maxDepth);
+    let deep = false;
+    const stop = (chunk: Uint8Array) => (deep = scan(chunk));
+    const text = await (request.textWithin ? request.textWithin(MAX_BODY_BYTES, stop) : readBody(request.body, MAX_BODY_BYTES, stop));
+    if (text === null && !deep) return failureResponse(rpcFailure('body_too_large'));
+    const body = text === null ? tooDeep : parseRpcBody(text);
+    return replyResponse(await answerBody({ caller, network, clientIp }, body, 'http', undefined, minimum));
   };
 
   /** An NFT endpoint (platform §5): the key and the app as for JSON-RPC, the query, then the endpoint's compute units; metered under its name. */
@@ -387,14 +396,14 @@ function methodNotAllowed(allow: string): Response {
   return json(405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid request: use ${allow.split(', ')[0]} here` } }, { allow });
 }
 
-/** The body as text, or null when it is longer than `maxBytes` (counted as it arrives: Content-Length may be absent or wrong). */
-async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
+/** The body as text, or null when it is longer than `maxBytes` (counted as it arrives: Content-Length may be absent or wrong) or `stop` is true of a chunk. */
+async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number, stop: (chunk: Uint8Array) => boolean): Promise<string | null> {
   if (!body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
-    if (size > maxBytes) {
+    if (size > maxBytes || stop(chunk)) {
       await body.cancel().catch(() => undefined);
       return null;
     }

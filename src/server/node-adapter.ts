@@ -38,17 +38,17 @@ class NodeApiRequest implements ApiRequest {
 
   /**
    * The body as text, or null once it passes `maxBytes` (counted as it arrives: Content-Length may
-   * be absent or wrong), read from the socket's chunks: a web stream costs more than a JSON-RPC call
-   * answered from cache (BENCHMARKS.md, Node gateway). What is left of a refused body is discarded
-   * by node:http after the answer, so the client still reads its 413.
+   * be absent or wrong) or `stop` is true of a chunk, read from the socket's chunks: a web stream
+   * costs more than a JSON-RPC call answered from cache (BENCHMARKS.md, Node gateway). The rest of
+   * a refused body is not read: the answer closes the connection (writeWebResponse).
    */
-  textWithin(maxBytes: number): Promise<string | null> {
+  textWithin(maxBytes: number, stop?: (chunk: Buffer) => boolean): Promise<string | null> {
     const req = this.#req;
     if (this.method === 'GET' || this.method === 'HEAD' || req.readableEnded) return Promise.resolve('');
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const stop = () => {
+      const detach = () => {
         req.off('data', onData);
         req.off('end', onEnd);
         req.off('error', onError);
@@ -56,16 +56,17 @@ class NodeApiRequest implements ApiRequest {
       };
       const onData = (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= maxBytes) return void chunks.push(chunk);
-        stop();
+        if (size <= maxBytes && !stop?.(chunk)) return void chunks.push(chunk);
+        detach();
+        req.pause(); // nothing more is read from the socket until the answer closes it
         resolve(null);
       };
       const onEnd = () => {
-        stop();
+        detach();
         resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
       };
       const onError = (error: Error) => {
-        stop();
+        detach();
         reject(error);
       };
       // Closed before its end: the client went away mid-body.
