@@ -222,7 +222,7 @@ const answered = (statuses: Record<string, number>) =>
     .join(', ');
 const nestedTable = nested
   ? [
-      `\`GET /\` alone, and while ${NESTED_CLIENTS} clients keep sending a 2 MB body of nested arrays (\`[[[…]]]\`) to \`/node/ethereum-sepolia/v2/demo\` from a process of their own (bench/nested-body-clients.ts), each again as soon as it is answered; ${rounds} alternating rounds of ${duration / rounds} s each, ${connections} connections for \`GET /\`. Such a body is refused unparsed (nested deeper than JSON_MAX_DEPTH) once the demo key's bucket has paid for it, and with 429, unread and its connection closed, once the bucket is empty (README, "Server limits"); \`reset\` counts uploads cut off by that close.`,
+      `\`GET /\` alone, and while ${NESTED_CLIENTS} clients keep sending a 2 MB body of nested arrays (\`[[[…]]]\`) to \`/node/ethereum-sepolia/v2/demo\` from a process of their own (bench/nested-body-clients.ts), each again as soon as it is answered; ${rounds} alternating rounds of ${duration / rounds} s each, ${connections} connections for \`GET /\`. Such a body is refused unparsed once the demo key's bucket has paid for it: 400 at the first chunk that nests deeper than JSON_MAX_DEPTH, the rest unread, and 429 unread once the bucket is empty, each closing its connection (README, "Server limits"); \`reset\` counts uploads cut off by that close before their answer was read.`,
       '',
       '| request | alone req/s | alone p99 (ms) | under the nested bodies req/s | under the nested bodies p99 (ms) | nested bodies answered |',
       '|---|---:|---:|---:|---:|---|',
