@@ -15,7 +15,7 @@ export interface NodeConfig {
    */
   upstreams: Record<string, string[]>;
   upstreamTimeoutMs: number;
-  /** The public `demo` key's compute units (platform §2): per client IP and network, and for all its callers together per network. */
+  /** The public `demo` key's compute units (README, "Server limits"): per client IP and network, and for all its callers together per network. */
   demoLimit: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
   /** What the apps of one account share, besides each app's own rate (its bucket holds 10 s of it, as an app's). */
   accountLimit: ComputeUnitRate;

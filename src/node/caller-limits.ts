@@ -6,7 +6,7 @@ import { retryAfterSeconds } from '../limits/retry-after.ts';
 import type { Caller } from './access.ts';
 import { rpcFailure, type RateLimit, type RpcFailure } from './rpc/errors.ts';
 
-// The buckets a caller's compute units are taken from (README, "Server limits"; platform §2): an
+// The buckets a caller's compute units are taken from (README, "Server limits"): an
 // app's own rate, then its owner account's (so an account cannot multiply its rate by creating
 // apps), then its monthly quota; the demo key's rate per client IP and network, then the total of
 // every demo caller on the network. The narrower bucket is taken first, so a caller over its own

@@ -7,7 +7,7 @@ import type { JsonValue } from './method.ts';
 // Errors a node returns for a valid call are relayed as they are, with 200.
 
 /**
- * Which limit a 429 is (platform §2): the app's CU rate or monthly quota, its account's CU rate,
+ * Which limit a 429 is (README, "Server limits"): the app's CU rate or monthly quota, its account's CU rate,
  * or the demo key's CU rate per client IP or per network.
  */
 export type RateLimit =
