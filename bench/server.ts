@@ -11,7 +11,9 @@ import { writeFixtureDist } from '../test/support/fixture-dist.ts';
 
 // `npm run bench:server [-- --dist <dir>] [--duration <s>] [--rounds <n>] [--connections <n>] [--only <text>]`: requests/s and
 // p99 of the Crucible server for /api/ip, a twin, a 307 negotiation and an HTML page, each side
-// by side in the same run with bare node:http answering the same bytes (bench/bare-server.ts).
+// by side in the same run with bare node:http answering the same bytes (bench/bare-server.ts);
+// then `GET /` alone and while 8 clients keep sending 2 MB bodies of nested arrays to the node
+// gateway with the demo key (bench/nested-body-clients.ts), side by side in the same run.
 // Uses dist/ when it is built, else a fixture. Writes the figures to BENCHMARKS.md.
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -105,6 +107,42 @@ function combine(measures: Measure[]): Measure {
   };
 }
 
+/** Clients sending nested bodies from a process of their own; `stop` resolves with how many answers of each status they got. */
+async function startNestedBodyClients(url: string): Promise<{ stop: () => Promise<Record<string, number>> }> {
+  const child = spawn(process.execPath, [join(root, 'bench/nested-body-clients.ts'), url, String(NESTED_CLIENTS)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (output.startsWith('ready\n')) resolve();
+    });
+    void exited.then(() => reject(new Error('the nested-body clients exited before they were ready')));
+  });
+  return {
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+      return JSON.parse(output.trim().split('\n').at(-1) ?? '{}') as Record<string, number>;
+    },
+  };
+}
+
+/** `GET /` alone and while the nested-body clients send, in alternating rounds after a warm-up. */
+async function measureUnderNestedBodies(origin: string): Promise<{ alone: Measure; loaded: Measure; statuses: Record<string, number> }> {
+  await measure(origin, home, 2);
+  const alone: Measure[] = [];
+  const loaded: Measure[] = [];
+  const statuses: Record<string, number> = {};
+  for (let round = 0; round < rounds; round++) {
+    alone.push(await measure(origin, home, duration / rounds));
+    const clients = await startNestedBodyClients(`${origin}/node/ethereum-sepolia/v2/demo`);
+    loaded.push(await measure(origin, home, duration / rounds));
+    for (const [status, count] of Object.entries(await clients.stop())) statuses[status] = (statuses[status] ?? 0) + count;
+  }
+  return { alone: combine(alone), loaded: combine(loaded), statuses };
+}
+
 async function measure(origin: string, c: Case, seconds: number): Promise<Measure> {
   const result = await autocannon({ url: origin + c.path, headers: c.headers, connections, duration: seconds });
   const unexpected = c.expect === 200 ? result.non2xx : result['2xx'];
@@ -120,6 +158,10 @@ const allCases: Case[] = [
   { name: `GET HTML ${page.html}`, path: page.html, headers: { accept: 'text/html' }, expect: 200 },
 ];
 const cases = allCases.filter((c) => c.name.includes(only));
+const NESTED_CLIENTS = 8;
+const home: Case = { name: 'GET /', path: '/', headers: { accept: 'text/html' }, expect: 200 };
+const nestedName = `GET / while ${NESTED_CLIENTS} clients send 2 MB nested bodies with the demo key`;
+let nested: Awaited<ReturnType<typeof measureUnderNestedBodies>> | null = null;
 
 const scratch = await mkdtemp(join(tmpdir(), 'crucible-bench-'));
 const ours = await startBuiltSite({ distDir, env: { REQUEST_LOG: 'off' } });
@@ -149,6 +191,13 @@ try {
       `${c.name.padEnd(58)} crucible ${oursResult.rps.toFixed(0).padStart(6)} req/s p99 ${String(oursResult.p99).padStart(3)} ms | bare ${bareResult.rps.toFixed(0).padStart(6)} req/s p99 ${String(bareResult.p99).padStart(3)} ms | ratio ${(oursResult.rps / bareResult.rps).toFixed(2)}${oursResult.errors || bareResult.errors ? ` (unexpected: ${oursResult.errors} / ${bareResult.errors})` : ''}`,
     );
   }
+  if (nestedName.includes(only)) {
+    nested = await measureUnderNestedBodies(ours.origin);
+    const { alone, loaded, statuses } = nested;
+    console.log(
+      `${nestedName}: alone ${alone.rps.toFixed(0)} req/s p99 ${alone.p99} ms | under the bodies ${loaded.rps.toFixed(0)} req/s p99 ${loaded.p99} ms | bodies answered ${JSON.stringify(statuses)}${alone.errors || loaded.errors ? ` (unexpected: ${alone.errors} / ${loaded.errors})` : ''}`,
+    );
+  }
 } finally {
   await ours.stop();
   await bare.stop();
@@ -165,6 +214,22 @@ const table = [
   ...rows.map(({ c, ours: o, bare: b }) => `| ${c.name} | ${o.rps.toFixed(0)} | ${o.p99} | ${b.rps.toFixed(0)} | ${b.p99} | ${(o.rps / b.rps).toFixed(2)} |`),
 ].join('\n');
 const errors = rows.filter((r) => r.ours.errors || r.bare.errors).map((r) => `${r.c.name}: ${r.ours.errors} unexpected on Crucible, ${r.bare.errors} on bare`);
+if (nested && (nested.alone.errors || nested.loaded.errors))
+  errors.push(`${nestedName}: ${nested.alone.errors} unexpected alone, ${nested.loaded.errors} under the bodies`);
+const answered = (statuses: Record<string, number>) =>
+  Object.entries(statuses)
+    .map(([status, count]) => `${count} × ${status}`)
+    .join(', ');
+const nestedTable = nested
+  ? [
+      `\`GET /\` alone, and while ${NESTED_CLIENTS} clients keep sending a 2 MB body of nested arrays (\`[[[…]]]\`) to \`/node/ethereum-sepolia/v2/demo\` from a process of their own (bench/nested-body-clients.ts), each again as soon as it is answered; ${rounds} alternating rounds of ${duration / rounds} s each, ${connections} connections for \`GET /\`. Such a body is refused unparsed once the demo key's bucket has paid for it: 400 at the first chunk that nests deeper than JSON_MAX_DEPTH, the rest unread, and 429 unread once the bucket is empty, each closing its connection (README, "Server limits"); \`reset\` counts uploads cut off by that close before their answer was read.`,
+      '',
+      '| request | alone req/s | alone p99 (ms) | under the nested bodies req/s | under the nested bodies p99 (ms) | nested bodies answered |',
+      '|---|---:|---:|---:|---:|---|',
+      `| GET / | ${nested.alone.rps.toFixed(0)} | ${nested.alone.p99} | ${nested.loaded.rps.toFixed(0)} | ${nested.loaded.p99} | ${answered(nested.statuses)} |`,
+      '',
+    ]
+  : [];
 const section = [
   '## Server',
   '',
@@ -177,6 +242,7 @@ const section = [
   '',
   table,
   '',
+  ...nestedTable,
   "Notes: bodies go out unencoded (autocannon sends no Accept-Encoding). The machine is shared with other work, so runs differ by ±20%; the alternating rounds keep both sides under the same load. The `/api` path hands handlers an `ApiRequest` and writes a `BufferedResponse` without undici's Request object or body stream (src/api/buffered-response.ts): with a web `Request` built per request and the `Response` body read back through its stream, `/api/ip` measured 0.20–0.47 of bare here.",
   '',
   ...(errors.length ? [`Unexpected responses: ${errors.join('; ')}`, ''] : []),

@@ -13,6 +13,8 @@ export interface ErrorDetails {
   problem?: string;
   /** The next step, where the caller knows a better one than the row's. */
   hint?: string;
+  /** When to come back (429): the Retry-After header, in seconds. */
+  retryAfterSeconds?: number;
   documentationUrl: string;
 }
 
@@ -96,11 +98,12 @@ export function apiErrorBody(code: ApiErrorCode, details: ErrorDetails): ApiErro
   };
 }
 
-/** The Error response: JSON body, never cached, `Allow` on 405. */
+/** The Error response: JSON body, never cached, `Allow` on 405, `Retry-After` when the details say when. */
 export function apiErrorResponse(code: ApiErrorCode, details: ErrorDetails): Response {
   const body = apiErrorBody(code, details);
   const headers: Record<string, string> = { 'content-type': jsonType, 'cache-control': 'no-store' };
   if (code === 'method_not_allowed' && details.allow) headers.allow = details.allow.join(', ');
+  if (details.retryAfterSeconds !== undefined) headers['retry-after'] = String(details.retryAfterSeconds);
   return new BufferedResponse(JSON.stringify(body), { status: body.error.status, headers });
 }
 

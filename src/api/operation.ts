@@ -51,11 +51,14 @@ export interface DescribedOperation {
 /** Why the router could not hand an operation its inputs. */
 export interface InputFailure {
   part: 'params' | 'query' | 'body';
-  reason: 'unparseable' | 'too_large' | 'unsupported_media_type' | 'invalid';
+  /** `too_deep`: the body nests deeper than `maxDepth`, refused before it was parsed. */
+  reason: 'unparseable' | 'too_large' | 'too_deep' | 'unsupported_media_type' | 'invalid';
   /** zod issues when `reason` is `invalid`. */
   issues: z.core.$ZodIssue[];
   /** The parsed value that failed validation (`invalid` only), for operations that branch on it. */
   input?: unknown;
+  /** The nesting limit a `too_deep` body passed (JSON_MAX_DEPTH). */
+  maxDepth?: number;
 }
 
 export interface OperationInput<P, Q, B> {

@@ -1,14 +1,30 @@
 import type { z } from 'zod';
+import { ipBucketOf } from '../http/ip-bucket.ts';
+import { DEFAULT_JSON_MAX_DEPTH, jsonDepthScan } from '../http/json-depth.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { retryAfterSeconds } from '../limits/retry-after.ts';
 import { apiErrorResponse, documentationUrlOf, type ErrorDetails } from './errors.ts';
 import type { ApiOperation, ApiRequest, InputFailure, RequestContext } from './operation.ts';
 import { parseQuery } from './query.ts';
 
 // Web-standard router: Request -> Response over the operation registry. Matches the path
 // template first, then the method (405 with Allow), then parses and validates inputs with the
-// operation's zod schemas before the handler sees them (spec 2.5, 4.6, 7.3).
+// operation's zod schemas before the handler sees them (spec 2.5, 4.6, 7.3). A body is paid for
+// before it is read, and refused unparsed when it nests too deep (README, "Server limits").
 
 export interface Router {
   handle(request: ApiRequest, context: RequestContext): Response | Promise<Response>;
+}
+
+/** How request bodies are admitted. */
+export interface BodyLimits {
+  /** How deeply a JSON body may nest (JSON_MAX_DEPTH); default DEFAULT_JSON_MAX_DEPTH. */
+  jsonMaxDepth?: number;
+  /**
+   * A bucket per client IP that every request with a body pays before the body is read
+   * (API_BODY_REQUESTS_PER_SECOND); absent: none (astro dev, tests of single operations).
+   */
+  perClient?: { limiter: RateLimiter; requestsPerSecond: number; burst: number; ipv6PrefixLength: number };
 }
 
 interface Route {
@@ -19,9 +35,19 @@ interface Route {
   allow: string[];
 }
 
-export function createRouter(operations: readonly ApiOperation[], options: { origin: string }): Router {
+export function createRouter(operations: readonly ApiOperation[], options: { origin: string; bodies?: BodyLimits }): Router {
   const documentationUrl = documentationUrlOf(options.origin);
   const { exact, templated } = compileRoutes(operations);
+  const maxDepth = options.bodies?.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
+  const perClient = options.bodies?.perClient;
+
+  /** Seconds until this client may send another body, or null when it may now (one is taken). */
+  const bodyWait = async (clientIp: string | null): Promise<number | null> => {
+    if (!perClient) return null;
+    const rule = { ratePerSecond: perClient.requestsPerSecond, burst: perClient.burst };
+    const decision = await perClient.limiter.take(`api-body:${ipBucketOf(clientIp, perClient.ipv6PrefixLength)}`, 1, rule);
+    return decision.allowed ? null : retryAfterSeconds(decision.retryAfterMs);
+  };
 
   const match = (path: string): { route: Route; values: string[] } | undefined => {
     const route = exact.get(path);
@@ -70,7 +96,13 @@ export function createRouter(operations: readonly ApiOperation[], options: { ori
         };
         const body = operation.body;
         const result = body
-          ? readJsonBody(request, body.maxBytes).then((parsed) => answer(validate(body.schema, parsed, 'body', failures)))
+          ? bodyWait(context.clientIp).then(async (wait) => {
+              if (wait !== null) {
+                const problem = `Too many requests with a body from this client: the limit is ${perClient!.requestsPerSecond} a second, in bursts of ${perClient!.burst}.`;
+                return apiErrorResponse('rate_limited', details({ problem, retryAfterSeconds: wait }));
+              }
+              return answer(validate(body.schema, await readJsonBody(request, body.maxBytes, maxDepth), 'body', failures));
+            })
           : answer(undefined);
         return result instanceof Promise ? result.catch(failed) : result;
       } catch (error) {
@@ -109,7 +141,7 @@ function compileRoutes(operations: readonly ApiOperation[]) {
   };
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false; reason: InputFailure['reason'] };
+type Parsed = { ok: true; value: unknown } | { ok: false; reason: InputFailure['reason']; maxDepth?: number };
 
 function decodeParams(names: string[], values: string[]): Parsed {
   const params: Record<string, string> = {};
@@ -125,7 +157,7 @@ function decodeParams(names: string[], values: string[]): Parsed {
 
 function validate(schema: z.ZodType | undefined, parsed: Parsed, part: InputFailure['part'], failures: InputFailure[]): unknown {
   if (!parsed.ok) {
-    failures.push({ part, reason: parsed.reason, issues: [] });
+    failures.push({ part, reason: parsed.reason, issues: [], ...(parsed.maxDepth !== undefined && { maxDepth: parsed.maxDepth }) });
     return undefined;
   }
   if (!schema) return parsed.value;
@@ -135,8 +167,8 @@ function validate(schema: z.ZodType | undefined, parsed: Parsed, part: InputFail
   return undefined;
 }
 
-/** Reads a JSON body of at most `maxBytes` bytes without buffering more than that. */
-async function readJsonBody(request: ApiRequest, maxBytes: number): Promise<Parsed> {
+/** Reads a JSON body of at most `maxBytes` bytes without buffering more than that, and parses it unless it nests deeper than `maxDepth`. */
+async function readJsonBody(request: ApiRequest, maxBytes: number, maxDepth: number): Promise<Parsed> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) return { ok: false, reason: 'unsupported_media_type' };
   const declared = Number(request.headers.get('content-length') ?? '0');
@@ -144,6 +176,9 @@ async function readJsonBody(request: ApiRequest, maxBytes: number): Promise<Pars
   if (!request.body) return { ok: false, reason: 'unparseable' };
   const chunks: Uint8Array[] = [];
   let size = 0;
+  // Refused before JSON.parse, as it arrives: a body of deeply nested arrays holds the main thread
+  // for up to a second. The rest of it is not read (the answer closes the connection).
+  const deep = jsonDepthScan(maxDepth);
   const reader = request.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
@@ -152,6 +187,10 @@ async function readJsonBody(request: ApiRequest, maxBytes: number): Promise<Pars
     if (size > maxBytes) {
       await reader.cancel();
       return { ok: false, reason: 'too_large' };
+    }
+    if (deep(value)) {
+      reader.releaseLock();
+      return { ok: false, reason: 'too_deep', maxDepth };
     }
     chunks.push(value);
   }
@@ -171,6 +210,8 @@ function describeFailure(failure: InputFailure): string {
       return `${part} could not be parsed.`;
     case 'too_large':
       return `${part} is larger than this operation accepts.`;
+    case 'too_deep':
+      return `${part} nests arrays and objects more than ${failure.maxDepth} deep, the limit.`;
     case 'unsupported_media_type':
       return `${part} must be sent as application/json.`;
     case 'invalid': {

@@ -14,7 +14,9 @@ import { webhookComponentSchemas, webhookOperations, type WebhookApi } from './o
 import { pricesOperations, type PricesApi } from '../prices/api/operations.ts';
 import type { DashboardApi } from '../dashboard/api.ts';
 import { dashboardComponentSchemas, dashboardEndpoints, dashboardTag } from '../dashboard/operations.ts';
-import { createRouter, type Router } from './router.ts';
+import { createRouter, type BodyLimits, type Router } from './router.ts';
+import { API_BODY_LIMIT_DEFAULTS } from '../config/server.ts';
+import { DEFAULT_JSON_MAX_DEPTH } from '../http/json-depth.ts';
 import { componentSchemas, faucetIdSchema } from './schemas.ts';
 
 // The whole website API in one place: the operation registry, its router and its OpenAPI
@@ -35,6 +37,8 @@ export interface SiteApiOptions {
   prices?: PricesApi;
   /** Accounts, apps and tokens under /api/dashboard/ (platform §8), whose sessions the webhook API accepts too; without it those paths answer 404. */
   dashboard?: DashboardApi;
+  /** Request bodies' nesting limit and per-client-IP bucket (the production server's); absent: the router's defaults. */
+  bodies?: BodyLimits;
   /** Releases what the services behind the handlers hold. */
   close?: () => Promise<void>;
 }
@@ -49,6 +53,8 @@ const description = [
   'The public HTTP surface of the Crucible website: the testnet faucet, the per-locale search index, a client-IP echo, this document, markdown twins of every content page and the text indexes for crawlers.',
   '',
   'Any request under /api/ that matches no operation answers 404 with the Error body (`code` `not_found`), whatever its method; a known path with another method answers 405 `method_not_allowed` with an Allow header; a malformed request to an operation without a richer error shape answers 400 `bad_request`; an unexpected failure answers 500 `internal_error`. The faucet operations answer FaucetError instead (branch on `statusCode`).',
+  '',
+  `A JSON body nested more than ${DEFAULT_JSON_MAX_DEPTH} arrays and objects deep (by default) is refused before it is parsed, as a malformed request. Requests with a body, under /api/ and /prices/, are limited per client IP before the body is read, by default to ${API_BODY_LIMIT_DEFAULTS.requestsPerSecond} a second in bursts of ${API_BODY_LIMIT_DEFAULTS.burst}: past that they answer 429 \`rate_limited\` with the Error body and a Retry-After header, whatever the operation.`,
 ].join('\n');
 
 const tags = [
@@ -80,7 +86,7 @@ export function createSiteApi(options: SiteApiOptions): SiteApi {
     options.prices,
     options.dashboard,
   );
-  return { router: createRouter(routed, { origin: options.origin }), close: options.close ?? (async () => {}) };
+  return { router: createRouter(routed, { origin: options.origin, bodies: options.bodies }), close: options.close ?? (async () => {}) };
 }
 
 /** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
@@ -151,6 +157,7 @@ export async function loadSiteApi(options: {
   webhooks?: WebhookApi;
   prices?: PricesApi;
   dashboard?: DashboardApi;
+  bodies?: BodyLimits;
 }): Promise<SiteApi> {
   const networks = await loadFaucetNetworks(options.root);
   const faucet = await startFaucetRuntime({ networks, devnets: options.devnets });
@@ -163,6 +170,7 @@ export async function loadSiteApi(options: {
       webhooks: options.webhooks,
       prices: options.prices,
       dashboard: options.dashboard,
+      bodies: options.bodies,
       close: () => faucet.close(),
     });
   } catch (error) {

@@ -15,8 +15,14 @@ export interface NodeConfig {
    */
   upstreams: Record<string, string[]>;
   upstreamTimeoutMs: number;
-  /** The public `demo` key's limit per client IP and network (platform §2). */
-  demoLimit: { requestsPerSecond: number; burst: number };
+  /** The public `demo` key's compute units (README, "Server limits"): per client IP and network, and for all its callers together per network. */
+  demoLimit: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
+  /** What the apps of one account share, besides each app's own rate (its bucket holds 10 s of it, as an app's). */
+  accountLimit: ComputeUnitRate;
+  /** What a JSON-RPC request is charged at least, before its body is read; undefined: the cheapest paid method's cost (src/node/gateway.ts). */
+  minRequestComputeUnits: number | undefined;
+  /** Settings read under a name they no longer have: one sentence each, for the start-up log. */
+  warnings: string[];
   /** Where Prometheus scrapes /metrics; null: not served (the default: never public by accident). */
   metrics: { port: number; host: string } | null;
   webSocket: WebSocketSettings;
@@ -35,6 +41,22 @@ export interface WebSocketSettings {
   subscriptionComputeUnitsPerMinute: number;
 }
 
+export interface ComputeUnitRate {
+  computeUnitsPerSecond: number;
+  /** The most compute units the bucket holds: what may be spent at once. */
+  burst: number;
+}
+
+/**
+ * The compute units of an ordinary call (eth_getBalance 19, eth_getBlockByNumber 16, a price 20):
+ * the demo key's default rate allows 10 of them a second per client IP, as its limit of 10
+ * requests a second did, and the old request settings are read in these units.
+ */
+const DEMO_CALL_COMPUTE_UNITS = 20;
+
+/** Buckets hold this many seconds of their rate unless a setting says otherwise, as an app's does. */
+const BURST_SECONDS = 10;
+
 const hostname = z
   .string()
   .trim()
@@ -46,6 +68,12 @@ const positiveInteger = z
   .regex(/^[1-9]\d*$/, 'must be a whole number greater than 0')
   .transform(Number);
 const wholeNumber = z.string().regex(/^\d+$/, 'must be a whole number (0 or more)').transform(Number);
+/** A compute-unit amount: the limits' arithmetic is exact up to 10^9 (src/limits/), and a bucket may hold 10 s of a rate. */
+const computeUnitAmount = z
+  .string()
+  .regex(/^[1-9]\d{0,8}$/, 'must be a whole number from 1 to 100000000')
+  .transform(Number)
+  .refine((value) => value <= 100_000_000, 'must be a whole number from 1 to 100000000');
 const port = z
   .string()
   .regex(/^\d{1,5}$/, 'must be a port number from 1 to 65535')
@@ -94,16 +122,45 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
   }
 
   const metricsPort = read('METRICS_PORT', port);
+  const warnings: string[] = [];
+  /** A compute-unit setting, or the request setting it replaced (in calls of DEMO_CALL_COMPUTE_UNITS), or the default. */
+  const demoSetting = (name: string, oldName: string, fallback: number): number => {
+    const value = read(name, computeUnitAmount);
+    const calls = read(
+      oldName,
+      positiveInteger.refine((value) => value <= 100_000_000 / DEMO_CALL_COMPUTE_UNITS, 'is too large'),
+    );
+    if (calls === undefined) return value ?? fallback;
+    if (value !== undefined) {
+      warnings.push(`${oldName} is no longer read: ${name}=${value} applies (the demo key is limited in compute units).`);
+      return value;
+    }
+    const computeUnits = calls * DEMO_CALL_COMPUTE_UNITS;
+    warnings.push(
+      `${oldName} is renamed ${name} (the demo key is limited in compute units): ${oldName}=${calls} is read as ${name}=${computeUnits}, ${calls} calls of ${DEMO_CALL_COMPUTE_UNITS} CU; set ${name} instead.`,
+    );
+    return computeUnits;
+  };
+  const demoRate = demoSetting('DEMO_KEY_COMPUTE_UNITS_PER_SECOND', 'DEMO_KEY_REQUESTS_PER_SECOND', 10 * DEMO_CALL_COMPUTE_UNITS);
+  const perClient = { computeUnitsPerSecond: demoRate, burst: demoSetting('DEMO_KEY_COMPUTE_UNIT_BURST', 'DEMO_KEY_BURST', demoRate * BURST_SECONDS) };
+  const networkRate = read('DEMO_KEY_NETWORK_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 10_000;
+  const accountRate = read('ACCOUNT_COMPUTE_UNITS_PER_SECOND', computeUnitAmount) ?? 1_000;
   return {
     nodeDomain: readNodeDomain(env),
     upstreams,
     upstreamTimeoutMs: read('NODE_UPSTREAM_TIMEOUT_MS', positiveInteger) ?? 10_000,
-    demoLimit: { requestsPerSecond: read('DEMO_KEY_REQUESTS_PER_SECOND', positiveInteger) ?? 10, burst: read('DEMO_KEY_BURST', positiveInteger) ?? 20 },
+    demoLimit: {
+      perClient,
+      perNetwork: { computeUnitsPerSecond: networkRate, burst: read('DEMO_KEY_NETWORK_COMPUTE_UNIT_BURST', computeUnitAmount) ?? networkRate * BURST_SECONDS },
+    },
+    accountLimit: { computeUnitsPerSecond: accountRate, burst: accountRate * BURST_SECONDS },
+    minRequestComputeUnits: read('NODE_MIN_REQUEST_COMPUTE_UNITS', computeUnitAmount),
     metrics: metricsPort ? { port: metricsPort, host: read('METRICS_HOST', z.string().trim().min(1)) ?? '127.0.0.1' } : null,
     webSocket: {
       maxConnectionsPerKey: read('NODE_WS_MAX_CONNECTIONS_PER_KEY', positiveInteger) ?? 50,
       maxTopicsPerKey: read('NODE_WS_MAX_TOPICS_PER_KEY', positiveInteger) ?? 200,
       subscriptionComputeUnitsPerMinute: read('NODE_WS_SUBSCRIPTION_CU_PER_MINUTE', wholeNumber) ?? 10,
     },
+    warnings,
   };
 }

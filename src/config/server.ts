@@ -19,6 +19,10 @@ export interface ServerConfig {
   requestLog: boolean;
   /** ALLOW_LOCAL_MODE_ON_NETWORK=yes: local mode may listen on a HOST other machines reach (refuseLocalModeOnNetwork). */
   allowLocalModeOnNetwork: boolean;
+  /** How deeply a request's JSON body may nest; undefined: the parts' default (src/http/json-depth.ts, 64). */
+  jsonMaxDepth: number | undefined;
+  /** Requests with a body under /api/ and /prices/ per client IP, taken before the body is read. */
+  apiBodyLimit: { requestsPerSecond: number; burst: number };
 }
 
 /** What `astro dev` takes from the server's variables for the API it serves. */
@@ -58,12 +62,28 @@ const listenVariables = {
 
 const trustProxyVariable = { TRUST_PROXY: trustProxySetting.default({ mode: 'none' }) };
 
+/** Requests with a body per client IP under /api/ and /prices/ unless API_BODY_REQUESTS_* say otherwise. */
+export const API_BODY_LIMIT_DEFAULTS = { requestsPerSecond: 20, burst: 40 } as const;
+
+/** A whole number from 1 to `max`. */
+const count = (max: number) => {
+  const message = `must be a whole number from 1 to ${max}`;
+  return z
+    .string()
+    .regex(/^[1-9]\d*$/, message)
+    .transform(Number)
+    .pipe(z.number().max(max, message));
+};
+
 const environment = z.object({
   ...listenVariables,
   ...trustProxyVariable,
   SITE_DIR: z.string().trim().min(1).default('dist'),
   REQUEST_LOG: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
   ALLOW_LOCAL_MODE_ON_NETWORK: z.enum(['yes', 'no'], { error: 'must be "yes" or "no"' }).default('no'),
+  JSON_MAX_DEPTH: count(10_000).optional(),
+  API_BODY_REQUESTS_PER_SECOND: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.requestsPerSecond),
+  API_BODY_REQUESTS_BURST: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.burst),
 });
 
 export class ConfigError extends Error {
@@ -79,6 +99,8 @@ export function readServerConfig(env: Env): ServerConfig {
     distDir: resolve(config.SITE_DIR),
     requestLog: config.REQUEST_LOG === 'on',
     allowLocalModeOnNetwork: config.ALLOW_LOCAL_MODE_ON_NETWORK === 'yes',
+    jsonMaxDepth: config.JSON_MAX_DEPTH,
+    apiBodyLimit: { requestsPerSecond: config.API_BODY_REQUESTS_PER_SECOND, burst: config.API_BODY_REQUESTS_BURST },
   };
 }
 

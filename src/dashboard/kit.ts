@@ -151,6 +151,7 @@ export function inputFailure(failure: InputFailure): DashboardFailure {
     const why = {
       unparseable: 'could not be read as JSON',
       too_large: 'is larger than this operation accepts',
+      too_deep: `nests arrays and objects more than ${failure.maxDepth} deep, the limit`,
       unsupported_media_type: 'must be sent as application/json',
     }[failure.reason];
     return { code: 'invalid_input', message: `The request ${failure.part === 'body' ? 'body' : failure.part} ${why}.` };

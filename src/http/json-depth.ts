@@ -19,19 +19,35 @@ const BACKSLASH = 0x5c; // \
  * is left for JSON.parse to refuse.
  */
 export function exceedsJsonDepth(text: string | Uint8Array, maxDepth: number): boolean {
-  const bytes = typeof text === 'string' ? null : text;
-  const length = bytes ? bytes.length : (text as string).length;
+  return jsonDepthScan(maxDepth)(text);
+}
+
+/**
+ * The same scan over a text that arrives in pieces (a body as it is read, so that reading can
+ * stop at the piece that passes the limit): pass each piece in order; true from the piece on
+ * which the nesting passed `maxDepth`.
+ */
+export function jsonDepthScan(maxDepth: number): (piece: string | Uint8Array) => boolean {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < length; i++) {
-    const c = bytes ? bytes[i]! : (text as string).charCodeAt(i);
-    if (inString) {
-      if (c === BACKSLASH) i++;
-      else if (c === QUOTE) inString = false;
-    } else if (c === QUOTE) inString = true;
-    else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
-      if (++depth > maxDepth) return true;
-    } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
-  }
-  return false;
+  // A backslash in a string escapes the next character, which may be in the next piece.
+  let escaped = false;
+  let exceeded = false;
+  return (piece) => {
+    if (exceeded) return true;
+    const bytes = typeof piece === 'string' ? null : piece;
+    const length = bytes ? bytes.length : (piece as string).length;
+    for (let i = 0; i < length; i++) {
+      const c = bytes ? bytes[i]! : (piece as string).charCodeAt(i);
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === BACKSLASH) escaped = true;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
+      else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+        if (++depth > maxDepth) return (exceeded = true);
+      } else if (c === CLOSE_ARRAY || c === CLOSE_OBJECT) depth--;
+    }
+    return false;
+  };
 }

@@ -8,6 +8,8 @@ import { rpcFailure, type RpcFailure } from './rpc/errors.ts';
 /** What the gateway needs of an app (src/apps/ holds the rest). */
 export interface GatewayApp {
   id: string;
+  /** The owning account, whose bucket the app's calls also draw from; null: an app the CLI created without --owner. */
+  ownerId: string | null;
   state: 'active' | 'disabled';
   allowedDomains: readonly string[];
   allowedNetworks: readonly string[];

@@ -1,25 +1,37 @@
 import { BufferedResponse } from '../api/buffered-response.ts';
 import { apiErrorResponse, type ApiErrorCode } from '../api/errors.ts';
-import { ipBucketOf } from '../http/ip-bucket.ts';
+import { DEFAULT_JSON_MAX_DEPTH, exceedsJsonDepth, jsonDepthScan } from '../http/json-depth.ts';
 import type { NftApi } from '../nfts/api/handlers.ts';
 import { NFT_ENDPOINTS, type NftEndpointName } from '../nfts/api/endpoints.ts';
 import { nftFailure, type NftAnswer } from '../nfts/api/errors.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
-import type { RateDecision, RateLimiter } from '../limits/rate-limiter.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { accessFailure, type Caller, type KeyLookup } from './access.ts';
 import type { AnswerCache } from './answer-cache.ts';
+import { createCallerLimits, type CallerLimitSettings } from './caller-limits.ts';
 import { executeCalls, type ExecutionNetwork, type ValidCall } from './execute-calls.ts';
 import type { NodeTarget } from './node-url.ts';
-import { rpcFailure, type RateLimit, type RpcFailure } from './rpc/errors.ts';
-import { batchReply, bodyFailure, invalidItemFailure, parseRpcBody, singleReply, type RpcItem, type RpcOutcome, type RpcReply } from './rpc/jsonrpc.ts';
+import { rpcFailure, type RpcFailure } from './rpc/errors.ts';
+import {
+  batchReply,
+  bodyFailure,
+  invalidItemFailure,
+  parseRpcBody,
+  singleReply,
+  type ParsedRpcBody,
+  type RpcItem,
+  type RpcOutcome,
+  type RpcReply,
+} from './rpc/jsonrpc.ts';
 import { MAX_BODY_BYTES } from './rpc/limits.ts';
 import { rpcRegistry } from './rpc/registry.ts';
 import { validateCall } from './rpc/validate.ts';
 
 // The JSON-RPC gateway over HTTP (platform §3): `POST {node_url}/v2/<key>` as a
 // Request -> Response function. In order: the body's size, the key, the app's state, network
-// and origin, the body itself, each call against the registry, the rate limit and quota for
-// the calls' compute units; then the calls, metered per app, network and method.
+// and origin, the request's minimum charge (before the body is read: README, "Server limits"),
+// the body's nesting, the body itself, each call against the registry, the rest of the calls'
+// compute units and the quota; then the calls, metered per app, network and method.
 
 export interface GatewayNetwork extends ExecutionNetwork {
   name: string;
@@ -33,7 +45,7 @@ export interface UsageRecorder {
   record(entry: { appId: string; network: string; method: string; computeUnits: number; errorCode?: number | null }): void;
 }
 
-export interface NodeGatewayOptions {
+export interface NodeGatewayOptions extends CallerLimitSettings {
   networks: ReadonlyMap<string, GatewayNetwork>;
   keys: KeyLookup;
   rateLimiter: RateLimiter;
@@ -42,9 +54,10 @@ export interface NodeGatewayOptions {
   /** Every call carried out, the demo key's too (metrics). */
   observeCall?: (call: { network: string; method: string; computeUnits: number; errorCode: number | null }) => void;
   cache: AnswerCache;
-  demoLimit: { requestsPerSecond: number; burst: number };
-  /** IPv6 clients of the demo key count per prefix of this length. */
-  ipv6PrefixLength: number;
+  /** What a JSON-RPC message is charged at least (NODE_MIN_REQUEST_COMPUTE_UNITS); default MIN_REQUEST_COMPUTE_UNITS. */
+  minRequestComputeUnits?: number;
+  /** How deeply a JSON-RPC body may nest (JSON_MAX_DEPTH); default DEFAULT_JSON_MAX_DEPTH. */
+  jsonMaxDepth?: number;
   /** The RPC docs page of a network; -32601 answers point there. */
   docsUrl(network: string): string;
   /** Where the node API is described: 404s for unknown networks and paths point there. */
@@ -59,10 +72,11 @@ interface NodeRequest {
   headers: Headers;
   body: ReadableStream<Uint8Array> | null;
   /**
-   * The body as text, or null once it passes `maxBytes`, read without a web stream: the Node
-   * adapter offers it (a ReadableStream costs more than the rest of a cached call). Absent: `body`.
+   * The body as text, or null once it passes `maxBytes` or `stop` is true of a chunk (the rest is
+   * not read), read without a web stream: the Node adapter offers it (a ReadableStream costs more
+   * than the rest of a cached call). Absent: `body`.
    */
-  textWithin?(maxBytes: number): Promise<string | null>;
+  textWithin?(maxBytes: number, stop?: (chunk: Uint8Array) => boolean): Promise<string | null>;
 }
 
 /** An authorized caller on one network: an HTTP request, or a WebSocket connection for its life. */
@@ -80,15 +94,16 @@ export interface NodeGateway {
   authorize(network: GatewayNetwork, key: string, origin: string | null): Promise<{ ok: true; caller: Caller } | { ok: false; failure: RpcFailure }>;
   /**
    * One JSON-RPC message from an authorized caller: validated, limited, carried out and metered.
-   * `prepaid`: prepay took the message's least cost already, so its calls pay only the rest.
+   * It costs its calls' compute units, and at least the minimum, less `prepaidComputeUnits`
+   * (what the transport took before reading it).
    */
-  answer(session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaid?: boolean): Promise<RpcReply>;
+  answer(session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaidComputeUnits?: number): Promise<RpcReply>;
   /**
-   * Takes the least a message costs from the caller's bucket before the message is read (a
-   * WebSocket message; README "Server limits"): MESSAGE_MIN_COMPUTE_UNITS of an app, one request
-   * of the demo key's per-IP bucket. A refusal is the 429 to answer, without reading the message.
+   * Takes the least a message costs from the caller's buckets before the message is read (a
+   * WebSocket message; README "Server limits"), as the HTTP side does for a body: the compute
+   * units taken, to pass to answer(), or the 429 to answer without reading the message.
    */
-  prepay(session: NodeSession): Promise<RpcFailure | null>;
+  prepay(session: NodeSession): Promise<{ ok: true; prepaidComputeUnits: number } | { ok: false; failure: RpcFailure }>;
   /**
    * Charges a subscription's notification (platform §3: each costs CUs): metered, and taken from
    * the caller's rate; false when the caller is over its limit (the notification is dropped).
@@ -133,55 +148,30 @@ const corsHeaders = {
   'access-control-max-age': '86400',
 };
 
-/** An app may spend this many seconds of its rate at once (its bucket's size). */
-const APP_BURST_SECONDS = 10;
+/**
+ * What a JSON-RPC message costs at least unless NODE_MIN_REQUEST_COMPUTE_UNITS says otherwise: the
+ * cheapest paid method's compute units (10), so a valid single call is charged what it costs; the
+ * methods that cost nothing (eth_chainId …) take this much from the rate, and nothing from the quota.
+ */
+const MIN_REQUEST_COMPUTE_UNITS = Math.min(...rpcRegistry.methods.map((method) => method.computeUnits).filter((units) => units > 0));
 
 export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
-  const now = options.now ?? Date.now;
-  // Per-call facts computed once: each network's docs URL, and the UTC month (YYYY-MM) until it ends.
+  const minimum = options.minRequestComputeUnits ?? MIN_REQUEST_COMPUTE_UNITS;
+  const maxDepth = options.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
+  // Refused before JSON.parse: a body of deeply nested arrays holds the main thread for up to a second.
+  const tooDeep: ParsedRpcBody = { kind: 'invalid', problem: `the body nests arrays and objects more than ${maxDepth} deep, the limit` };
+  const limits = createCallerLimits(options);
+  // Each network's docs URL, computed once.
   const docsUrls = new Map<string, string>();
   const docsUrlOf = (network: string): string => {
     let url = docsUrls.get(network);
     if (url === undefined) docsUrls.set(network, (url = options.docsUrl(network)));
     return url;
   };
-  let month = { key: '', from: 0, until: 0 };
-  const monthOf = (at: number): string => {
-    if (at < month.from || at >= month.until) {
-      const date = new Date(at);
-      const [year, index] = [date.getUTCFullYear(), date.getUTCMonth()];
-      month = { key: date.toISOString().slice(0, 7), from: Date.UTC(year, index, 1), until: Date.UTC(year, index + 1, 1) };
-    }
-    return month.key;
-  };
 
-  const limitFailure = async (
-    caller: Caller,
-    network: string,
-    calls: ReadonlyArray<{ computeUnits: number }>,
-    clientIp: string | null,
-  ): Promise<RpcFailure | null> => {
-    if (calls.length === 0) return null;
-    if (caller.kind === 'demo') {
-      const { requestsPerSecond, burst } = options.demoLimit;
-      const key = `demo:${network}:${ipBucketOf(clientIp, options.ipv6PrefixLength)}`;
-      const decision = await options.rateLimiter.take(key, calls.length, { ratePerSecond: requestsPerSecond, burst });
-      return refusal(decision, { kind: 'demo-ip', requestsPerSecond });
-    }
-    const { app } = caller;
-    const cost = calls.reduce((sum, call) => sum + call.computeUnits, 0);
-    const rate = { ratePerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * APP_BURST_SECONDS };
-    const refused = refusal(await options.rateLimiter.take(`app:${app.id}`, cost, rate), {
-      kind: 'app-rate',
-      computeUnitsPerSecond: app.computeUnitsPerSecond,
-    });
-    if (refused || app.monthlyComputeUnitQuota === null) return refused;
-    const at = now();
-    const quota = await options.quota.consume(`app:${app.id}`, cost, app.monthlyComputeUnitQuota, monthOf(at));
-    if (quota.allowed) return null;
-    const retryAfterSeconds = Math.max(1, Math.ceil((quota.resetAt.getTime() - at) / 1000));
-    return rpcFailure('rate_limited', { limit: { kind: 'app-quota', computeUnitsPerMonth: app.monthlyComputeUnitQuota }, retryAfterSeconds });
-  };
+  /** The rate and the quota for one call of `computeUnits` (NFT endpoints, prices, notifications). */
+  const limitFailure = async (caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<RpcFailure | null> =>
+    (await limits.takeRate(caller, scope, computeUnits, clientIp)) ?? (await limits.countQuota(caller, computeUnits));
 
   /** Who the key names and whether they may call this network from this origin (platform §2). */
   const authorize = async (
@@ -196,10 +186,22 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   };
 
   /** One JSON-RPC message (a request or a batch) from an authorized caller, over either transport. */
-  const answer = async (session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaid = false): Promise<RpcReply> => {
+  const answer = (session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaidComputeUnits = 0) =>
+    answerBody(session, exceedsJsonDepth(text, maxDepth) ? tooDeep : parseRpcBody(text), transport, extra, prepaidComputeUnits);
+
+  /** A message once read: limited, carried out and metered. */
+  const answerBody = async (
+    session: NodeSession,
+    body: ParsedRpcBody,
+    transport: 'http' | 'websocket',
+    extra: ExtraMethods | undefined,
+    prepaidComputeUnits: number,
+  ): Promise<RpcReply> => {
     const { caller, network, clientIp } = session;
-    const body = parseRpcBody(text);
-    if (body.kind === 'parse-error' || body.kind === 'invalid') return failureReply(bodyFailure(body));
+    if (body.kind === 'parse-error' || body.kind === 'invalid') {
+      const limited = await limits.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp);
+      return failureReply(limited ?? bodyFailure(body));
+    }
     const items: RpcItem[] = body.kind === 'single' ? [body.item] : body.items;
     const outcomes: Array<RpcOutcome | undefined> = new Array(items.length);
     const valid: ValidCall[] = [];
@@ -219,8 +221,10 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       }
     }
 
-    const calls = valid.map((call) => call.method);
-    const limited = await limitFailure(caller, network.id, prepaid ? unpaidShare(caller, calls) : calls, clientIp);
+    // Every message costs at least the minimum; what was taken before the body was read is not taken again.
+    const cost = valid.reduce((sum, call) => sum + call.method.computeUnits, 0);
+    const limited =
+      (await limits.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp)) ?? (await limits.countQuota(caller, cost));
     if (limited) return failureReply(limited);
 
     const executed = await executeCalls(valid, network, options.cache, extra);
@@ -242,11 +246,20 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     if (declared > MAX_BODY_BYTES) return failureResponse(rpcFailure('body_too_large'));
     const authorized = await authorize(network, key, request.headers.get('origin'));
     if (!authorized.ok) return failureResponse(authorized.failure);
-    context.identified?.(callerLabel(authorized.caller));
+    const { caller } = authorized;
+    context.identified?.(callerLabel(caller));
     const { clientIp } = context;
-    const text = await (request.textWithin ? request.textWithin(MAX_BODY_BYTES) : readBody(request.body, MAX_BODY_BYTES));
-    if (text === null) return failureResponse(rpcFailure('body_too_large'));
-    return replyResponse(await answer({ caller: authorized.caller, network, clientIp }, text, 'http'));
+    // Charged before the body is read, so a request refused here costs no reading or parsing.
+    const admission = await limits.takeRate(caller, network.id, minimum, clientIp);
+    if (admission) return failureResponse(admission);
+    // Nesting is measured as the body arrives: reading stops at the chunk that passes the limit.
+    const scan = jsonDepthScan(maxDepth);
+    let deep = false;
+    const stop = (chunk: Uint8Array) => (deep = scan(chunk));
+    const text = await (request.textWithin ? request.textWithin(MAX_BODY_BYTES, stop) : readBody(request.body, MAX_BODY_BYTES, stop));
+    if (text === null && !deep) return failureResponse(rpcFailure('body_too_large'));
+    const body = text === null ? tooDeep : parseRpcBody(text);
+    return replyResponse(await answerBody({ caller, network, clientIp }, body, 'http', undefined, minimum));
   };
 
   /** An NFT endpoint (platform §5): the key and the app as for JSON-RPC, the query, then the endpoint's compute units; metered under its name. */
@@ -267,7 +280,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     const prepared = nfts.api.prepare(endpoint, search);
     if (!prepared.ok) return nftResponse(prepared.answer);
     const { computeUnits } = NFT_ENDPOINTS[endpoint];
-    const limited = await limitFailure(caller, network.id, [{ computeUnits }], context.clientIp);
+    const limited = await limitFailure(caller, network.id, computeUnits, context.clientIp);
     if (limited) return failed(limited);
     let answer: NftAnswer;
     try {
@@ -285,7 +298,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     if (!caller) return refused(rpcFailure('invalid_api_key'));
     const denied = caller.kind === 'app' ? accessFailure(caller.app, null, request.origin) : null;
     if (denied) return refused(denied);
-    const limited = await limitFailure(caller, charge.product, [{ computeUnits: charge.computeUnits }], request.clientIp);
+    const limited = await limitFailure(caller, charge.product, charge.computeUnits, request.clientIp);
     if (limited) return refused(limited);
     return {
       ok: true,
@@ -299,9 +312,12 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     authorize,
     answer,
     admit,
-    prepay: (session) => limitFailure(session.caller, session.network.id, [{ computeUnits: MESSAGE_MIN_COMPUTE_UNITS }], session.clientIp),
+    async prepay(session) {
+      const failure = await limits.takeRate(session.caller, session.network.id, minimum, session.clientIp);
+      return failure ? { ok: false, failure } : { ok: true, prepaidComputeUnits: minimum };
+    },
     async chargeNotification(session, method, computeUnits) {
-      const refused = await limitFailure(session.caller, session.network.id, [{ computeUnits }], session.clientIp);
+      const refused = await limitFailure(session.caller, session.network.id, computeUnits, session.clientIp);
       if (!refused) meter(session.caller, session.network.id, method, computeUnits, null);
       return refused === null;
     },
@@ -332,24 +348,6 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       return answerHttp(request, network, target.key, context);
     },
   };
-}
-
-// Messages charged before they are read (prepay, then answer with `prepaid`).
-
-/** The least a message costs: the cheapest method that costs anything. A message of 0-CU calls, or of none, pays it too. */
-const MESSAGE_MIN_COMPUTE_UNITS = Math.min(...rpcRegistry.methods.map((method) => method.computeUnits).filter((units) => units > 0));
-
-/** What `calls` still owe once prepay took one message's least cost: the demo key one request fewer, an app that many CUs fewer. */
-function unpaidShare(caller: Caller, calls: ReadonlyArray<{ computeUnits: number }>): ReadonlyArray<{ computeUnits: number }> {
-  if (caller.kind === 'demo') return calls.slice(1);
-  const rest = calls.reduce((sum, call) => sum + call.computeUnits, 0) - MESSAGE_MIN_COMPUTE_UNITS;
-  return rest > 0 ? [{ computeUnits: rest }] : [];
-}
-
-function refusal(decision: RateDecision, limit: RateLimit): RpcFailure | null {
-  if (decision.allowed) return null;
-  const retryAfterSeconds = Math.max(1, Math.ceil(('retryAfterMs' in decision ? decision.retryAfterMs : 1000) / 1000));
-  return rpcFailure('rate_limited', { limit, retryAfterSeconds });
 }
 
 /** The gateway's refusals as NFT Error bodies (spec 2.5): the same checks, the same sentences. */
@@ -408,14 +406,14 @@ function methodNotAllowed(allow: string): Response {
   return json(405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid request: use ${allow.split(', ')[0]} here` } }, { allow });
 }
 
-/** The body as text, or null when it is longer than `maxBytes` (counted as it arrives: Content-Length may be absent or wrong). */
-async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<string | null> {
+/** The body as text, or null when it is longer than `maxBytes` (counted as it arrives: Content-Length may be absent or wrong) or `stop` is true of a chunk. */
+async function readBody(body: ReadableStream<Uint8Array> | null, maxBytes: number, stop: (chunk: Uint8Array) => boolean): Promise<string | null> {
   if (!body) return '';
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
-    if (size > maxBytes) {
+    if (size > maxBytes || stop(chunk)) {
       await body.cancel().catch(() => undefined);
       return null;
     }

@@ -13,6 +13,7 @@ import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { monthResetAt } from '../limits/month.ts';
 import { createRedisQuotaCounter } from '../limits/redis-quota.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
 import { loadNetworks } from '../site/load.ts';
 import { connectRedis } from '../store/redis.ts';
@@ -35,6 +36,10 @@ export interface LoadedNodeRuntime extends NodeRuntime {
   nodeDomain: string | null;
   /** What a key may hold over WebSocket, counted in this process or, with REDIS_URL, over every process. */
   webSocket: { settings: WebSocketSettings; holds: WebSocketHolds };
+  /** Where the limits' buckets are (memory, or Redis with REDIS_URL): the API's per-client-IP body limit keeps its own there too. */
+  rateLimiter: RateLimiter;
+  /** Settings read under an old name (src/config/node.ts), for the start-up log. */
+  configWarnings: readonly string[];
   close(): Promise<void>;
 }
 
@@ -45,6 +50,8 @@ export async function loadNodeRuntime(options: {
   devnets: LocalDevnets | null;
   redisUrl: string | null;
   ipv6PrefixLength: number;
+  /** How deeply a JSON-RPC body may nest (JSON_MAX_DEPTH); default the gateway's. */
+  jsonMaxDepth?: number;
   /** The process's database (the transfer index is read from it), opened here when absent. */
   database?: Database;
   /** What the NFT endpoints read besides the index; absent parts answer null fields, and the timeouts are the defaults. */
@@ -69,16 +76,18 @@ export async function loadNodeRuntime(options: {
     if (redis) opened.push(() => redis.quit());
     // Remembered for a second (access.ts); the dashboard makes this process forget them when a key changes.
     const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
+    const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
     const runtime = startNodeRuntime({
       networks,
       config,
       devnets: options.devnets,
       keys,
-      rateLimiter: redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(),
+      rateLimiter,
       quota: redis ? createRedisQuotaCounter(redis, seed) : createMemoryQuotaCounter(seed),
       usage,
       siteOrigin: options.origin,
       ipv6PrefixLength: options.ipv6PrefixLength,
+      jsonMaxDepth: options.jsonMaxDepth,
       tokens: {
         indexOf: (network) => databaseTokenIndex(database.db, network),
         metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
@@ -103,6 +112,8 @@ export async function loadNodeRuntime(options: {
       ...runtime,
       nodeDomain: config.nodeDomain,
       webSocket: { settings: config.webSocket, holds },
+      rateLimiter,
+      configWarnings: config.warnings,
       close: async () => void (await closeAll()),
     };
   } catch (error) {

@@ -41,6 +41,8 @@ export interface NodeRuntimeOptions {
   siteOrigin: string;
   /** IPv6 clients of the demo key count per prefix of this length. */
   ipv6PrefixLength: number;
+  /** How deeply a JSON-RPC body may nest (JSON_MAX_DEPTH, a server setting); default the gateway's. */
+  jsonMaxDepth?: number;
   /** Test settings for the pools (faster probes). */
   pool?: { probeIntervalMs?: number };
   /** The token data methods (platform §4); without it they answer -32601 on every network. */
@@ -146,7 +148,10 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     quota: options.quota,
     usage: options.usage,
     cache: createAnswerCache(),
-    demoLimit: config.demoLimit,
+    demo: config.demoLimit,
+    account: config.accountLimit,
+    minRequestComputeUnits: config.minRequestComputeUnits,
+    jsonMaxDepth: options.jsonMaxDepth,
     ipv6PrefixLength: options.ipv6PrefixLength,
     docsUrl: (network) => rpcDocsUrl(options.siteOrigin, network),
     documentationUrl: new URL('/openapi.json', options.siteOrigin).href,

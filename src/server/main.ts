@@ -65,9 +65,11 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     devnets,
     redisUrl: faucet.redisUrl,
     ipv6PrefixLength: faucet.ipv6PrefixLength,
+    jsonMaxDepth: config.jsonMaxDepth,
     database,
     nfts: nfts.sources,
   });
+  for (const warning of node.configWarnings) logger.info('setting renamed', { warning });
   nfts.start(node.pools);
   // Token prices (platform §7): the sampler over the same pools, the endpoints under the same keys.
   const prices = await loadPriceServices({
@@ -95,6 +97,11 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     webhooks,
     prices: prices.api(node.gateway),
     dashboard: dashboard.api,
+    // Nothing is read or parsed for a client before it pays (README, "Server limits").
+    bodies: {
+      jsonMaxDepth: config.jsonMaxDepth,
+      perClient: { limiter: node.rateLimiter, ...config.apiBodyLimit, ipv6PrefixLength: faucet.ipv6PrefixLength },
+    },
   });
   prices.start(node.pools, 'server');
   if (indexer) {
@@ -117,6 +124,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     clientIp: (req) => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, config.trustProxy),
     ipv6PrefixLength: faucet.ipv6PrefixLength,
     ...node.webSocket,
+    limits: config.jsonMaxDepth === undefined ? undefined : { maxJsonDepth: config.jsonMaxDepth },
     onKeysForgotten: node.onKeysForgotten,
     logger,
   });

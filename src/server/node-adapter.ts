@@ -38,17 +38,17 @@ class NodeApiRequest implements ApiRequest {
 
   /**
    * The body as text, or null once it passes `maxBytes` (counted as it arrives: Content-Length may
-   * be absent or wrong), read from the socket's chunks: a web stream costs more than a JSON-RPC call
-   * answered from cache (BENCHMARKS.md, Node gateway). What is left of a refused body is discarded
-   * by node:http after the answer, so the client still reads its 413.
+   * be absent or wrong) or `stop` is true of a chunk, read from the socket's chunks: a web stream
+   * costs more than a JSON-RPC call answered from cache (BENCHMARKS.md, Node gateway). The rest of
+   * a refused body is not read: the answer closes the connection (writeWebResponse).
    */
-  textWithin(maxBytes: number): Promise<string | null> {
+  textWithin(maxBytes: number, stop?: (chunk: Buffer) => boolean): Promise<string | null> {
     const req = this.#req;
     if (this.method === 'GET' || this.method === 'HEAD' || req.readableEnded) return Promise.resolve('');
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const stop = () => {
+      const detach = () => {
         req.off('data', onData);
         req.off('end', onEnd);
         req.off('error', onError);
@@ -56,16 +56,17 @@ class NodeApiRequest implements ApiRequest {
       };
       const onData = (chunk: Buffer) => {
         size += chunk.length;
-        if (size <= maxBytes) return void chunks.push(chunk);
-        stop();
+        if (size <= maxBytes && !stop?.(chunk)) return void chunks.push(chunk);
+        detach();
+        req.pause(); // nothing more is read from the socket until the answer closes it
         resolve(null);
       };
       const onEnd = () => {
-        stop();
+        detach();
         resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
       };
       const onError = (error: Error) => {
-        stop();
+        detach();
         reject(error);
       };
       // Closed before its end: the client went away mid-body.
@@ -159,6 +160,13 @@ export function headerValue(req: IncomingMessage, name: string): string | undefi
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
+/** Whether the request has a body that has not all arrived and been read (a request without one is complete only after its handler starts). */
+function bodyUnread(req: IncomingMessage): boolean {
+  if (req.complete) return false;
+  const length = req.headers['content-length'];
+  return length !== undefined ? Number(length) > 0 : req.headers['transfer-encoding'] !== undefined;
+}
+
 /** Writes a web Response; HEAD and bodiless statuses get headers only. Synchronous for a BufferedResponse. */
 export function writeWebResponse(res: ServerResponse, response: Response, options: { head: boolean; requestId?: string }): void | Promise<void> {
   const buffered = response instanceof BufferedResponse;
@@ -173,6 +181,9 @@ export function writeWebResponse(res: ServerResponse, response: Response, option
     if (cookies.length) headers['set-cookie'] = cookies;
   }
   if (options.requestId) headers['x-request-id'] = options.requestId;
+  // Answered before its body was read (refused, or past a limit): node:http would read the rest
+  // to keep the connection, at the cost a limit is there to spare, so the connection is closed.
+  if (bodyUnread(res.req)) headers.connection = 'close';
   const finish = (body: string | Uint8Array | null | undefined) => {
     if (body != null && !headers['content-length']) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
     res.writeHead(response.status, headers);

@@ -49,7 +49,7 @@ const Webhook = z.object({
   signingKey: z
     .string()
     .describe(
-      'Key of every delivery’s signatures, each hex HMAC-SHA256: `X-Crucible-Signature` of `<X-Crucible-Timestamp>.<raw body>`, `X-Alchemy-Signature` of the raw body alone (the incumbent's), the timestamp being the attempt’s unix seconds (refuse one more than 5 minutes from your clock). Shown to the owner whenever asked.',
+      'Key of every delivery’s signatures, each hex HMAC-SHA256: `X-Crucible-Signature` of `<X-Crucible-Timestamp>.<raw body>`, `X-Alchemy-Signature` of the raw body alone (the incumbent’s), the timestamp being the attempt’s unix seconds (refuse one more than 5 minutes from your clock). Shown to the owner whenever asked.',
     ),
   state: z.enum(['active', 'paused']),
   pausedReason: z.string().nullable().describe('Why it is paused, e.g. `paused by its owner` or `paused: repeated delivery failures (…)`; null while active.'),

@@ -6,12 +6,16 @@ import type { JsonValue } from './method.ts';
 // item, -32601, -32602) are entries of a 200 answer; the others concern the whole request.
 // Errors a node returns for a valid call are relayed as they are, with 200.
 
-/** Which limit a 429 is (platform §2): the app's CU rate or monthly quota, or the demo key's per-IP or per-network rate. */
+/**
+ * Which limit a 429 is (README, "Server limits"): the app's CU rate or monthly quota, its account's CU rate,
+ * or the demo key's CU rate per client IP or per network.
+ */
 export type RateLimit =
   | { kind: 'app-rate'; computeUnitsPerSecond: number }
   | { kind: 'app-quota'; computeUnitsPerMonth: number }
-  | { kind: 'demo-ip'; requestsPerSecond: number }
-  | { kind: 'demo-network'; requestsPerSecond: number };
+  | { kind: 'account-rate'; computeUnitsPerSecond: number }
+  | { kind: 'demo-ip'; computeUnitsPerSecond: number }
+  | { kind: 'demo-network'; computeUnitsPerSecond: number };
 
 function rateLimitText(limit: RateLimit): string {
   switch (limit.kind) {
@@ -19,10 +23,12 @@ function rateLimitText(limit: RateLimit): string {
       return `this app's rate of ${limit.computeUnitsPerSecond} compute units per second`;
     case 'app-quota':
       return `this app's monthly quota of ${limit.computeUnitsPerMonth} compute units`;
+    case 'account-rate':
+      return `this app's account's rate of ${limit.computeUnitsPerSecond} compute units per second, shared by its apps`;
     case 'demo-ip':
-      return `the demo key's ${limit.requestsPerSecond} requests per second per client IP`;
+      return `the demo key's ${limit.computeUnitsPerSecond} compute units per second per client IP`;
     case 'demo-network':
-      return `the demo key's ${limit.requestsPerSecond} requests per second on this network`;
+      return `the demo key's ${limit.computeUnitsPerSecond} compute units per second on this network, shared by every client`;
   }
 }
 

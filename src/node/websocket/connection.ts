@@ -1,6 +1,5 @@
 import WebSocket from 'ws';
 import type { Logger } from '../../api/operation.ts';
-import { exceedsJsonDepth } from '../../http/json-depth.ts';
 import type { ExtraMethods, NodeGateway, NodeSession } from '../gateway.ts';
 import { rpcFailure } from '../rpc/errors.ts';
 import type { RpcOutcome, RpcReply } from '../rpc/jsonrpc.ts';
@@ -212,13 +211,10 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
     let reply: RpcReply;
     try {
       // Paid before it is read, and read only when it nests within the limit.
-      const refused = await gateway.prepay(session);
-      if (refused) return send(JSON.stringify(unpaidRefusal(text, refused.error, limits.maxJsonDepth)));
-      if (exceedsJsonDepth(text, limits.maxJsonDepth)) {
-        const { error } = rpcFailure('invalid_request', { problem: `the message is nested deeper than ${limits.maxJsonDepth} levels` });
-        return send(JSON.stringify({ jsonrpc: '2.0', id: null, error }));
-      }
-      reply = await gateway.answer(session, text, 'websocket', extra, true);
+      const paid = await gateway.prepay(session);
+      if (!paid.ok) return send(JSON.stringify(unpaidRefusal(text, paid.failure.error, limits.maxJsonDepth)));
+      // The gateway refuses a message nested deeper than the limit without parsing it.
+      reply = await gateway.answer(session, text, 'websocket', extra, paid.prepaidComputeUnits);
     } catch (error) {
       logger?.error('WebSocket message failed', {
         network: session.network.id,

@@ -330,14 +330,17 @@ describe('the registry behind the gateway', () => {
 });
 
 describe('the demo key', () => {
-  it('works on every network without an account, limited per client IP', async () => {
+  it('works on every network without an account, limited in compute units per client IP', async () => {
     const answer = await rpc(nodeUrl(LOCAL, 'demo'), call('eth_chainId'));
     expect(answer.body.result).toBe('0xaa36a7');
     expect((await rpc(nodeUrl(PROXIED, 'docs-demo'), call('eth_chainId'))).body.result).toBe('0x14a34');
-    const statuses: number[] = [];
-    for (let i = 0; i < 30; i++) statuses.push((await rpc(nodeUrl(PROXIED, 'demo'), call('eth_chainId'))).status);
-    expect(statuses).toContain(429);
-    expect(statuses.slice(0, 15).every((status) => status === 200)).toBe(true);
+    // 2,000 CU at once per client IP and network (10 of them spent above): 26 eth_getLogs of 75 CU, then 429.
+    const logs = call('eth_getLogs', [{ fromBlock: 'latest', toBlock: 'latest' }]);
+    const answers: Array<Awaited<ReturnType<typeof rpc>>> = [];
+    for (let i = 0; i < 60; i++) answers.push(await rpc(nodeUrl(PROXIED, 'demo'), logs));
+    expect(answers.slice(0, 20).every((answer) => answer.status === 200)).toBe(true);
+    const refused = answers.find((answer) => answer.status === 429);
+    expect(refused?.body.error.message).toMatch(/demo key's 200 compute units per second per client IP/);
   });
 });
 

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineOperation, type RequestContext } from '../../../src/api/operation.ts';
 import { createRouter } from '../../../src/api/router.ts';
 import { jsonResponse } from '../../../src/api/responses.ts';
+import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
 
 const origin = 'https://crucible.dev';
 const errors: Array<Record<string, unknown> | undefined> = [];
@@ -120,5 +121,51 @@ describe('router', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ requestId: 'req-1' });
     expect(String(errors[0]!.error)).toContain('secret internals');
+  });
+});
+
+describe('request bodies', () => {
+  const limited = (limiter = createMemoryRateLimiter()) =>
+    createRouter([echo, read], {
+      origin,
+      bodies: { jsonMaxDepth: 3, perClient: { limiter, requestsPerSecond: 1, burst: 2, ipv6PrefixLength: 64 } },
+    });
+  const send = (target: ReturnType<typeof createRouter>, body: string, clientIp = '192.0.2.1') =>
+    target.handle(new Request(`${origin}/api/things/abc/echo`, { method: 'POST', body, headers: { 'content-type': 'application/json' } }), {
+      ...context,
+      clientIp,
+    });
+
+  it('refuses nesting past jsonMaxDepth with the limit named, and parses a body at it', async () => {
+    const router = limited();
+    const deep = await send(router, '{"text":[[["x"]]]}');
+    expect(deep.status).toBe(400);
+    expect((await deep.json()).error.message).toBe('The request body nests arrays and objects more than 3 deep, the limit.');
+    expect((await (await send(router, '{"text":[["x"]]}')).json()).error.message).toMatch(/body is not valid \(text\)/);
+  });
+
+  it('takes one from the client’s bucket before the body is read: 429 rate_limited with Retry-After, per client', async () => {
+    const router = limited();
+    for (let i = 0; i < 2; i++) expect((await send(router, '{"text":"hi"}')).status).toBe(200);
+    let read = false;
+    const body = new ReadableStream<Uint8Array>(
+      {
+        pull: () => {
+          read = true;
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const refused = await router.handle(
+      new Request(`${origin}/api/things/abc/echo`, { method: 'POST', body, headers: { 'content-type': 'application/json' }, duplex: 'half' } as RequestInit),
+      context,
+    );
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect((await refused.json()).error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/1 a second, in bursts of 2/) });
+    expect(read).toBe(false);
+    expect((await send(router, '{"text":"hi"}', '192.0.2.2')).status).toBe(200);
+    // Requests without a body pay nothing.
+    expect((await router.handle(new Request(`${origin}/api/things/abc/echo`), context)).status).toBe(200);
   });
 });

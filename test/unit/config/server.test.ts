@@ -11,6 +11,8 @@ describe('readServerConfig', () => {
       distDir: resolve('dist'),
       requestLog: true,
       allowLocalModeOnNetwork: false,
+      jsonMaxDepth: undefined,
+      apiBodyLimit: { requestsPerSecond: 20, burst: 40 },
     });
   });
 
@@ -31,8 +33,12 @@ describe('readServerConfig', () => {
       distDir: '/srv/site',
       requestLog: false,
       allowLocalModeOnNetwork: true,
+      jsonMaxDepth: undefined,
+      apiBodyLimit: { requestsPerSecond: 20, burst: 40 },
     });
     expect(readServerConfig({ TRUST_PROXY: 'cloudflare', PORT: '' }).trustProxy).toEqual({ mode: 'cloudflare' });
+    const limits = readServerConfig({ JSON_MAX_DEPTH: '16', API_BODY_REQUESTS_PER_SECOND: '5', API_BODY_REQUESTS_BURST: '10' });
+    expect(limits).toMatchObject({ jsonMaxDepth: 16, apiBodyLimit: { requestsPerSecond: 5, burst: 10 } });
   });
 
   it.each([
@@ -42,6 +48,10 @@ describe('readServerConfig', () => {
     [{ TRUST_PROXY: '0' }, 'TRUST_PROXY'],
     [{ REQUEST_LOG: 'loud' }, 'REQUEST_LOG'],
     [{ ALLOW_LOCAL_MODE_ON_NETWORK: 'true' }, 'ALLOW_LOCAL_MODE_ON_NETWORK'],
+    [{ JSON_MAX_DEPTH: '0' }, 'JSON_MAX_DEPTH'],
+    [{ JSON_MAX_DEPTH: '100000' }, 'JSON_MAX_DEPTH'],
+    [{ API_BODY_REQUESTS_PER_SECOND: '2.5' }, 'API_BODY_REQUESTS_PER_SECOND'],
+    [{ API_BODY_REQUESTS_BURST: '-1' }, 'API_BODY_REQUESTS_BURST'],
   ])('%o fails naming %s', (env, variable) => {
     expect(() => readServerConfig(env)).toThrow(ConfigError);
     expect(() => readServerConfig(env)).toThrow(new RegExp(`^Invalid server configuration:\\n  ${variable}: `));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exceedsJsonDepth } from '../../../src/http/json-depth.ts';
+import { exceedsJsonDepth, jsonDepthScan } from '../../../src/http/json-depth.ts';
 
 const nested = (depth: number, open = '[', close = ']') => open.repeat(depth) + close.repeat(depth);
 
@@ -34,5 +34,25 @@ describe('exceedsJsonDepth', () => {
   it('refuses a 2 MiB body of nested arrays at the limit, not at its end', () => {
     const body = nested(1024 * 1024);
     expect(exceedsJsonDepth(body, 64)).toBe(true);
+  });
+});
+
+describe('jsonDepthScan', () => {
+  it('finds the same depth in pieces as in the whole, a string or an escape cut between pieces included', () => {
+    const text = JSON.stringify({ s: 'a\\"[[[', list: [[[{ t: '\\' }]]] });
+    for (const limit of [4, 5]) {
+      const whole = exceedsJsonDepth(text, limit);
+      for (let cut = 0; cut <= text.length; cut++) {
+        const scan = jsonDepthScan(limit);
+        const first = scan(text.slice(0, cut));
+        expect(first || scan(text.slice(cut)), `limit ${limit}, cut at ${cut}`).toBe(whole);
+      }
+    }
+  });
+
+  it('stays past the limit once it is passed', () => {
+    const scan = jsonDepthScan(2);
+    expect(scan(new TextEncoder().encode('[[['))).toBe(true);
+    expect(scan(']]]')).toBe(true);
   });
 });

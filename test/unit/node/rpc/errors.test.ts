@@ -55,8 +55,9 @@ describe('the gateway error table (platform §3)', () => {
     const limits = [
       [{ kind: 'app-rate', computeUnitsPerSecond: 330 }, /330 compute units per second/],
       [{ kind: 'app-quota', computeUnitsPerMonth: 300_000_000 }, /monthly quota of 300000000 compute units/],
-      [{ kind: 'demo-ip', requestsPerSecond: 10 }, /demo key's 10 requests per second per client IP/],
-      [{ kind: 'demo-network', requestsPerSecond: 50 }, /demo key's 50 requests per second on this network/],
+      [{ kind: 'account-rate', computeUnitsPerSecond: 1000 }, /this app's account's rate of 1000 compute units per second, shared by its apps/],
+      [{ kind: 'demo-ip', computeUnitsPerSecond: 200 }, /demo key's 200 compute units per second per client IP/],
+      [{ kind: 'demo-network', computeUnitsPerSecond: 10000 }, /demo key's 10000 compute units per second on this network/],
     ] as const;
     for (const [limit, text] of limits) {
       const failure = rpcFailure('rate_limited', { limit, retryAfterSeconds: 3 });

@@ -1,0 +1,89 @@
+import type { ComputeUnitRate } from '../config/node.ts';
+import { ipBucketOf } from '../http/ip-bucket.ts';
+import type { QuotaCounter } from '../limits/quota.ts';
+import type { RateDecision, RateLimiter } from '../limits/rate-limiter.ts';
+import { retryAfterSeconds } from '../limits/retry-after.ts';
+import type { Caller } from './access.ts';
+import { rpcFailure, type RateLimit, type RpcFailure } from './rpc/errors.ts';
+
+// The buckets a caller's compute units are taken from (README, "Server limits"): an
+// app's own rate, then its owner account's (so an account cannot multiply its rate by creating
+// apps), then its monthly quota; the demo key's rate per client IP and network, then the total of
+// every demo caller on the network. The narrower bucket is taken first, so a caller over its own
+// limit takes nothing from the bucket it shares with others.
+
+export interface CallerLimitSettings {
+  demo: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
+  /** What the apps of one account share, besides each app's own rate. */
+  account: ComputeUnitRate;
+  /** IPv6 clients of the demo key count per prefix of this length. */
+  ipv6PrefixLength: number;
+}
+
+export interface CallerLimits {
+  /**
+   * Takes `computeUnits` from each rate bucket the caller draws on in `scope` (a network, or a
+   * product such as `prices`): the refusal of the first that is short, or null.
+   */
+  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<RpcFailure | null>;
+  /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
+  countQuota(caller: Caller, computeUnits: number): Promise<RpcFailure | null>;
+}
+
+/** An app's bucket holds this many seconds of its rate. */
+const APP_BURST_SECONDS = 10;
+
+export function createCallerLimits(options: CallerLimitSettings & { rateLimiter: RateLimiter; quota: QuotaCounter; now?: () => number }): CallerLimits {
+  const now = options.now ?? Date.now;
+  const { demo, account } = options;
+  const take = async (key: string, computeUnits: number, rate: ComputeUnitRate, limit: RateLimit): Promise<RpcFailure | null> =>
+    refusal(await options.rateLimiter.take(key, computeUnits, { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst }), limit);
+
+  // The UTC month (YYYY-MM) of an instant, computed once per month.
+  let month = { key: '', from: 0, until: 0 };
+  const monthOf = (at: number): string => {
+    if (at < month.from || at >= month.until) {
+      const date = new Date(at);
+      const [year, index] = [date.getUTCFullYear(), date.getUTCMonth()];
+      month = { key: date.toISOString().slice(0, 7), from: Date.UTC(year, index, 1), until: Date.UTC(year, index + 1, 1) };
+    }
+    return month.key;
+  };
+
+  return {
+    async takeRate(caller, scope, computeUnits, clientIp) {
+      if (computeUnits <= 0) return null;
+      if (caller.kind === 'demo') {
+        const client = ipBucketOf(clientIp, options.ipv6PrefixLength);
+        const { perClient, perNetwork } = demo;
+        return (
+          (await take(`demo:${scope}:${client}`, computeUnits, perClient, { kind: 'demo-ip', computeUnitsPerSecond: perClient.computeUnitsPerSecond })) ??
+          (await take(`demo-network:${scope}`, computeUnits, perNetwork, { kind: 'demo-network', computeUnitsPerSecond: perNetwork.computeUnitsPerSecond }))
+        );
+      }
+      const { app } = caller;
+      const own = { computeUnitsPerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * APP_BURST_SECONDS };
+      const refused = await take(`app:${app.id}`, computeUnits, own, { kind: 'app-rate', computeUnitsPerSecond: app.computeUnitsPerSecond });
+      // An app the CLI created without --owner is limited per app only.
+      if (refused || app.ownerId === null) return refused;
+      return take(`account:${app.ownerId}`, computeUnits, account, { kind: 'account-rate', computeUnitsPerSecond: account.computeUnitsPerSecond });
+    },
+
+    async countQuota(caller, computeUnits) {
+      const perMonth = caller.kind === 'app' ? caller.app.monthlyComputeUnitQuota : null;
+      if (caller.kind === 'demo' || perMonth === null || computeUnits <= 0) return null;
+      const at = now();
+      const quota = await options.quota.consume(`app:${caller.app.id}`, computeUnits, perMonth, monthOf(at));
+      if (quota.allowed) return null;
+      return rpcFailure('rate_limited', {
+        limit: { kind: 'app-quota', computeUnitsPerMonth: perMonth },
+        retryAfterSeconds: retryAfterSeconds(quota.resetAt.getTime() - at),
+      });
+    },
+  };
+}
+
+function refusal(decision: RateDecision, limit: RateLimit): RpcFailure | null {
+  if (decision.allowed) return null;
+  return rpcFailure('rate_limited', { limit, retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs) });
+}
