@@ -101,10 +101,55 @@ export default {
     {
       name: 'rpc-registry-is-pure',
       comment:
-        "The method registry (src/node/rpc/) is pure data and functions: it imports nothing else of src/ but the data products' params schemas, so a product's methods are validated and documented by its own.",
+        "The method registry (src/node/rpc/) is pure data and functions: it imports nothing else of src/ but the data products' params schemas, so a product's methods are validated and documented by its own, and the error model it answers from.",
       severity: 'error',
       from: { path: '^src/node/rpc/' },
-      to: { path: '^src/', pathNot: ['^src/node/rpc/', '^src/tokens/(params|page-key)\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/node/rpc/', '^src/tokens/(params|page-key)\\.ts$', '^src/errors/(codes|crucible-error|json-rpc)\\.ts$'] },
+    },
+    {
+      name: 'error-model-imports-no-part',
+      comment:
+        'The one error model (src/errors/) is below everything that says no: it imports no part but the HTTP vocabulary and the response type its answers are written as.',
+      severity: 'error',
+      from: { path: '^src/errors/' },
+      to: { path: '^src/', pathNot: ['^src/errors/', '^src/http/', '^src/api/buffered-response\\.ts$'] },
+    },
+    {
+      name: 'admission-knows-no-product',
+      comment:
+        'Admission (src/admission/) is the one step every keyed call passes: keys, apps, limits, metering. It knows no transport and no product: neither the JSON-RPC gateway, the REST door, the API nor a data product.',
+      severity: 'error',
+      from: { path: '^src/admission/' },
+      to: { path: '^src/', pathNot: ['^src/admission/', '^src/errors/', '^src/limits/', '^src/http/', '^src/apps/domains\\.ts$', '^src/config/node\\.ts$'] },
+    },
+    {
+      name: 'gateway-is-json-rpc-only',
+      comment: 'The JSON-RPC gateway (src/node/) serves no REST product: those are entries of the keyed REST door (src/rest/), which it does not import.',
+      severity: 'error',
+      from: { path: '^src/node/' },
+      to: { path: '^src/rest/' },
+    },
+    {
+      name: 'rest-door-not-to-gateway',
+      comment: 'The keyed REST door (src/rest/) and the JSON-RPC gateway are siblings over one admission; neither imports the other.',
+      severity: 'error',
+      from: { path: '^src/rest/' },
+      to: { path: '^src/node/' },
+    },
+    {
+      name: 'products-not-to-gateway',
+      comment: "A data product's REST operations are entries of the keyed REST door (src/rest/); no product imports the JSON-RPC gateway.",
+      severity: 'error',
+      from: { path: '^src/(nfts|prices|tokens|webhooks|indexer|dashboard)/' },
+      to: { path: '^src/node/gateway\\.ts$' },
+    },
+    {
+      name: 'products-admitted-through-the-door',
+      comment:
+        'REST products reach admission (keys, limits, metering) only through the door, which admits, charges and meters every call from their entries: a product never admits or charges a call itself.',
+      severity: 'error',
+      from: { path: '^src/(nfts|prices|tokens|webhooks|indexer)/' },
+      to: { path: '^src/admission/' },
     },
     {
       name: 'gateway-not-to-server-or-faucet',

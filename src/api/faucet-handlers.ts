@@ -1,15 +1,15 @@
 import { describeCause } from '../faucet/cause.ts';
-import { faucetErrors } from '../faucet/errors.ts';
+import { faucetErrorResponse } from '../errors/faucet-body.ts';
+import { faucetError } from '../faucet/errors.ts';
 import type { FaucetSendResult, FaucetStatusResult } from '../faucet/results.ts';
 import type { Faucet } from '../faucet/service.ts';
-import { faucetErrorResponse } from './faucet-errors.ts';
 import type { RequestContext } from './operation.ts';
 import type { FaucetHandlers } from './operations/faucet.ts';
 import { jsonResponse } from './responses.ts';
 
 // The faucet service (src/faucet/) behind the faucet operations (spec 4.1, 4.2). Inputs arrive
 // validated (steps 1–3 of the send); every answer is 2.2 / 2.4 or a FaucetError from the one
-// error table. Answers depend on chain state and limits, so none is cached.
+// error table (src/errors/codes.ts). Answers depend on chain state and limits, so none is cached.
 
 const uncached = { 'cache-control': 'no-store' };
 
@@ -34,8 +34,10 @@ export function faucetHandlers(faucet: Faucet): FaucetHandlers {
 
 function answer(operation: 'send' | 'status', faucetId: string, result: FaucetSendResult | FaucetStatusResult, context: RequestContext): Response {
   if (result.ok) return jsonResponse(result.body, { headers: uncached });
-  const { statusCode, cause, message } = result;
-  const status = faucetErrors[statusCode].status;
+  const { ok: _ok, statusCode, cause, ...extras } = result;
+  const { message } = extras;
+  const error = faucetError(statusCode, extras);
+  const { status } = error;
   // Refusals (4xx) are the caller's business and show in the request log. A fault (with its
   // cause) is an error; a faucet that cannot serve (nonce conflict, empty or deprecated wallet)
   // is worth a line for the operator.
@@ -49,5 +51,5 @@ function answer(operation: 'send' | 'status', faucetId: string, result: FaucetSe
     });
   }
   // The body takes the FaucetError fields of the failure; `cause` stays in the log.
-  return faucetErrorResponse(statusCode, result);
+  return faucetErrorResponse(error);
 }

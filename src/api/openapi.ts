@@ -18,6 +18,11 @@ export interface OpenApiInput {
 
 const inlinePrefix = '__inline_';
 
+/** The site's OpenAPI document: the `documentation_url` of the site API's Error bodies. */
+export function documentationUrlOf(origin: string): string {
+  return new URL('/openapi.json', origin).href;
+}
+
 export function buildOpenApiDocument(input: OpenApiInput): JsonSchema {
   const registry = z.registry<{ id: string }>();
   const componentIds = new Map<z.ZodType, string>();

@@ -1,6 +1,6 @@
 import { jsonType } from '../http/media.ts';
 import { BufferedResponse } from './buffered-response.ts';
-import { apiErrors, type ApiErrorCode } from './errors.ts';
+import { errorCodes, type ErrorBodyCode } from '../errors/codes.ts';
 import type { ResponseSpec } from './operation.ts';
 import { ErrorBody } from './schemas.ts';
 
@@ -12,6 +12,6 @@ export function jsonResponse(data: unknown, init: { status?: number; headers?: R
 }
 
 /** OpenAPI response entry for an Error (spec 2.5) answer. */
-export function errorResponseSpec(code: ApiErrorCode, when: string): ResponseSpec {
-  return { description: `\`${code}\` (${apiErrors[code].status}): ${when}`, content: { 'application/json': ErrorBody } };
+export function errorResponseSpec(code: ErrorBodyCode, when: string): ResponseSpec {
+  return { description: `\`${code}\` (${errorCodes[code].status}): ${when}`, content: { 'application/json': ErrorBody } };
 }

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
-import { ipBucketOf } from '../http/ip-bucket.ts';
-import { DEFAULT_JSON_MAX_DEPTH, jsonDepthScan } from '../http/json-depth.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
-import { retryAfterSeconds } from '../limits/retry-after.ts';
-import { apiErrorResponse, documentationUrlOf, type ErrorDetails } from './errors.ts';
+import { payForBody, type BodyBucket } from '../admission/body-bucket.ts';
+import { CrucibleError, fail } from '../errors/crucible-error.ts';
+import { errorBodyResponse } from '../errors/error-body.ts';
+import { DEFAULT_JSON_MAX_DEPTH } from '../http/json-depth.ts';
+import { readJsonBody, type JsonBodyRead } from '../http/json-body.ts';
+import { describeInputFailure } from './input-failure.ts';
+import { documentationUrlOf } from './openapi.ts';
 import type { ApiOperation, ApiRequest, InputFailure, RequestContext } from './operation.ts';
 import { parseQuery } from './query.ts';
 
@@ -24,7 +26,7 @@ export interface BodyLimits {
    * A bucket per client IP that every request with a body pays before the body is read
    * (API_BODY_REQUESTS_PER_SECOND); absent: none (astro dev, tests of single operations).
    */
-  perClient?: { limiter: RateLimiter; requestsPerSecond: number; burst: number; ipv6PrefixLength: number };
+  perClient?: BodyBucket;
 }
 
 interface Route {
@@ -40,14 +42,7 @@ export function createRouter(operations: readonly ApiOperation[], options: { ori
   const { exact, templated } = compileRoutes(operations);
   const maxDepth = options.bodies?.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
   const perClient = options.bodies?.perClient;
-
-  /** Seconds until this client may send another body, or null when it may now (one is taken). */
-  const bodyWait = async (clientIp: string | null): Promise<number | null> => {
-    if (!perClient) return null;
-    const rule = { ratePerSecond: perClient.requestsPerSecond, burst: perClient.burst };
-    const decision = await perClient.limiter.take(`api-body:${ipBucketOf(clientIp, perClient.ipv6PrefixLength)}`, 1, rule);
-    return decision.allowed ? null : retryAfterSeconds(decision.retryAfterMs);
-  };
+  const refuse = (error: CrucibleError) => errorBodyResponse(error, documentationUrl);
 
   const match = (path: string): { route: Route; values: string[] } | undefined => {
     const route = exact.get(path);
@@ -64,24 +59,19 @@ export function createRouter(operations: readonly ApiOperation[], options: { ori
     // promise here is per-request work, and /api/ip needs none.
     handle(request, context) {
       const url = URL.parse(request.url);
-      if (!url) return apiErrorResponse('bad_request', { documentationUrl, problem: 'The request URL could not be parsed.' });
-      const details = (extra: Partial<ErrorDetails> = {}): ErrorDetails => ({
-        method: request.method,
-        path: url.pathname.length > 200 ? `${url.pathname.slice(0, 200)}…` : url.pathname,
-        documentationUrl,
-        ...extra,
-      });
+      if (!url) return refuse(new CrucibleError('bad_request', 'The request URL could not be parsed.'));
+      const at = { method: request.method, path: shownPath(url.pathname) };
       const failed = (error: unknown): Response => {
         // Logged with the request id; the body names no internals (spec 2.5).
         context.log.error('unhandled exception in API handler', { requestId: context.requestId, error: errorText(error) });
-        return apiErrorResponse('internal_error', details());
+        return refuse(new CrucibleError('internal_error'));
       };
       try {
         const found = match(url.pathname);
-        if (!found) return apiErrorResponse('not_found', details());
+        if (!found) return refuse(fail('not_found', at));
         const { route, values } = found;
         const operation = route.byMethod.get(request.method === 'HEAD' ? 'GET' : request.method);
-        if (!operation) return apiErrorResponse('method_not_allowed', details({ allow: route.allow }));
+        if (!operation) return refuse(fail('method_not_allowed', at, { allow: route.allow }));
 
         const failures: InputFailure[] = [];
         const params = validate(operation.params, decodeParams(route.paramNames, values), 'params', failures);
@@ -89,20 +79,16 @@ export function createRouter(operations: readonly ApiOperation[], options: { ori
         const answer = (body: unknown): Response | Promise<Response> => {
           if (failures.length > 0) {
             if (operation.invalid) return operation.invalid(failures, { request, context });
-            return apiErrorResponse('bad_request', details({ problem: describeFailure(failures[0]!) }));
+            return refuse(new CrucibleError('bad_request', describeInputFailure(failures[0]!)));
           }
           // Validated by the operation's own schemas above, so the casts only restate them.
           return operation.handler({ request, params: params as Record<string, unknown>, query: query as Record<string, unknown>, body, context });
         };
         const body = operation.body;
         const result = body
-          ? bodyWait(context.clientIp).then(async (wait) => {
-              if (wait !== null) {
-                const problem = `Too many requests with a body from this client: the limit is ${perClient!.requestsPerSecond} a second, in bursts of ${perClient!.burst}.`;
-                return apiErrorResponse('rate_limited', details({ problem, retryAfterSeconds: wait }));
-              }
-              return answer(validate(body.schema, await readJsonBody(request, body.maxBytes, maxDepth), 'body', failures));
-            })
+          ? payForBody(perClient, context.clientIp).then(async (unpaid) =>
+              unpaid ? refuse(unpaid) : answer(validate(body.schema, await readJsonBody(request, body.maxBytes, maxDepth), 'body', failures)),
+            )
           : answer(undefined);
         return result instanceof Promise ? result.catch(failed) : result;
       } catch (error) {
@@ -141,7 +127,7 @@ function compileRoutes(operations: readonly ApiOperation[]) {
   };
 }
 
-type Parsed = { ok: true; value: unknown } | { ok: false; reason: InputFailure['reason']; maxDepth?: number };
+type Parsed = JsonBodyRead | { ok: false; reason: InputFailure['reason']; maxDepth?: number };
 
 function decodeParams(names: string[], values: string[]): Parsed {
   const params: Record<string, string> = {};
@@ -167,59 +153,9 @@ function validate(schema: z.ZodType | undefined, parsed: Parsed, part: InputFail
   return undefined;
 }
 
-/** Reads a JSON body of at most `maxBytes` bytes without buffering more than that, and parses it unless it nests deeper than `maxDepth`. */
-async function readJsonBody(request: ApiRequest, maxBytes: number, maxDepth: number): Promise<Parsed> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) return { ok: false, reason: 'unsupported_media_type' };
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  if (declared > maxBytes) return { ok: false, reason: 'too_large' };
-  if (!request.body) return { ok: false, reason: 'unparseable' };
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // Refused before JSON.parse, as it arrives: a body of deeply nested arrays holds the main thread
-  // for up to a second. The rest of it is not read (the answer closes the connection).
-  const deep = jsonDepthScan(maxDepth);
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return { ok: false, reason: 'too_large' };
-    }
-    if (deep(value)) {
-      reader.releaseLock();
-      return { ok: false, reason: 'too_deep', maxDepth };
-    }
-    chunks.push(value);
-  }
-  try {
-    return { ok: true, value: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    return { ok: false, reason: 'unparseable' };
-  }
-}
-
-const partNames: Record<InputFailure['part'], string> = { params: 'The path', query: 'The query string', body: 'The request body' };
-
-function describeFailure(failure: InputFailure): string {
-  const part = partNames[failure.part];
-  switch (failure.reason) {
-    case 'unparseable':
-      return `${part} could not be parsed.`;
-    case 'too_large':
-      return `${part} is larger than this operation accepts.`;
-    case 'too_deep':
-      return `${part} nests arrays and objects more than ${failure.maxDepth} deep, the limit.`;
-    case 'unsupported_media_type':
-      return `${part} must be sent as application/json.`;
-    case 'invalid': {
-      const issue = failure.issues[0];
-      const where = issue?.path.length ? ` (${issue.path.map(String).join('.')})` : '';
-      return `${part} is not valid${where}: ${issue?.message ?? 'see the operation schema'}.`;
-    }
-  }
+/** A path as error messages show it: long ones cut at 200 characters. */
+export function shownPath(path: string): string {
+  return path.length > 200 ? `${path.slice(0, 200)}…` : path;
 }
 
 function errorText(error: unknown): string {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FaucetError, FaucetErrorCode, FaucetSendSuccess, FaucetTransactionStatus } from '../faucet/bodies.ts';
 import { locales } from '../site/locales.ts';
-import { apiErrorCodes } from './errors.ts';
+import { ERROR_BODY_CODES } from '../errors/codes.ts';
 
 // The resources of spec 2.1–2.6 as zod schemas. The router validates requests with them,
 // handlers are typed by them, and src/api/openapi.ts turns them into the OpenAPI components.
@@ -38,7 +38,7 @@ export type FaucetSendRequest = z.infer<typeof FaucetSendRequest>;
 /** 2.5 */
 export const ErrorBody = z.object({
   error: z.object({
-    code: z.enum(apiErrorCodes),
+    code: z.enum(ERROR_BODY_CODES),
     message: z.string().describe('One sentence on what went wrong.'),
     hint: z.string().describe('Concrete next step.'),
     status: z.int().describe('The HTTP status, repeated.'),

@@ -11,7 +11,8 @@ import { openApiOperations } from './operations/openapi.ts';
 import { searchOperation } from './operations/search.ts';
 import { surfaceOperations } from './operations/surface.ts';
 import { webhookComponentSchemas, webhookOperations, type WebhookApi } from './operations/webhooks.ts';
-import { pricesOperations, type PricesApi } from '../prices/api/operations.ts';
+import { describedOperations } from '../rest/openapi.ts';
+import { restProducts } from '../rest/registry.ts';
 import type { DashboardApi } from '../dashboard/api.ts';
 import { dashboardComponentSchemas, dashboardEndpoints, dashboardTag } from '../dashboard/operations.ts';
 import { createRouter, type BodyLimits, type Router } from './router.ts';
@@ -21,7 +22,8 @@ import { componentSchemas, faucetIdSchema } from './schemas.ts';
 
 // The whole website API in one place: the operation registry, its router and its OpenAPI
 // document. The production server (src/server/) and `astro dev` (integrations/api-dev.ts)
-// both mount what loadSiteApi() returns; the build prerenders siteOpenApiDocument().
+// both mount what loadSiteApi() returns; the build prerenders siteOpenApiDocument(), which also
+// describes the keyed REST products mounted on the site (prices: src/rest/, served by its door).
 
 export interface SiteApiOptions {
   /** Absolute site origin: `servers[0].url` and every `documentation_url`. */
@@ -33,8 +35,6 @@ export interface SiteApiOptions {
   indexerStatus?: IndexerStatusSource;
   /** Account tokens and webhooks; without them /api/webhooks is not served here (404). */
   webhooks?: WebhookApi;
-  /** Token prices under /prices/v1/ (platform §7); without them those paths answer 404. */
-  prices?: PricesApi;
   /** Accounts, apps and tokens under /api/dashboard/ (platform §8), whose sessions the webhook API accepts too; without it those paths answer 404. */
   dashboard?: DashboardApi;
   /** Request bodies' nesting limit and per-client-IP bucket (the production server's); absent: the router's defaults. */
@@ -71,33 +71,28 @@ const tags = [
   { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
 ];
 
-/** Paths the router answers unless dist/ holds a prerendered file there (spec 4.3–4.6). */
+/** Paths the API answers unless dist/ holds a prerendered file there (spec 4.3–4.6); `/prices/` is the keyed REST door's under the production server. */
 export function isApiPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/') || path === '/openapi.json' || path.startsWith('/prices/');
 }
 
 export function createSiteApi(options: SiteApiOptions): SiteApi {
-  const { routed } = siteOperations(
-    options.origin,
-    options.networks,
-    options.faucet,
-    options.indexerStatus,
-    options.webhooks,
-    options.prices,
-    options.dashboard,
-  );
+  const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus, options.webhooks, options.dashboard);
   return { router: createRouter(routed, { origin: options.origin, bodies: options.bodies }), close: options.close ?? (async () => {}) };
 }
 
 /** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
 export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
-  const { routed, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null, null);
-  const operations: DescribedOperation[] = [...routed, ...surfaceOperations()];
+  const { described, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null);
+  const operations: DescribedOperation[] = [...described, ...surfaceOperations()];
   const components = { ...componentSchemas(faucetId), ...webhookComponentSchemas, ...dashboardComponentSchemas };
   return buildOpenApiDocument({ origin: options.origin, components, operations, tags, description });
 }
 
-/** The router's operations; the faucet id schema is shared with the document's components, so it is one `$ref`. */
+/**
+ * The router's operations, and the document's (with the site's keyed REST operations in their
+ * place); the faucet id schema is shared with the document's components, so it is one `$ref`.
+ */
 function siteOperations(
   origin: string,
   networks: ReadonlyArray<{ id: string }>,
@@ -105,8 +100,6 @@ function siteOperations(
   indexerStatus?: IndexerStatusSource,
   webhooks?: WebhookApi,
   /** null: described only (the document); undefined: not served. */
-  prices?: PricesApi | null,
-  /** As prices. */
   dashboard?: DashboardApi | null,
 ) {
   const faucetIds = networks.map((network) => network.id);
@@ -115,17 +108,12 @@ function siteOperations(
   const accounts = dashboard === undefined ? null : dashboardEndpoints(origin, dashboard);
   // A served dashboard's session is a credential of the webhook API too.
   const hooks = webhooks ? webhookOperations(origin, accounts && dashboard ? { ...webhooks, sessions: accounts.sessionOwner } : webhooks) : [];
-  const routed: ApiOperation[] = [
-    ...faucetOperations(faucetIds, faucetId, faucet),
-    searchOperation(origin),
-    ipOperation,
-    ...indexer,
-    ...hooks,
-    ...(prices === undefined ? [] : pricesOperations(origin, prices)),
-    ...(accounts?.operations ?? []),
-    ...openApiOperations(),
-  ];
-  return { routed, faucetId };
+  const before: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...indexer, ...hooks];
+  const after: ApiOperation[] = [...(accounts?.operations ?? []), ...openApiOperations()];
+  const keyed = Object.values(restProducts)
+    .filter((product) => product.mount.at === 'site')
+    .flatMap(describedOperations);
+  return { routed: [...before, ...after], described: [...before, ...keyed, ...after], faucetId };
 }
 
 /** The document describes the faucet operations; only a running server answers them. */
@@ -155,7 +143,6 @@ export async function loadSiteApi(options: {
   devnets?: LocalDevnets;
   indexerStatus?: IndexerStatusSource;
   webhooks?: WebhookApi;
-  prices?: PricesApi;
   dashboard?: DashboardApi;
   bodies?: BodyLimits;
 }): Promise<SiteApi> {
@@ -168,7 +155,6 @@ export async function loadSiteApi(options: {
       faucet: faucetHandlers(faucet.faucet),
       indexerStatus: options.indexerStatus,
       webhooks: options.webhooks,
-      prices: options.prices,
       dashboard: options.dashboard,
       bodies: options.bodies,
       close: () => faucet.close(),

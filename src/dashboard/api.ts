@@ -34,7 +34,7 @@ export interface DashboardApi {
   secureCookies: boolean;
   /**
    * Called after a key is rotated, an app's state changes or an app is deleted: the gateway forgets
-   * the keys it remembers for a second (src/node/access.ts), so this process refuses the old key at once.
+   * the keys it remembers for a second (src/admission/callers.ts), so this process refuses the old key at once.
    */
   keysChanged?(): void;
   now?: () => number;

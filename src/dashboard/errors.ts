@@ -1,28 +1,24 @@
 import { z } from 'zod';
-import { BufferedResponse } from '../api/buffered-response.ts';
 import { ACCOUNT_LIMITS } from '../apps/errors.ts';
 import type { ResponseSpec } from '../api/operation.ts';
-import { jsonType } from '../http/media.ts';
+import { DASHBOARD_CODES, errorCodes, type DashboardCode } from '../errors/codes.ts';
+import { CrucibleError } from '../errors/crucible-error.ts';
+import { errorBodyResponse } from '../errors/error-body.ts';
 
-// The dashboard's failures: the Error body of spec 2.5, as the rest of the site API answers it,
-// with its own codes and `field` naming the input at fault, so a page shows the sentence next to
-// that field. Every answer says what happened in `message`; no stack trace or internal name.
+// The dashboard's failures: the Error body (src/errors/error-body.ts), as the rest of the site API
+// answers it, with the dashboard's codes and `field` naming the input at fault, so a page shows the
+// sentence next to that field. Every answer says what happened in `message`; no stack trace or
+// internal name. Codes and statuses are rows of the one error table (src/errors/codes.ts); a few
+// codes the site API shares read differently to a person in the dashboard, and take their hints here.
 
-const dashboardErrors = {
-  invalid_input: { status: 400, hint: 'Correct the field the error names and send it again.' },
-  unauthorized: { status: 401, hint: 'Sign in at /dashboard/sign-in/ and try again.' },
-  wrong_credentials: { status: 401, hint: 'Check the email and password, or create an account at /dashboard/sign-up/.' },
-  csrf_failed: { status: 403, hint: 'Reload the page and try again: state changes need X-CSRF-Token equal to the CSRF cookie, from this site.' },
-  not_found: { status: 404, hint: 'Reload the list: it may have been deleted.' },
-  email_taken: { status: 409, hint: 'Sign in at /dashboard/sign-in/ instead.' },
-  stale_version: { status: 409, hint: 'Reload the app to see the newer version, then make the change again.' },
-  limit_reached: { status: 409, hint: 'Delete one you no longer need to make room, or ask the operator to raise the limit (`limit.name`).' },
-  rate_limited: { status: 429, hint: 'Wait the seconds the Retry-After header gives.' },
-  server_busy: { status: 503, hint: 'Try again in the seconds the Retry-After header gives.' },
-  internal_error: { status: 500, hint: 'Retry in a moment; if it keeps failing, report the X-Request-Id response header to the Crucible team.' },
-} as const satisfies Record<string, { status: number; hint: string }>;
+/** The next steps of the codes whose site API hint does not fit the dashboard. */
+const DASHBOARD_HINTS: Partial<Record<DashboardErrorCode, string>> = {
+  unauthorized: 'Sign in at /dashboard/sign-in/ and try again.',
+  not_found: 'Reload the list: it may have been deleted.',
+  rate_limited: 'Wait the seconds the Retry-After header gives.',
+};
 
-export type DashboardErrorCode = keyof typeof dashboardErrors;
+export type DashboardErrorCode = DashboardCode;
 
 /** A cap an account reached (409 `limit_reached`): its name as the docs give it, and its value. */
 export const ReachedLimit = z
@@ -34,7 +30,7 @@ export const ReachedLimit = z
 
 export const DashboardError = z.object({
   error: z.object({
-    code: z.enum(Object.keys(dashboardErrors) as [DashboardErrorCode, ...DashboardErrorCode[]]),
+    code: z.enum(DASHBOARD_CODES),
     message: z.string().describe('One sentence on what went wrong, for a person.'),
     hint: z.string().describe('Concrete next step.'),
     status: z.int().describe('The HTTP status, repeated.'),
@@ -44,6 +40,7 @@ export const DashboardError = z.object({
   }),
 });
 
+/** What a dashboard refusal says; dashboardError makes it the one error. */
 export interface DashboardFailure {
   code: DashboardErrorCode;
   message: string;
@@ -52,23 +49,19 @@ export interface DashboardFailure {
   retryAfterSeconds?: number;
 }
 
+function dashboardError(failure: DashboardFailure): CrucibleError {
+  const hint = DASHBOARD_HINTS[failure.code];
+  return new CrucibleError(failure.code, failure.message, {
+    ...(hint !== undefined && { hint }),
+    ...(failure.field !== undefined && { field: failure.field }),
+    ...(failure.limit !== undefined && { members: { limit: failure.limit } }),
+    ...(failure.retryAfterSeconds !== undefined && { retryAfterSeconds: failure.retryAfterSeconds }),
+  });
+}
+
 /** The Error response of a failure: JSON, never stored, Retry-After on 429 and 503. */
 export function dashboardErrorResponse(failure: DashboardFailure, documentationUrl: string): Response {
-  const row = dashboardErrors[failure.code];
-  const body = {
-    error: {
-      code: failure.code,
-      message: failure.message,
-      hint: row.hint,
-      status: row.status,
-      documentation_url: documentationUrl,
-      ...(failure.field !== undefined && { field: failure.field }),
-      ...(failure.limit !== undefined && { limit: failure.limit }),
-    },
-  };
-  const headers: Record<string, string> = { 'content-type': jsonType, 'cache-control': 'no-store' };
-  if (failure.retryAfterSeconds !== undefined) headers['retry-after'] = String(failure.retryAfterSeconds);
-  return new BufferedResponse(JSON.stringify(body), { status: row.status, headers });
+  return errorBodyResponse(dashboardError(failure), documentationUrl);
 }
 
 const RetryAfter = z.int().min(1);
@@ -88,7 +81,7 @@ export const REFUSED = {
 export function dashboardErrorSpecs(failures: ReadonlyArray<readonly [DashboardErrorCode, string]>): Record<number, ResponseSpec> {
   const specs: Record<number, ResponseSpec> = {};
   for (const [code, when] of [...failures, ['internal_error', 'the server failed unexpectedly.'] as const]) {
-    const { status } = dashboardErrors[code];
+    const { status } = errorCodes[code];
     const line = `\`${code}\` (${status}): ${when}`;
     const spec = (specs[status] ??= { description: '', content: { 'application/json': DashboardError } });
     spec.description = spec.description ? `${spec.description} ${line}` : line;

@@ -6,6 +6,7 @@ import { BufferedResponse } from '../api/buffered-response.ts';
 import type { ApiOperation, ApiRequest, InputFailure } from '../api/operation.ts';
 import { jsonResponse } from '../api/responses.ts';
 import { AccountLimitError, AppInputError, AppNotFoundError, StaleVersionError } from '../apps/errors.ts';
+import { retryAfterSeconds } from '../limits/retry-after.ts';
 import { WebhookNotFoundError } from '../webhooks/errors.ts';
 import type { DashboardApi } from './api.ts';
 import { dashboardErrorResponse, type DashboardFailure } from './errors.ts';
@@ -121,6 +122,9 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   graceSeconds: 'grace period',
 };
 
+/** How long a client is asked to wait when every password slot is taken: a hash takes about a second. */
+const PASSWORD_QUEUE_RETRY_MS = 2_000;
+
 /** A store's refusal as the failure a person reads; null for anything else (a 500). */
 function failureOf(error: unknown): DashboardFailure | null {
   if (error instanceof AppNotFoundError) return { code: 'not_found', message: `There is no app ${error.appId} in your account.` };
@@ -139,7 +143,11 @@ function failureOf(error: unknown): DashboardFailure | null {
   }
   if (error instanceof AccountLimitError) return { code: 'limit_reached', message: error.message, limit: { name: error.limit, max: error.max } };
   if (error instanceof PasswordHashingBusyError)
-    return { code: 'server_busy', message: 'Too many passwords are being checked right now. Try again in a few seconds.', retryAfterSeconds: 2 };
+    return {
+      code: 'server_busy',
+      message: 'Too many passwords are being checked right now. Try again in a few seconds.',
+      retryAfterSeconds: retryAfterSeconds(PASSWORD_QUEUE_RETRY_MS),
+    };
   if (error instanceof EmailTakenError) return { code: 'email_taken', message: 'An account with this email already exists. Sign in instead.', field: 'email' };
   if (error instanceof WrongPasswordError) return { code: 'invalid_input', message: 'The current password is wrong.', field: 'currentPassword' };
   return null;

@@ -1,5 +1,5 @@
 import type { ApiOperation, ApiRequest } from '../api/operation.ts';
-import { documentationUrlOf } from '../api/errors.ts';
+import { documentationUrlOf } from '../api/openapi.ts';
 import { accountOperations } from './account-operations.ts';
 import type { DashboardApi } from './api.ts';
 import { appOperations } from './app-operations.ts';

@@ -3,9 +3,9 @@ import { nftContractsConfig, nftMetadataConfig, nftsConfig, nodeConfig } from '.
 import type { Database } from '../db/open.ts';
 import { nftChainOverPool } from '../node/pool-nft-chain.ts';
 import { chainOverPool } from '../node/pool-chain.ts';
-import type { NftRuntimeSources } from '../node/runtime.ts';
 import type { UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import { enqueueMetadataUpdate } from '../webhooks/outbox.ts';
+import type { NftApiOptions } from './api/handlers.ts';
 import { loadCollectionsRegistry } from './contracts/registry.ts';
 import { createNftContractSource } from './contracts/source.ts';
 import type { MediaRoute } from './media/media-route.ts';
@@ -19,7 +19,7 @@ import type { NftMetadataWorker } from './metadata/worker.ts';
 
 export interface NftServices {
   /** What the NFT endpoints read besides the index. */
-  sources: Omit<NftRuntimeSources, 'db'>;
+  sources: Omit<NftApiOptions, 'network' | 'db'>;
   /** GET /nft-media/… */
   media: MediaRoute;
   /** The metadata worker, started by `start` when NFT_METADATA_IN_SERVER is on. */

@@ -1,7 +1,8 @@
 import { keccak256, type Hex } from 'viem';
 import { answerKey, type AnswerCache } from './answer-cache.ts';
 import { mayCacheAnswer } from './rpc/cache-policy.ts';
-import { rpcFailure, type RpcErrorObject, type RpcFailure } from './rpc/errors.ts';
+import type { RpcErrorObject, RpcFailure } from '../errors/json-rpc.ts';
+import { rpcFailure } from './rpc/errors.ts';
 import type { RpcOutcome } from './rpc/jsonrpc.ts';
 import { type ChainHead, logsHeadTags } from './rpc/logs-range.ts';
 import type { JsonValue, RpcMethod } from './rpc/method.ts';

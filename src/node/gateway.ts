@@ -1,17 +1,15 @@
+import { callerLabel, type Admission } from '../admission/admission.ts';
+import type { Caller } from '../admission/callers.ts';
+import { KEYED_CORS_HEADERS } from '../admission/cors.ts';
 import { BufferedResponse } from '../api/buffered-response.ts';
-import { apiErrorResponse, type ApiErrorCode } from '../api/errors.ts';
+import { CrucibleError, fail } from '../errors/crucible-error.ts';
+import { errorBodyResponse } from '../errors/error-body.ts';
+import { toRpcFailure, type RpcFailure } from '../errors/json-rpc.ts';
 import { DEFAULT_JSON_MAX_DEPTH, exceedsJsonDepth, jsonDepthScan } from '../http/json-depth.ts';
-import type { NftApi } from '../nfts/api/handlers.ts';
-import { NFT_ENDPOINTS, type NftEndpointName } from '../nfts/api/endpoints.ts';
-import { nftFailure, type NftAnswer } from '../nfts/api/errors.ts';
-import type { QuotaCounter } from '../limits/quota.ts';
-import type { RateLimiter } from '../limits/rate-limiter.ts';
-import { accessFailure, type Caller, type KeyLookup } from './access.ts';
 import type { AnswerCache } from './answer-cache.ts';
-import { createCallerLimits, type CallerLimitSettings } from './caller-limits.ts';
 import { executeCalls, type ExecutionNetwork, type ValidCall } from './execute-calls.ts';
 import type { NodeTarget } from './node-url.ts';
-import { rpcFailure, type RpcFailure } from './rpc/errors.ts';
+import { rpcFailure } from './rpc/errors.ts';
 import {
   batchReply,
   bodyFailure,
@@ -27,32 +25,23 @@ import { MAX_BODY_BYTES } from './rpc/limits.ts';
 import { rpcRegistry } from './rpc/registry.ts';
 import { validateCall } from './rpc/validate.ts';
 
-// The JSON-RPC gateway over HTTP (platform §3): `POST {node_url}/v2/<key>` as a
-// Request -> Response function. In order: the body's size, the key, the app's state, network
-// and origin, the request's minimum charge (before the body is read: README, "Server limits"),
-// the body's nesting, the body itself, each call against the registry, the rest of the calls'
-// compute units and the quota; then the calls, metered per app, network and method.
+// The JSON-RPC gateway over HTTP (docs/json-rpc.md): `POST {node_url}/v2/<key>` and the network's
+// OpenRPC document, as a Request -> Response function; the WebSocket (./websocket/) sends its
+// messages through answer(). In order: the body's size, the key, the app's state, network and
+// origin (src/admission/), the request's minimum charge (before the body is read: README, "Server
+// limits"), the body's nesting, the body itself, each call against the registry, the rest of the
+// calls' compute units and the quota; then the calls, metered per app, network and method. The
+// REST products under `{node_url}` are the keyed REST door's (src/rest/).
 
 export interface GatewayNetwork extends ExecutionNetwork {
   name: string;
   chainId: number | null;
-  /** The NFT endpoints (platform §5); absent: the network has none (404). */
-  nfts?: { api: NftApi; openApiDocument(): unknown; documentationUrl: string };
 }
 
-/** One metered call (src/apps/ aggregates them per minute for the dashboard). */
-export interface UsageRecorder {
-  record(entry: { appId: string; network: string; method: string; computeUnits: number; errorCode?: number | null }): void;
-}
-
-export interface NodeGatewayOptions extends CallerLimitSettings {
+export interface NodeGatewayOptions {
   networks: ReadonlyMap<string, GatewayNetwork>;
-  keys: KeyLookup;
-  rateLimiter: RateLimiter;
-  quota: QuotaCounter;
-  usage: UsageRecorder;
-  /** Every call carried out, the demo key's too (metrics). */
-  observeCall?: (call: { network: string; method: string; computeUnits: number; errorCode: number | null }) => void;
+  /** Keys, apps, compute units and metering (src/admission/). */
+  admission: Admission;
   cache: AnswerCache;
   /** What a JSON-RPC message is charged at least (NODE_MIN_REQUEST_COMPUTE_UNITS); default MIN_REQUEST_COMPUTE_UNITS. */
   minRequestComputeUnits?: number;
@@ -62,13 +51,10 @@ export interface NodeGatewayOptions extends CallerLimitSettings {
   docsUrl(network: string): string;
   /** Where the node API is described: 404s for unknown networks and paths point there. */
   documentationUrl: string;
-  now?: () => number;
 }
 
 interface NodeRequest {
   method: string;
-  /** The whole URL: the NFT endpoints read its query. */
-  url?: string;
   headers: Headers;
   body: ReadableStream<Uint8Array> | null;
   /**
@@ -109,23 +95,9 @@ export interface NodeGateway {
    * the caller's rate; false when the caller is over its limit (the notification is dropped).
    */
   chargeNotification(session: NodeSession, method: string, computeUnits: number): Promise<boolean>;
+  /** JSON-RPC and the OpenRPC document; any other path under `{node_url}` is answered 404 here. */
   handle(request: NodeRequest, target: NodeTarget, context: HandleContext): Promise<Response>;
-  /**
-   * A call of a product with no network (prices, platform §7) under the same keys and limits: the
-   * key, the app's state and Origin, then `computeUnits` from its rate and quota, metered as
-   * `method` under `product`. Refused: the Error body (spec 2.5) to answer.
-   */
-  admit(key: string, request: { origin: string | null; clientIp: string | null }, charge: ProductCharge): Promise<ProductAdmission>;
 }
-
-export interface ProductCharge {
-  product: string;
-  method: string;
-  computeUnits: number;
-  documentationUrl: string;
-}
-
-export type ProductAdmission = { ok: true; caller: string; done(status: number): void } | { ok: false; answer: NftAnswer };
 
 interface HandleContext {
   /** The request's path as received, for error messages. */
@@ -135,18 +107,7 @@ interface HandleContext {
   identified?: (caller: string) => void;
 }
 
-/** How logs name a caller: its app id, or `demo`. */
-function callerLabel(caller: Caller): string {
-  return caller.kind === 'app' ? caller.app.id : 'demo';
-}
-
-/** App keys ship in web front ends (platform §2): any origin may call, and the allow-list decides. */
-const corsHeaders = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'POST, GET, OPTIONS',
-  'access-control-allow-headers': 'content-type',
-  'access-control-max-age': '86400',
-};
+const corsHeaders = KEYED_CORS_HEADERS;
 
 /**
  * What a JSON-RPC message costs at least unless NODE_MIN_REQUEST_COMPUTE_UNITS says otherwise: the
@@ -160,7 +121,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   const maxDepth = options.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
   // Refused before JSON.parse: a body of deeply nested arrays holds the main thread for up to a second.
   const tooDeep: ParsedRpcBody = { kind: 'invalid', problem: `the body nests arrays and objects more than ${maxDepth} deep, the limit` };
-  const limits = createCallerLimits(options);
+  const { admission } = options;
   // Each network's docs URL, computed once.
   const docsUrls = new Map<string, string>();
   const docsUrlOf = (network: string): string => {
@@ -169,20 +130,14 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     return url;
   };
 
-  /** The rate and the quota for one call of `computeUnits` (NFT endpoints, prices, notifications). */
-  const limitFailure = async (caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<RpcFailure | null> =>
-    (await limits.takeRate(caller, scope, computeUnits, clientIp)) ?? (await limits.countQuota(caller, computeUnits));
-
-  /** Who the key names and whether they may call this network from this origin (platform §2). */
+  /** Who the key names and whether they may call this network from this origin (docs/keys-and-limits.md). */
   const authorize = async (
     network: GatewayNetwork,
     key: string,
     origin: string | null,
   ): Promise<{ ok: true; caller: Caller } | { ok: false; failure: RpcFailure }> => {
-    const caller = key ? await options.keys.find(key) : null;
-    if (!caller) return { ok: false, failure: rpcFailure('invalid_api_key') };
-    const denied = caller.kind === 'app' ? accessFailure(caller.app, network.id, origin) : null;
-    return denied ? { ok: false, failure: denied } : { ok: true, caller };
+    const identified = await admission.identify(key, { network: network.id, origin });
+    return identified.ok ? identified : { ok: false, failure: toRpcFailure(identified.error) };
   };
 
   /** One JSON-RPC message (a request or a batch) from an authorized caller, over either transport. */
@@ -199,8 +154,8 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   ): Promise<RpcReply> => {
     const { caller, network, clientIp } = session;
     if (body.kind === 'parse-error' || body.kind === 'invalid') {
-      const limited = await limits.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp);
-      return failureReply(limited ?? bodyFailure(body));
+      const limited = await admission.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp);
+      return failureReply(limited ? toRpcFailure(limited) : bodyFailure(body));
     }
     const items: RpcItem[] = body.kind === 'single' ? [body.item] : body.items;
     const outcomes: Array<RpcOutcome | undefined> = new Array(items.length);
@@ -224,21 +179,16 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     // Every message costs at least the minimum; what was taken before the body was read is not taken again.
     const cost = valid.reduce((sum, call) => sum + call.method.computeUnits, 0);
     const limited =
-      (await limits.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp)) ?? (await limits.countQuota(caller, cost));
-    if (limited) return failureReply(limited);
+      (await admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp)) ?? (await admission.countQuota(caller, cost));
+    if (limited) return failureReply(toRpcFailure(limited));
 
     const executed = await executeCalls(valid, network, options.cache, extra);
     for (const [k, call] of valid.entries()) {
       outcomes[validAt[k]!] = executed[k];
-      meter(caller, network.id, call.method.name, call.method.computeUnits, errorCodeOf(executed[k]!));
+      admission.meter(caller, network.id, call.method.name, call.method.computeUnits, errorCodeOf(executed[k]!));
     }
     const done = outcomes as RpcOutcome[];
     return body.kind === 'single' ? singleReply(items[0]!, done[0]!) : batchReply(items, done);
-  };
-
-  const meter = (caller: Caller, network: string, method: string, computeUnits: number, errorCode: number | null) => {
-    options.observeCall?.({ network, method, computeUnits, errorCode });
-    if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network, method, computeUnits, errorCode });
   };
 
   const answerHttp = async (request: NodeRequest, network: GatewayNetwork, key: string, context: HandleContext): Promise<Response> => {
@@ -250,8 +200,8 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     context.identified?.(callerLabel(caller));
     const { clientIp } = context;
     // Charged before the body is read, so a request refused here costs no reading or parsing.
-    const admission = await limits.takeRate(caller, network.id, minimum, clientIp);
-    if (admission) return failureResponse(admission);
+    const unpaid = await admission.takeRate(caller, network.id, minimum, clientIp);
+    if (unpaid) return failureResponse(toRpcFailure(unpaid));
     // Nesting is measured as the body arrives: reading stops at the chunk that passes the limit.
     const scan = jsonDepthScan(maxDepth);
     let deep = false;
@@ -262,115 +212,32 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     return replyResponse(await answerBody({ caller, network, clientIp }, body, 'http', undefined, minimum));
   };
 
-  /** An NFT endpoint (platform §5): the key and the app as for JSON-RPC, the query, then the endpoint's compute units; metered under its name. */
-  const answerNft = async (
-    request: NodeRequest,
-    network: GatewayNetwork,
-    nfts: NonNullable<GatewayNetwork['nfts']>,
-    key: string,
-    endpoint: NftEndpointName,
-    context: HandleContext,
-  ): Promise<Response> => {
-    const failed = (failure: RpcFailure) => nftResponse(nftFailureOf(failure, nfts.documentationUrl));
-    const authorized = await authorize(network, key, request.headers.get('origin'));
-    if (!authorized.ok) return failed(authorized.failure);
-    const { caller } = authorized;
-    context.identified?.(callerLabel(caller));
-    const search = request.url ? new URL(request.url, 'http://node').search : '';
-    const prepared = nfts.api.prepare(endpoint, search);
-    if (!prepared.ok) return nftResponse(prepared.answer);
-    const { computeUnits } = NFT_ENDPOINTS[endpoint];
-    const limited = await limitFailure(caller, network.id, computeUnits, context.clientIp);
-    if (limited) return failed(limited);
-    let answer: NftAnswer;
-    try {
-      answer = await prepared.run();
-    } catch {
-      answer = nftFailure('internal_error', 'The server failed while reading NFT data.', nfts.documentationUrl);
-    }
-    meter(caller, network.id, endpoint, computeUnits, answer.status === 200 ? null : answer.status);
-    return nftResponse(answer);
-  };
-
-  const admit = async (key: string, request: { origin: string | null; clientIp: string | null }, charge: ProductCharge): Promise<ProductAdmission> => {
-    const refused = (failure: RpcFailure): ProductAdmission => ({ ok: false, answer: nftFailureOf(failure, charge.documentationUrl) });
-    const caller = key ? await options.keys.find(key) : null;
-    if (!caller) return refused(rpcFailure('invalid_api_key'));
-    const denied = caller.kind === 'app' ? accessFailure(caller.app, null, request.origin) : null;
-    if (denied) return refused(denied);
-    const limited = await limitFailure(caller, charge.product, charge.computeUnits, request.clientIp);
-    if (limited) return refused(limited);
-    return {
-      ok: true,
-      caller: callerLabel(caller),
-      done: (status) => meter(caller, charge.product, charge.method, charge.computeUnits, status === 200 ? null : status),
-    };
-  };
-
   return {
     networks: options.networks,
     authorize,
     answer,
-    admit,
     async prepay(session) {
-      const failure = await limits.takeRate(session.caller, session.network.id, minimum, session.clientIp);
-      return failure ? { ok: false, failure } : { ok: true, prepaidComputeUnits: minimum };
+      const unpaid = await admission.takeRate(session.caller, session.network.id, minimum, session.clientIp);
+      return unpaid ? { ok: false, failure: toRpcFailure(unpaid) } : { ok: true, prepaidComputeUnits: minimum };
     },
     async chargeNotification(session, method, computeUnits) {
-      const refused = await limitFailure(session.caller, session.network.id, computeUnits, session.clientIp);
-      if (!refused) meter(session.caller, session.network.id, method, computeUnits, null);
+      const refused = await admission.charge(session.caller, session.network.id, computeUnits, session.clientIp);
+      if (!refused) admission.meter(session.caller, session.network.id, method, computeUnits, null);
       return refused === null;
     },
     async handle(request, target, context) {
-      const { path } = context;
       const network = options.networks.get(target.network);
       if (!network || target.kind === 'unknown-path')
-        return apiErrorResponse('not_found', { method: request.method, path, documentationUrl: options.documentationUrl });
+        return errorBodyResponse(fail('not_found', { method: request.method, path: context.path }), options.documentationUrl);
       if (request.method === 'OPTIONS') return new BufferedResponse(null, { status: 204, headers: corsHeaders });
       if (target.kind === 'openrpc') {
         if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD, OPTIONS');
         return json(200, network.openRpcDocument());
       }
-      if (target.kind === 'openapi' || target.kind === 'nft') {
-        const { nfts } = network;
-        if (!nfts) return apiErrorResponse('not_found', { method: request.method, path, documentationUrl: options.documentationUrl });
-        if (request.method !== 'GET' && request.method !== 'HEAD')
-          return apiErrorResponse('method_not_allowed', {
-            method: request.method,
-            path,
-            allow: ['GET', 'HEAD', 'OPTIONS'],
-            documentationUrl: nfts.documentationUrl,
-          });
-        if (target.kind === 'openapi') return json(200, nfts.openApiDocument());
-        return answerNft(request, network, nfts, target.key, target.endpoint, context);
-      }
       if (request.method !== 'POST') return methodNotAllowed('POST, OPTIONS');
       return answerHttp(request, network, target.key, context);
     },
   };
-}
-
-/** The gateway's refusals as NFT Error bodies (spec 2.5): the same checks, the same sentences. */
-const NFT_CODE_OF: Partial<Record<RpcFailure['reason'], ApiErrorCode>> = {
-  invalid_api_key: 'unauthorized',
-  app_disabled: 'forbidden',
-  network_not_allowed: 'forbidden',
-  origin_not_allowed: 'forbidden',
-  rate_limited: 'rate_limited',
-  no_healthy_upstream: 'upstream_unavailable',
-  index_unavailable: 'upstream_unavailable',
-};
-
-function nftFailureOf(failure: RpcFailure, documentationUrl: string): NftAnswer {
-  const data = failure.error.data;
-  const retryAfter = data && typeof data === 'object' && 'retryAfterSeconds' in data ? Number(data.retryAfterSeconds) : undefined;
-  return nftFailure(NFT_CODE_OF[failure.reason] ?? 'internal_error', `${failure.error.message}.`, documentationUrl, retryAfter);
-}
-
-function nftResponse(answer: NftAnswer): Response {
-  const headers: Record<string, string> = answer.status === 200 ? {} : { 'cache-control': 'no-store' };
-  if (answer.retryAfterSeconds !== undefined) headers['retry-after'] = String(answer.retryAfterSeconds);
-  return json(answer.status, answer.body, headers);
 }
 
 function errorCodeOf(outcome: RpcOutcome): number | null {
@@ -403,7 +270,9 @@ function replyResponse(reply: RpcReply): Response {
 }
 
 function methodNotAllowed(allow: string): Response {
-  return json(405, { jsonrpc: '2.0', id: null, error: { code: -32600, message: `Invalid request: use ${allow.split(', ')[0]} here` } }, { allow });
+  const methods = allow.split(', ');
+  const { error } = toRpcFailure(new CrucibleError('method_not_allowed', `Invalid request: use ${methods[0]} here.`, { allow: methods }));
+  return json(405, { jsonrpc: '2.0', id: null, error }, { allow });
 }
 
 /** The body as text, or null when it is longer than `maxBytes` (counted as it arrives: Content-Length may be absent or wrong) or `stop` is true of a chunk. */

@@ -5,8 +5,6 @@ import { createUsageMeter } from '../apps/usage-meter.ts';
 import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { databaseConfig, nodeConfig } from '../config/config.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import { readNftsConfig } from '../config/nfts.ts';
-import { noNftContracts, noNftMetadata } from '../nfts/api/no-sources.ts';
 import { createTokenMetadataReader } from '../tokens/metadata.ts';
 import { loadTokenList } from '../tokens/token-list.ts';
 import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
@@ -18,9 +16,9 @@ import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
 import { loadNetworks } from '../site/load.ts';
 import { connectRedis } from '../store/redis.ts';
 import type { WebSocketSettings } from '../config/node.ts';
-import { createKeyLookup } from './access.ts';
+import { createKeyLookup } from '../admission/callers.ts';
 import { serveMetrics } from './metrics.ts';
-import { startNodeRuntime, type NftRuntimeSources, type NodeRuntime } from './runtime.ts';
+import { startNodeRuntime, type NodeRuntime } from './runtime.ts';
 import { databaseTokenIndex } from './token-index.ts';
 import { createMemoryWebSocketHolds, type WebSocketHolds } from './websocket/holds.ts';
 import { createRedisWebSocketHolds } from './websocket/redis-holds.ts';
@@ -54,8 +52,6 @@ export async function loadNodeRuntime(options: {
   jsonMaxDepth?: number;
   /** The process's database (the transfer index is read from it), opened here when absent. */
   database?: Database;
-  /** What the NFT endpoints read besides the index; absent parts answer null fields, and the timeouts are the defaults. */
-  nfts?: Partial<Omit<NftRuntimeSources, 'db'>>;
 }): Promise<LoadedNodeRuntime> {
   const networks = await loadNetworks(options.root);
   const config = nodeConfig(networks);
@@ -74,7 +70,7 @@ export async function loadNodeRuntime(options: {
     const seed = (key: string, month: string) => usage.monthComputeUnits(key.replace(/^app:/, ''), monthResetAt(month).getTime() - 1);
     const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
     if (redis) opened.push(() => redis.quit());
-    // Remembered for a second (access.ts); the dashboard makes this process forget them when a key changes.
+    // Remembered for a second (src/admission/callers.ts); the dashboard makes this process forget them when a key changes.
     const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
     const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
     const runtime = startNodeRuntime({
@@ -92,13 +88,6 @@ export async function loadNodeRuntime(options: {
         indexOf: (network) => databaseTokenIndex(database.db, network),
         metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
         list: await loadTokenList(options.root, { siteOrigin: options.origin }),
-      },
-      nfts: {
-        db: database.db,
-        metadata: options.nfts?.metadata ?? noNftMetadata,
-        contracts: options.nfts?.contracts ?? noNftContracts,
-        // The reader's defaults (an empty environment) until the server passes its NFT configuration.
-        tokenUriTimeout: options.nfts?.tokenUriTimeout ?? readNftsConfig({}, { local: options.devnets !== null }).tokenUriTimeout,
       },
     });
     opened.push(async () => runtime.close());

@@ -1,34 +1,43 @@
-import { nftEndpointOf, type NftEndpointName } from '../nfts/api/endpoints.ts';
 import { nodePathPrefix as pathPrefix } from '../site/urls.ts';
 
-// Where a request to `{node_url}` is addressed (platform §1): both forms are served, always
-// `<site origin>/node/<network>/…` and, with NODE_DOMAIN set, `https://<network>.<NODE_DOMAIN>/…`.
+// Where a request to `{node_url}` is addressed (docs/hosts-and-paths.md): both forms are served,
+// always `<site origin>/node/<network>/…` and, with NODE_DOMAIN set, `https://<network>.<NODE_DOMAIN>/…`.
+// The JSON-RPC gateway (./gateway.ts) answers its own two paths; every other path under `{node_url}`
+// is the keyed REST door's (src/rest/door.ts: the NFT endpoints and the network's openapi.json, or 404).
 
 export type NodeTarget =
   /** `{node_url}/v2/<key>` (key '' when missing). */
   | { kind: 'rpc'; network: string; key: string }
   /** `{node_url}/openrpc.json`: the network's OpenRPC document. */
   | { kind: 'openrpc'; network: string }
-  /** `{node_url}/v2/<key>/getNFTs` and the SDK's `{node_url}/nft/v3/<key>/<endpoint>` (platform §5). */
-  | { kind: 'nft'; network: string; key: string; endpoint: NftEndpointName }
-  /** `{node_url}/openapi.json`: the OpenAPI document of the network's NFT endpoints. */
-  | { kind: 'openapi'; network: string }
-  /** Under `{node_url}` but nothing is served there (404). */
+  /** Under `{node_url}`, not the gateway's: the REST door answers it. */
   | { kind: 'unknown-path'; network: string };
 
 /** The rule lives with the site's other URLs; the gateway's runtime shows it in OpenRPC documents. */
 export { nodeUrlOf } from '../site/urls.ts';
+
+/** A path under one network's `{node_url}`: the network's id and the path below its URL. */
+export interface NodeAddress {
+  network: string;
+  path: string;
+}
 
 /**
  * The node target of a request, or null when it is not addressed to `{node_url}` (the site's own
  * paths). `host` is the Host header; `path` is already percent-decoded.
  */
 export function nodeTargetOf(host: string | undefined, path: string, nodeDomain: string | null): NodeTarget | null {
+  const address = nodeAddressOf(host, path, nodeDomain);
+  return address && nodeTargetAt(address);
+}
+
+/** Which network's `{node_url}` a request is addressed to, and the path under it; null: the site's own paths. */
+export function nodeAddressOf(host: string | undefined, path: string, nodeDomain: string | null): NodeAddress | null {
   if (nodeDomain && host) {
     const hostname = host.replace(/:\d+$/, '').toLowerCase();
     if (hostname.endsWith(`.${nodeDomain}`)) {
       const network = hostname.slice(0, -nodeDomain.length - 1);
-      if (network && !network.includes('.')) return targetUnder(network, path);
+      if (network && !network.includes('.')) return { network, path };
     }
   }
   if (!path.startsWith(pathPrefix)) return null;
@@ -36,16 +45,13 @@ export function nodeTargetOf(host: string | undefined, path: string, nodeDomain:
   const slash = rest.indexOf('/');
   const network = slash === -1 ? rest : rest.slice(0, slash);
   if (!network) return null;
-  return targetUnder(network, slash === -1 ? '/' : rest.slice(slash));
+  return { network, path: slash === -1 ? '/' : rest.slice(slash) };
 }
 
-function targetUnder(network: string, path: string): NodeTarget {
+/** The gateway's paths: JSON-RPC at `/v2/<key>` and the OpenRPC document; anything else is the REST door's. */
+export function nodeTargetAt({ network, path }: NodeAddress): NodeTarget {
   if (path === '/openrpc.json') return { kind: 'openrpc', network };
-  if (path === '/openapi.json') return { kind: 'openapi', network };
   const rpc = /^\/v2(?:\/([^/]*))?\/?$/.exec(path);
   if (rpc) return { kind: 'rpc', network, key: rpc[1] ?? '' };
-  const nft = /^\/(v2|nft\/v3)\/([^/]*)\/([^/]+)$/.exec(path);
-  const endpoint = nft ? nftEndpointOf(nft[1] === 'v2' ? 'v2' : 'v3', nft[3]!) : null;
-  if (nft && endpoint) return { kind: 'nft', network, key: nft[2]!, endpoint };
   return { kind: 'unknown-path', network };
 }

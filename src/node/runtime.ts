@@ -1,16 +1,11 @@
-import type { Kysely } from 'kysely';
+import { createAdmission, type Admission, type UsageRecorder } from '../admission/admission.ts';
+import type { KeyLookup } from '../admission/callers.ts';
 import type { LocalDevnets } from '../chain/local-devnets.ts';
-import type { DatabaseSchema } from '../db/schema.ts';
-import type { TokenUriTimeoutLimits } from '../nfts/fetch-timeout.ts';
-import { createNftApi, type NftMetadataRefresh } from '../nfts/api/handlers.ts';
-import { nftOpenApiDocument } from '../nfts/api/openapi.ts';
-import type { NftContractSource, NftMetadataSource } from '../nfts/ports.ts';
 import { defaultLocale } from '../site/locales.ts';
 import type { NetworkRecord } from '../site/records.ts';
 import { pageUrl } from '../site/urls.ts';
-import type { KeyLookup } from './access.ts';
 import { createAnswerCache } from './answer-cache.ts';
-import { createNodeGateway, type GatewayNetwork, type NodeGateway, type UsageRecorder } from './gateway.ts';
+import { createNodeGateway, type GatewayNetwork, type NodeGateway } from './gateway.ts';
 import type { NodeConfig } from '../config/node.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
@@ -25,7 +20,8 @@ import type { TokenIndex } from '../tokens/ports.ts';
 import type { TokenList } from '../tokens/token-list.ts';
 
 // Wires the gateway from its configuration and the parts the server holds (the app store's key
-// lookup, limits, usage meter): one upstream pool per network, each network's upstreams being its
+// lookup, limits, usage meter): the admission of every keyed call (src/admission/, which the keyed
+// REST door shares), and one upstream pool per network, each network's upstreams being its
 // configured URLs or, in local mode, the devnet the faucet drips on.
 
 export interface NodeRuntimeOptions {
@@ -52,23 +48,12 @@ export interface NodeRuntimeOptions {
     metadata: TokenMetadataReader;
     list: TokenList;
   };
-  /** The NFT endpoints (platform §5) on every EVM network; without it they answer 404. */
-  nfts?: NftRuntimeSources;
-}
-
-/** A source as given, or made from the runtime's upstream pools by network id (the chains it reads). */
-type OverPools<T> = T | ((pools: ReadonlyMap<string, UpstreamPool>) => T);
-
-/** What the NFT endpoints read: the transfer index's database, token metadata and contract facts. */
-export interface NftRuntimeSources {
-  db: Kysely<DatabaseSchema>;
-  metadata: OverPools<NftMetadataSource & Partial<NftMetadataRefresh>>;
-  contracts: OverPools<NftContractSource>;
-  tokenUriTimeout: TokenUriTimeoutLimits;
 }
 
 export interface NodeRuntime {
   gateway: NodeGateway;
+  /** Keys, apps, compute units and metering of every keyed call: the gateway's, and the REST door's. */
+  admission: Admission;
   metrics: NodeMetrics;
   /** The pools by network id (health for /metrics). */
   pools: ReadonlyMap<string, UpstreamPool>;
@@ -87,7 +72,6 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   const { config, devnets } = options;
   const networks = new Map<string, GatewayNetwork>();
   const pools = new Map<string, UpstreamPool>();
-  const nftSources = options.nfts && { db: options.nfts.db, read: nftReadsOverPools(options.nfts, pools) };
   for (const record of options.networks) {
     const configured = config.upstreams[record.id] ?? [];
     const evm = record.vm !== 'starknet' && record.chainId !== null;
@@ -113,8 +97,6 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
         : undefined;
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
-    let nftDocument: Record<string, unknown> | undefined;
-    const nftDocumentationUrl = `${nodeUrl}/openapi.json`;
     networks.set(record.id, {
       id: record.id,
       name: record.name,
@@ -128,31 +110,26 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
           serverUrl: `${nodeUrl}/v2/demo`, // a real URI: the demo key answers on every network
           docsUrl: rpcDocsUrl(options.siteOrigin, record.id),
         })) as never,
-      nfts:
-        nftSources && evm
-          ? {
-              api: createNftApi({ network: record.id, db: nftSources.db, ...nftSources.read, documentationUrl: nftDocumentationUrl }),
-              documentationUrl: nftDocumentationUrl,
-              openApiDocument: () => (nftDocument ??= nftOpenApiDocument({ nodeUrl, networkName: record.name, siteOrigin: options.siteOrigin })),
-            }
-          : undefined,
     });
   }
   const metrics = createNodeMetrics(pools);
   const keysForgotten = new Set<() => void>();
-  const gateway = createNodeGateway({
-    networks,
-    observeCall: metrics.observeCall,
+  const admission = createAdmission({
     keys: options.keys,
     rateLimiter: options.rateLimiter,
     quota: options.quota,
     usage: options.usage,
-    cache: createAnswerCache(),
+    observeCall: metrics.observeCall,
     demo: config.demoLimit,
     account: config.accountLimit,
+    ipv6PrefixLength: options.ipv6PrefixLength,
+  });
+  const gateway = createNodeGateway({
+    networks,
+    admission,
+    cache: createAnswerCache(),
     minRequestComputeUnits: config.minRequestComputeUnits,
     jsonMaxDepth: options.jsonMaxDepth,
-    ipv6PrefixLength: options.ipv6PrefixLength,
     docsUrl: (network) => rpcDocsUrl(options.siteOrigin, network),
     documentationUrl: new URL('/openapi.json', options.siteOrigin).href,
   });
@@ -168,6 +145,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
         return response;
       },
     },
+    admission,
     metrics,
     pools,
     forgetKeys: () => {
@@ -187,23 +165,4 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
 /** The network's RPC page (spec 4.9), which lists its methods and links the method reference. */
 function rpcDocsUrl(siteOrigin: string, network: string): string {
   return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
-}
-
-/**
- * The NFT sources, made once from the pools when first used (every network's pool exists by then),
- * so a source may read the chains through the gateway's own upstreams.
- */
-function nftReadsOverPools(sources: NftRuntimeSources, pools: ReadonlyMap<string, UpstreamPool>) {
-  let metadata: (NftMetadataSource & Partial<NftMetadataRefresh>) | undefined;
-  let contracts: NftContractSource | undefined;
-  const metadataSource = () => (metadata ??= typeof sources.metadata === 'function' ? sources.metadata(pools) : sources.metadata);
-  const contractSource = () => (contracts ??= typeof sources.contracts === 'function' ? sources.contracts(pools) : sources.contracts);
-  return {
-    tokenUriTimeout: sources.tokenUriTimeout,
-    metadata: {
-      metadataOf: (tokens, options) => metadataSource().metadataOf(tokens, options),
-      refresh: (token, options) => metadataSource().refresh?.(token, options) ?? Promise.resolve(null),
-    } satisfies NftMetadataSource & NftMetadataRefresh,
-    contracts: { contractsOf: (network, addresses) => contractSource().contractsOf(network, addresses) } satisfies NftContractSource,
-  };
 }

@@ -3,7 +3,6 @@ import { WORLD_PRICE_SOURCES } from '../chain/world/price-layer.ts';
 import { buildConfig, databaseConfig, faucetConfig, nodeConfig, pricesConfig } from '../config/config.ts';
 import type { PricesConfig } from '../config/prices.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import type { NodeGateway } from '../node/gateway.ts';
 import { chainOverPool } from '../node/pool-chain.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import { loadTokenList } from '../tokens/token-list.ts';
@@ -25,8 +24,8 @@ export interface PriceServices {
   config: PricesConfig;
   plan: PricePlan;
   sampler: PriceSampler;
-  /** The endpoints' dependencies, admitting calls through the node gateway. */
-  api(gateway: Pick<NodeGateway, 'admit'>): PricesApi;
+  /** What the endpoints read (the keyed REST door admits and charges their calls). */
+  api: PricesApi;
   /** The gateway's pools, once they exist; starts the sampler when PRICES_IN_SERVER is on (`inServer`) or always (`worker`). */
   start(pools: ReadonlyMap<string, UpstreamPool>, mode: 'server' | 'worker'): void;
   close(): Promise<void>;
@@ -73,15 +72,14 @@ export async function loadPriceServices(options: {
     config,
     plan,
     sampler,
-    api: (gateway) => ({
+    api: {
       db: options.database.db,
       plan,
-      admit: gateway.admit,
       localWorld,
       networks: ids,
       // Three periods without a round: the sampler has stopped, and its last price is not current.
       staleAfterMs: 3 * config.sampleMs,
-    }),
+    },
     start(gatewayPools, mode) {
       pools = gatewayPools;
       if (!(mode === 'worker' || config.inServer)) return;

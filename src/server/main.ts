@@ -9,8 +9,12 @@ import { openDatabase } from '../db/open.ts';
 import { loadServerTransferIndexer } from '../indexer/load.ts';
 import { registerIndexerMetrics } from '../indexer/metrics.ts';
 import { loadNftServices } from '../nfts/load.ts';
+import { nftApisOf } from '../nfts/api/handlers.ts';
 import { loadNodeRuntime } from '../node/load.ts';
+import { nodeUrlOf } from '../node/node-url.ts';
 import { loadPriceServices } from '../prices/load.ts';
+import { createRestDoor, mountProduct } from '../rest/door.ts';
+import { restProducts } from '../rest/registry.ts';
 import { loadDashboard } from '../dashboard/load.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
 import { ConfigError, refuseLocalModeOnNetwork, type ServerConfig } from '../config/server.ts';
@@ -53,6 +57,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   const indexer = await loadServerTransferIndexer({ root: projectRoot, devnets, database });
   // NFT webhooks (platform §6): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
   const local = faucet.mode === 'local';
+  // The networks that speak the EVM's JSON-RPC: webhooks and NFT data are theirs.
   const webhookNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
   const webhookStore = createWebhookStore(database.db, { networks: webhookNetworks, urlRules: { local }, maxPerOwner: webhooksConfig({ local }).perAccount });
   const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore };
@@ -67,7 +72,6 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     ipv6PrefixLength: faucet.ipv6PrefixLength,
     jsonMaxDepth: config.jsonMaxDepth,
     database,
-    nfts: nfts.sources,
   });
   for (const warning of node.configWarnings) logger.info('setting renamed', { warning });
   nfts.start(node.pools);
@@ -89,19 +93,31 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     ipv6PrefixLength: faucet.ipv6PrefixLength,
     keysChanged: node.forgetKeys,
   });
+  // Nothing is read or parsed for a client before it pays (README, "Server limits").
+  const bodies = {
+    jsonMaxDepth: config.jsonMaxDepth,
+    perClient: { limiter: node.rateLimiter, ...config.apiBodyLimit, ipv6PrefixLength: faucet.ipv6PrefixLength },
+  };
   const api = await loadSiteApi({
     root: projectRoot,
     origin: rules.site,
     devnets: devnets ?? undefined,
     indexerStatus: indexer ? () => indexer.status() : undefined,
     webhooks,
-    prices: prices.api(node.gateway),
     dashboard: dashboard.api,
-    // Nothing is read or parsed for a client before it pays (README, "Server limits").
-    bodies: {
-      jsonMaxDepth: config.jsonMaxDepth,
-      perClient: { limiter: node.rateLimiter, ...config.apiBodyLimit, ipv6PrefixLength: faucet.ipv6PrefixLength },
-    },
+    bodies,
+  });
+  // The REST products behind an app key, admitted as JSON-RPC is: NFTs under each EVM network's {node_url}, prices on the site.
+  const rest = createRestDoor({
+    admission: node.admission,
+    siteOrigin: rules.site,
+    networks: node.gateway.networks,
+    nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: rules.site, nodeDomain: node.nodeDomain }),
+    products: [
+      mountProduct(restProducts.nft, nftApisOf(webhookNetworks, { db: database.db, ...nfts.sources })),
+      mountProduct(restProducts.prices, () => prices.api),
+    ],
+    bodies,
   });
   prices.start(node.pools, 'server');
   if (indexer) {
@@ -113,6 +129,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     site,
     router: api.router,
     node: { gateway: node.gateway, nodeDomain: node.nodeDomain },
+    rest,
     media: nfts.media,
     origin: rules.site,
     trustProxy: config.trustProxy,

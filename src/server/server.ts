@@ -3,22 +3,26 @@ import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pipeline } from 'node:stream/promises';
-import { apiErrorResponse, documentationUrlOf } from '../api/errors.ts';
+import { documentationUrlOf } from '../api/openapi.ts';
+import { CrucibleError, fail } from '../errors/crucible-error.ts';
+import { errorBodyResponse } from '../errors/error-body.ts';
 import { clientIp } from '../api/client-ip.ts';
 import type { Router } from '../api/router.ts';
 import { isApiPath } from '../api/site-api.ts';
 import type { TrustProxy } from '../config/server.ts';
 import type { NodeGateway } from '../node/gateway.ts';
 import type { MediaRoute } from '../nfts/media/media-route.ts';
-import { nodeTargetOf, type NodeTarget } from '../node/node-url.ts';
+import { nodeAddressOf, nodeTargetAt, type NodeAddress } from '../node/node-url.ts';
+import type { RestDoor } from '../rest/door.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from '../http/request-path.ts';
 import type { StaticReply, StaticSite } from './static-site.ts';
 
 // The production server: static files from dist/ under the rules manifest, the API router for
-// `/api/*` paths that are not prerendered files (plus `/openapi.json`), and the node gateway for
-// `{node_url}` (`/node/<network>/…`, or any path on `<network>.<NODE_DOMAIN>`).
+// `/api/*` paths that are not prerendered files (plus `/openapi.json`), the JSON-RPC gateway for
+// `{node_url}/v2/<key>` (`/node/<network>/…`, or any path on `<network>.<NODE_DOMAIN>`), and the
+// keyed REST door for the rest of `{node_url}` and the site's keyed products (`/prices/`).
 
 export interface SiteServerOptions {
   site: StaticSite;
@@ -29,6 +33,8 @@ export interface SiteServerOptions {
   logger: ServerLogger;
   /** The JSON-RPC gateway at `{node_url}` (platform §1); absent: those paths are the site's. */
   node?: { gateway: NodeGateway; nodeDomain: string | null };
+  /** The REST products behind an app key (src/rest/): the rest of `{node_url}` (with `node`), and `/prices/`. */
+  rest?: RestDoor;
   /** The stored NFT images at `/nft-media/…` (platform §5); absent: those paths are the site's. */
   media?: MediaRoute;
   /** Overrides of serverLimits (tests shorten them). */
@@ -67,7 +73,7 @@ const badRequest: StaticReply = {
 };
 
 export function createSiteServer(options: SiteServerOptions): Server {
-  const { site, router, origin, trustProxy, logger, node } = options;
+  const { site, router, origin, trustProxy, logger, node, rest } = options;
   const limits = { ...serverLimits, ...options.limits };
 
   /** Answers one request; returns a promise only when some step is asynchronous. */
@@ -78,24 +84,33 @@ export function createSiteServer(options: SiteServerOptions): Server {
     method: string,
     target: RequestPath,
     rawPath: string,
-    nodeTarget: NodeTarget | null,
+    nodeAddress: NodeAddress | null,
     logged: { app?: string },
   ): void | Promise<void> {
     const head = method === 'HEAD';
     if (!target.ok) {
       if (isApiPath(rawPath)) {
-        const code = target.reason === 'malformed' ? 'bad_request' : 'not_found';
-        const details = { method, path: rawPath, documentationUrl: documentationUrlOf(origin), problem: 'The request path is not valid percent-encoding.' };
-        return writeWebResponse(res, apiErrorResponse(code, details), { head, requestId });
+        const error =
+          target.reason === 'malformed'
+            ? new CrucibleError('bad_request', 'The request path is not valid percent-encoding.')
+            : fail('not_found', { method, path: rawPath });
+        return writeWebResponse(res, errorBodyResponse(error, documentationUrlOf(origin)), { head, requestId });
       }
       if (target.reason === 'malformed') return writeReply(res, badRequest);
       return site.notFound({ method, path: rawPath, acceptEncoding: headerValue(req, 'accept-encoding') }).then((reply) => writeReply(res, reply));
     }
     const callerIp = () => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy);
-    if (node && nodeTarget) {
-      return node.gateway
-        .handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp(), identified: (caller) => (logged.app = caller) })
-        .then((response) => writeWebResponse(res, response, { head, requestId }));
+    const restContext = () => ({ path: rawPath, clientIp: callerIp(), requestId, log: logger, identified: (caller: string) => (logged.app = caller) });
+    if (node && nodeAddress) {
+      const nodeTarget = nodeTargetAt(nodeAddress);
+      const answered =
+        nodeTarget.kind === 'unknown-path' && rest
+          ? rest.handleNode(toApiRequest(req, origin), nodeAddress, restContext())
+          : node.gateway.handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp(), identified: (caller) => (logged.app = caller) });
+      return answered.then((response) => writeWebResponse(res, response, { head, requestId }));
+    }
+    if (rest?.answersSitePath(target.path)) {
+      return rest.handleSite(toApiRequest(req, origin), target.path, restContext()).then((response) => writeWebResponse(res, response, { head, requestId }));
     }
     const media = options.media?.handle({ method, path: target.path, ifNoneMatch: headerValue(req, 'if-none-match') });
     if (media) return media.then((response) => writeWebResponse(res, response, { head, requestId }));
@@ -123,7 +138,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
     const method = req.method ?? 'GET';
     const target = resolveRequestPath(req.url);
     const rawPath = target.ok ? target.rawPath : (req.url ?? '').split('?', 1)[0]!;
-    const nodeTarget = node && target.ok ? nodeTargetOf(headerValue(req, 'host'), target.path, node.nodeDomain) : null;
+    const nodeAddress = node && target.ok ? nodeAddressOf(headerValue(req, 'host'), target.path, node.nodeDomain) : null;
     // What the answer learns for the log line: the app a node key names.
     const logged: { app?: string } = {};
     const fail = (error: unknown) => {
@@ -141,7 +156,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
       );
     }
     try {
-      const pending = answer(req, res, requestId, method, target, rawPath, nodeTarget, logged);
+      const pending = answer(req, res, requestId, method, target, rawPath, nodeAddress, logged);
       if (pending) pending.catch(fail);
     } catch (error) {
       fail(error);

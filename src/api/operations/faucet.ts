@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../../faucet/bodies.ts';
-import { faucetErrorCodesOf, faucetErrors, type FaucetErrorCode } from '../../faucet/errors.ts';
-import { faucetErrorResponse } from '../faucet-errors.ts';
+import { faucetError, faucetErrorCodesOf, faucetErrorRow, type FaucetErrorCode } from '../../faucet/errors.ts';
+import { faucetErrorResponse } from '../../errors/faucet-body.ts';
 import { defineOperation, type ApiOperation, type InputFailure, type OperationInput, type ResponseSpec } from '../operation.ts';
 import { Address, FaucetSendRequest, TransactionHash } from '../schemas.ts';
 
@@ -22,7 +22,7 @@ const faucetSendMaxBytes = 8 * 1024;
 
 export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodType<string>, handlers: FaucetHandlers): ApiOperation[] {
   const params = z.object({ faucetId });
-  const unsupported = () => faucetErrorResponse('unsupported_faucet', { supportedChains: [...faucetIds] });
+  const unsupported = () => faucetErrorResponse(faucetError('unsupported_faucet', { supportedChains: [...faucetIds] }));
 
   const send = defineOperation({
     operationId: 'sendFaucetDrip',
@@ -57,7 +57,7 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
       ...faucetErrorResponses(faucetErrorCodesOf('status')),
     },
     handler: (input) => handlers.status(input),
-    invalid: (failures) => (failures.some((f) => f.part === 'params') ? unsupported() : faucetErrorResponse('invalid_transaction_hash')),
+    invalid: (failures) => (failures.some((f) => f.part === 'params') ? unsupported() : faucetErrorResponse(faucetError('invalid_transaction_hash'))),
   });
 
   return [send, status];
@@ -67,14 +67,15 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
 function faucetSendInvalid(failures: InputFailure[], unsupported: () => Response): Response {
   const body = failures.find((failure) => failure.part === 'body');
   const raw = body?.reason === 'invalid' ? body.input : undefined;
-  if (body && (body.reason !== 'invalid' || !isObject(raw))) return faucetErrorResponse('invalid_request_body');
+  if (body && (body.reason !== 'invalid' || !isObject(raw))) return faucetErrorResponse(faucetError('invalid_request_body'));
   if (failures.some((failure) => failure.part === 'params')) return unsupported();
   if (isObject(raw)) {
-    if (raw.address === undefined || raw.address === null || raw.address === '') return faucetErrorResponse('missing_address');
-    if (!Address.safeParse(raw.address).success) return faucetErrorResponse('invalid_address');
-    if (raw.turnstileToken === undefined || raw.turnstileToken === null || raw.turnstileToken === '') return faucetErrorResponse('missing_turnstile');
+    if (raw.address === undefined || raw.address === null || raw.address === '') return faucetErrorResponse(faucetError('missing_address'));
+    if (!Address.safeParse(raw.address).success) return faucetErrorResponse(faucetError('invalid_address'));
+    if (raw.turnstileToken === undefined || raw.turnstileToken === null || raw.turnstileToken === '')
+      return faucetErrorResponse(faucetError('missing_turnstile'));
   }
-  return faucetErrorResponse('invalid_request_body');
+  return faucetErrorResponse(faucetError('invalid_request_body'));
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -85,14 +86,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 function faucetErrorResponses(codes: readonly FaucetErrorCode[]): Record<number, ResponseSpec> {
   const byStatus = new Map<number, FaucetErrorCode[]>();
   for (const code of codes) {
-    const status = faucetErrors[code].status;
+    const { status } = faucetErrorRow(code);
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return Object.fromEntries(
     [...byStatus].map(([status, list]) => [
       status,
       {
-        description: `FaucetError with statusCode ${list.map((code) => `\`${code}\` (${faucetErrors[code].error})`).join('; ')}`,
+        description: `FaucetError with statusCode ${list.map((code) => `\`${code}\` (${faucetErrorRow(code).error})`).join('; ')}`,
         content: { 'application/json': FaucetError },
       },
     ]),

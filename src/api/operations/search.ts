@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { apiErrorResponse, documentationUrlOf } from '../errors.ts';
+import { fail } from '../../errors/crucible-error.ts';
+import { errorBodyResponse } from '../../errors/error-body.ts';
+import { documentationUrlOf } from '../openapi.ts';
 import { defineOperation, type ApiRequest } from '../operation.ts';
 import { errorResponseSpec } from '../responses.ts';
 import { Locale, SearchIndex } from '../schemas.ts';
@@ -10,7 +12,7 @@ import { Locale, SearchIndex } from '../schemas.ts';
  */
 export function searchOperation(origin: string) {
   const notFound = (request: ApiRequest) =>
-    apiErrorResponse('not_found', { method: request.method, path: new URL(request.url).pathname, documentationUrl: documentationUrlOf(origin) });
+    errorBodyResponse(fail('not_found', { method: request.method, path: new URL(request.url).pathname }), documentationUrlOf(origin));
   return defineOperation({
     operationId: 'getSearchIndex',
     method: 'GET',

@@ -6,7 +6,9 @@ import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } f
 import { CreateWebhook, UpdateWebhook, WebhookTypeSchema } from '../../webhooks/schemas.ts';
 import type { Webhook as WebhookRecord } from '../../webhooks/webhook.ts';
 import { BufferedResponse } from '../buffered-response.ts';
-import { apiErrorBody, apiErrorResponse, documentationUrlOf } from '../errors.ts';
+import { CrucibleError } from '../../errors/crucible-error.ts';
+import { errorBodyResponse } from '../../errors/error-body.ts';
+import { documentationUrlOf } from '../openapi.ts';
 import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure, type ResponseSpec } from '../operation.ts';
 import { jsonResponse } from '../responses.ts';
 import { ErrorBody } from '../schemas.ts';
@@ -147,19 +149,20 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
   const documentationUrl = documentationUrlOf(origin);
   const noStore = { 'cache-control': 'no-store' };
   const json = (body: unknown, status = 200) => jsonResponse(body, { status, headers: noStore });
+  const refuse = (error: CrucibleError) => errorBodyResponse(error, documentationUrl);
   /** 400 with the input at fault named in `field`, where one is. */
-  const badRequest = ({ problem, field }: Refusal) => {
-    const { error } = apiErrorBody('bad_request', { documentationUrl, problem });
-    return json({ error: { ...error, ...(field !== undefined && { field }) } }, error.status);
-  };
+  const badRequest = ({ problem, field }: Refusal) => refuse(new CrucibleError('bad_request', problem, { field }));
 
   const unauthorized = () =>
-    apiErrorResponse('unauthorized', {
-      problem:
+    refuse(
+      new CrucibleError(
+        'unauthorized',
         'This call needs an account auth token in the X-Crucible-Token header, or a dashboard session; none was given, or it is unknown, revoked or expired.',
-      hint: 'Create a token in the dashboard (or with `npm run apps -- token create --owner <account>`) and send it as X-Crucible-Token (app keys are not accepted here).',
-      documentationUrl,
-    });
+        {
+          hint: 'Create a token in the dashboard (or with `npm run apps -- token create --owner <account>`) and send it as X-Crucible-Token (app keys are not accepted here).',
+        },
+      ),
+    );
   /** The caller's owner id: by X-Crucible-Token when the request carries one, else by its session; or the answer to give instead. */
   const owner = async (request: ApiRequest): Promise<{ ownerId: string } | { refused: Response }> => {
     const token = request.headers.get(TOKEN_HEADER);
@@ -168,10 +171,8 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
     return found ?? { refused: unauthorized() };
   };
   /** 409: the account has as many webhooks as it may. */
-  const limitReached = (error: AccountLimitError) => {
-    const body = apiErrorBody('limit_reached', { documentationUrl, problem: error.message });
-    return json({ error: { ...body.error, limit: { name: error.limit, max: error.max } } }, body.error.status);
-  };
+  const limitReached = (error: AccountLimitError) =>
+    refuse(new CrucibleError('limit_reached', error.message, { members: { limit: { name: error.limit, max: error.max } } }));
   /** Runs `act` for the caller's owner; the store's refusals become 400, 404 and 409. */
   const authorized =
     <I extends { request: ApiRequest }>(act: (ownerId: string, input: I) => Promise<Response>) =>
@@ -182,7 +183,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
         return await act(caller.ownerId, input);
       } catch (error) {
         if (error instanceof WebhookInputError) return badRequest(storeRefusal(error));
-        if (error instanceof WebhookNotFoundError) return apiErrorResponse('not_found', { documentationUrl });
+        if (error instanceof WebhookNotFoundError) return refuse(new CrucibleError('not_found'));
         if (error instanceof AccountLimitError) return limitReached(error);
         throw error;
       }

@@ -2,21 +2,20 @@ import type { Kysely } from 'kysely';
 import { getAddress, type Address } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import { indexedBlock, nftsOfOwner, type IndexedBlock } from '../../indexer/queries.ts';
+import { CrucibleError } from '../../errors/crucible-error.ts';
 import { tokenUriTimeoutMs, type TokenUriTimeoutLimits } from '../fetch-timeout.ts';
 import { nftKey, type NftContractFacts, type NftContractSource, type NftMetadataSource, type NftRef } from '../ports.ts';
 import { acquiredAtBody, contractBody, isoOf, nftBody, tokenTypeOf } from './answer.ts';
-import type { NftEndpointName } from './endpoints.ts';
-import { nftFailure, type NftAnswer } from './errors.ts';
 import { allowedContracts } from './filters.ts';
 import { acquisitionsOf, indexedContractKind, indexedTokenKind, mintsOf } from './index-reads.ts';
 import { decodeNftPageKey, encodeNftPageKey } from './page-key.ts';
-import { parseNftQuery, type ContractMetadataQuery, type NftMetadataQuery, type NftsForOwnerQuery } from './params.ts';
-import type { OwnedNftBody, OwnedNftIdBody, OwnedNftsBody } from './schemas.ts';
+import type { ContractMetadataQuery, NftMetadataQuery, NftsForOwnerQuery } from './params.ts';
+import type { NftBody, NftContractBody, OwnedNftBody, OwnedNftIdBody, OwnedNftsBody } from './schemas.ts';
 
-// The NFT endpoints of one network (platform §5) as plain answers: ownership and balances from the
-// transfer index, metadata from an NftMetadataSource, contract facts from an NftContractSource. The
-// gateway routes to them, checks the key and charges the compute units between `prepare` (the query
-// checked, nothing read) and `run`.
+// The NFT endpoints of one network (docs/nft-data.md) as plain answers: ownership and balances from
+// the transfer index, metadata from an NftMetadataSource, contract facts from an NftContractSource.
+// The keyed REST door (src/rest/door.ts) routes to them through their entries (./operations.ts),
+// with the query validated and the call charged; a refusal is a thrown CrucibleError.
 
 /** `getNFTMetadata?refreshCache=true`: a metadata source that can fetch a token again now. */
 export interface NftMetadataRefresh {
@@ -29,31 +28,29 @@ export interface NftApiOptions {
   metadata: NftMetadataSource & Partial<NftMetadataRefresh>;
   contracts: NftContractSource;
   tokenUriTimeout: TokenUriTimeoutLimits;
-  /** This node's OpenAPI document: Error bodies point there. */
-  documentationUrl: string;
 }
-
-type PreparedNftCall = { ok: false; answer: NftAnswer } | { ok: true; run(): Promise<NftAnswer> };
 
 export interface NftApi {
-  /** Checks the query of `endpoint`: a bad one is answered (400), a good one is a call to run. */
-  prepare(endpoint: NftEndpointName, search: string): PreparedNftCall;
+  nftsForOwner(query: NftsForOwnerQuery): Promise<OwnedNftsBody>;
+  nftMetadata(query: NftMetadataQuery): Promise<NftBody>;
+  contractMetadata(query: ContractMetadataQuery): Promise<NftContractBody>;
 }
 
-export function createNftApi(options: NftApiOptions): NftApi {
-  const { network, db, documentationUrl } = options;
-  const bad = (problem: string): PreparedNftCall => ({ ok: false, answer: nftFailure('bad_request', problem, documentationUrl) });
-  const indexed = async (): Promise<IndexedBlock | NftAnswer> => {
+function createNftApi(options: NftApiOptions): NftApi {
+  const { network, db } = options;
+  /** The index's head: every answer needs one. */
+  const indexed = async (): Promise<IndexedBlock> => {
     const block = await indexedBlock(db, network);
     if (block) return block;
-    return nftFailure('upstream_unavailable', `The transfer index of network ${network} holds no block yet; NFT data needs it.`, documentationUrl);
+    throw new CrucibleError('upstream_unavailable', `The transfer index of network ${network} holds no block yet; NFT data needs it.`);
   };
 
-  const nftsForOwner = async (query: NftsForOwnerQuery, after: ReturnType<typeof decodeNftPageKey>): Promise<NftAnswer> => {
-    const ready = await indexed();
-    if ('status' in ready) return ready;
+  const nftsForOwner = async (query: NftsForOwnerQuery): Promise<OwnedNftsBody> => {
+    await indexed();
     const owner = getAddress(query.owner);
     const orderBy = query.orderBy ?? 'contract';
+    // The query's own check refused a pageKey this did not give for the order.
+    const after = query.pageKey === undefined ? null : decodeNftPageKey(orderBy, query.pageKey);
     const asked = query['contractAddresses[]']?.length ? query['contractAddresses[]'].map((address) => getAddress(address)) : undefined;
     const facts = new Map<string, NftContractFacts>();
     const contracts = await allowedContracts({
@@ -103,7 +100,7 @@ export function createNftApi(options: NftApiOptions): NftApi {
       pageKey: page.next ? encodeNftPageKey(orderBy, page.next) : null,
       validAt: { blockNumber: validAt?.number ?? null, blockHash: validAt?.hash ?? null, blockTimestamp: isoOf(validAt?.timestamp ?? null) },
     };
-    return { status: 200, body };
+    return body;
   };
 
   /** Adds the facts of the contracts not yet in `into`; a contract the source could not read stays missing. */
@@ -113,13 +110,12 @@ export function createNftApi(options: NftApiOptions): NftApi {
     return into;
   };
 
-  const nftMetadata = async (query: NftMetadataQuery): Promise<NftAnswer> => {
-    const ready = await indexed();
-    if ('status' in ready) return ready;
+  const nftMetadata = async (query: NftMetadataQuery): Promise<NftBody> => {
+    await indexed();
     const contract = getAddress(query.contractAddress);
     const tokenId = BigInt(query.tokenId).toString();
     const kind = await indexedTokenKind(db, network, contract, tokenId);
-    if (!kind) return nftFailure('not_found', `No transfer of token ${tokenId} of contract ${contract} is indexed on network ${network}.`, documentationUrl);
+    if (!kind) throw new CrucibleError('not_found', `No transfer of token ${tokenId} of contract ${contract} is indexed on network ${network}.`);
     const ref: NftRef = { network, contract, tokenId, kind };
     const timeoutMs = tokenUriTimeoutMs(options.tokenUriTimeout, query.tokenUriTimeoutInMs);
     // A refresh fetches now, so it takes the default time even where 0 asked for the cache alone.
@@ -129,7 +125,7 @@ export function createNftApi(options: NftApiOptions): NftApi {
       options.contracts.contractsOf(network, [contract]),
       mintsOf(db, network, [ref]),
     ]);
-    const body = nftBody({
+    return nftBody({
       contract,
       tokenId,
       kind,
@@ -137,41 +133,28 @@ export function createNftApi(options: NftApiOptions): NftApi {
       record: records.get(nftKey(ref)),
       mint: mints.get(`${contract.toLowerCase()}:${tokenId}`),
     });
-    return { status: 200, body };
   };
 
-  const contractMetadata = async (query: ContractMetadataQuery): Promise<NftAnswer> => {
-    const ready = await indexed();
-    if ('status' in ready) return ready;
+  const contractMetadata = async (query: ContractMetadataQuery): Promise<NftContractBody> => {
+    await indexed();
     const contract = getAddress(query.contractAddress);
     const [facts, kind] = await Promise.all([options.contracts.contractsOf(network, [contract]), indexedContractKind(db, network, contract)]);
     const known = facts.get(contract.toLowerCase());
-    if (!known && !kind) return nftFailure('not_found', `No NFT of contract ${contract} is indexed on network ${network}.`, documentationUrl);
-    return { status: 200, body: contractBody(contract, kind, known) };
+    if (!known && !kind) throw new CrucibleError('not_found', `No NFT of contract ${contract} is indexed on network ${network}.`);
+    return contractBody(contract, kind, known);
   };
 
-  return {
-    prepare(endpoint, search) {
-      switch (endpoint) {
-        case 'getNFTs':
-        case 'getNFTsForOwner': {
-          const parsed = parseNftQuery(endpoint, search);
-          if (!parsed.ok) return bad(parsed.problem);
-          const { query } = parsed;
-          const after = query.pageKey === undefined ? null : decodeNftPageKey(query.orderBy ?? 'contract', query.pageKey);
-          if (query.pageKey !== undefined && !after)
-            return bad('pageKey is not one this endpoint gave for this orderBy; pass the pageKey of the previous answer as it was given.');
-          return { ok: true, run: () => nftsForOwner(query, after) };
-        }
-        case 'getNFTMetadata': {
-          const parsed = parseNftQuery(endpoint, search);
-          return parsed.ok ? { ok: true, run: () => nftMetadata(parsed.query) } : bad(parsed.problem);
-        }
-        case 'getContractMetadata': {
-          const parsed = parseNftQuery(endpoint, search);
-          return parsed.ok ? { ok: true, run: () => contractMetadata(parsed.query) } : bad(parsed.problem);
-        }
-      }
-    },
+  return { nftsForOwner, nftMetadata, contractMetadata };
+}
+
+/** The NFT endpoints of each network in `networks` (those that speak the EVM's JSON-RPC), made when first asked for; null elsewhere (404). */
+export function nftApisOf(networks: readonly string[], sources: Omit<NftApiOptions, 'network'>): (network: string | null) => NftApi | null {
+  const served = new Set(networks);
+  const apis = new Map<string, NftApi>();
+  return (network) => {
+    if (network === null || !served.has(network)) return null;
+    let api = apis.get(network);
+    if (!api) apis.set(network, (api = createNftApi({ network, ...sources })));
+    return api;
   };
 }

@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { parseQuery } from '../../api/query.ts';
-import type { NftEndpointName } from './endpoints.ts';
+import { readSdkQuery } from '../../rest/query.ts';
+import { decodeNftPageKey } from './page-key.ts';
 
-// The query parameters of the NFT endpoints (platform §5), one schema per endpoint: the gateway
-// validates with them and the node's OpenAPI document describes them. Unknown parameters are ignored;
-// list parameters are accepted as `name[]=` (what alchemy-sdk's axios sends) and as `name=` repeated.
+// The query parameters of the NFT endpoints (docs/nft-data.md), one schema per endpoint: the keyed
+// REST door validates with them (as alchemy-sdk sends queries: src/rest/query.ts) and the node's
+// OpenAPI document describes them. The rules across parameters are the schemas' own checks, so they
+// hold before the call is charged.
 
 const MAX_CONTRACTS = 45;
 const MAX_PAGE_SIZE = 100;
@@ -29,23 +30,34 @@ const TokenUriTimeout = z.coerce
   .optional()
   .describe('How long fetching one token’s metadata may take, in ms; 0: answer from the cache only, fetch nothing. Capped by the server’s maximum.');
 
-export const NftsForOwnerQuery = z.object({
-  owner: Address.describe('The wallet whose NFTs are listed.'),
-  pageKey: z.string().optional().describe('The `pageKey` of the previous answer, as given (opaque).'),
-  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(MAX_PAGE_SIZE).describe('NFTs per page, 1–100.'),
-  'contractAddresses[]': z
-    .array(Address)
-    .max(MAX_CONTRACTS)
-    .optional()
-    .describe('Only these contracts (at most 45); also accepted as `contractAddresses` repeated.'),
-  withMetadata: Bool('false: each NFT as its contract address, token id and balance only.'),
-  'excludeFilters[]': Filters.optional().describe(
-    'Leave out SPAM contracts or AIRDROPS (tokens minted to the owner by a mass airdrop). Not with includeFilters[].',
-  ),
-  'includeFilters[]': Filters.optional().describe('Only SPAM contracts or AIRDROPS. Not with excludeFilters[].'),
-  orderBy: z.enum(['transferTime']).optional().describe('transferTime: the NFTs the owner received last come first. Default: by contract, then token id.'),
-  tokenUriTimeoutInMs: TokenUriTimeout,
-});
+export const NftsForOwnerQuery = z
+  .object({
+    owner: Address.describe('The wallet whose NFTs are listed.'),
+    pageKey: z.string().optional().describe('The `pageKey` of the previous answer, as given (opaque).'),
+    pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(MAX_PAGE_SIZE).describe('NFTs per page, 1–100.'),
+    'contractAddresses[]': z
+      .array(Address)
+      .max(MAX_CONTRACTS)
+      .optional()
+      .describe('Only these contracts (at most 45); also accepted as `contractAddresses` repeated.'),
+    withMetadata: Bool('false: each NFT as its contract address, token id and balance only.'),
+    'excludeFilters[]': Filters.optional().describe(
+      'Leave out SPAM contracts or AIRDROPS (tokens minted to the owner by a mass airdrop). Not with includeFilters[].',
+    ),
+    'includeFilters[]': Filters.optional().describe('Only SPAM contracts or AIRDROPS. Not with excludeFilters[].'),
+    orderBy: z.enum(['transferTime']).optional().describe('transferTime: the NFTs the owner received last come first. Default: by contract, then token id.'),
+    tokenUriTimeoutInMs: TokenUriTimeout,
+  })
+  .superRefine((query, context) => {
+    if (query['excludeFilters[]']?.length && query['includeFilters[]']?.length)
+      context.addIssue({ code: 'custom', path: [], message: 'excludeFilters[] and includeFilters[] cannot be given together; use one of them.' });
+    else if (query.pageKey !== undefined && !decodeNftPageKey(query.orderBy ?? 'contract', query.pageKey))
+      context.addIssue({
+        code: 'custom',
+        path: [],
+        message: 'pageKey is not one this endpoint gave for this orderBy; pass the pageKey of the previous answer as it was given.',
+      });
+  });
 export type NftsForOwnerQuery = z.output<typeof NftsForOwnerQuery>;
 
 export const NftMetadataQuery = z.object({
@@ -67,46 +79,14 @@ export const NFT_QUERY_SCHEMAS = {
   getNFTsForOwner: NftsForOwnerQuery,
   getNFTMetadata: NftMetadataQuery,
   getContractMetadata: ContractMetadataQuery,
-} as const satisfies Record<NftEndpointName, z.ZodObject>;
+} as const;
 
-export type NftQuery<E extends NftEndpointName> = z.output<(typeof NFT_QUERY_SCHEMAS)[E]>;
+type NftEndpoint = keyof typeof NFT_QUERY_SCHEMAS;
 
-/** The parsed query, or why it is not one: a sentence naming the parameter. */
-export function parseNftQuery<E extends NftEndpointName>(endpoint: E, search: string): { ok: true; query: NftQuery<E> } | { ok: false; problem: string } {
-  const parsed = parseQuery(search);
-  if (!parsed.ok) return { ok: false, problem: 'The query string is not valid percent-encoding.' };
-  const schema = NFT_QUERY_SCHEMAS[endpoint];
-  const input: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(parsed.value)) {
-    const listName = `${name.replace(/\[\]$/, '')}[]`;
-    if (Object.hasOwn(schema.shape, listName)) {
-      // `name[]` and `name` both feed the list; an empty value (`name[]=`) is no item.
-      const items = (Array.isArray(value) ? value : [value]).filter((item) => item !== '');
-      input[listName] = [...((input[listName] as string[] | undefined) ?? []), ...items];
-    } else if (Object.hasOwn(schema.shape, name)) {
-      if (Array.isArray(value)) return { ok: false, problem: `${name} is given ${value.length} times; give it once.` };
-      input[name] = value;
-    }
-  }
-  const result = schema.safeParse(input);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const name = issue.path.length ? String(issue.path[0]) : 'the query';
-    const missing = issue.code === 'invalid_type' && input[String(issue.path[0])] === undefined;
-    return { ok: false, problem: missing ? `${name} is required.` : `${name} ${describeIssue(issue)}` };
-  }
-  const query = result.data as NftQuery<E>;
-  if ('excludeFilters[]' in query && query['excludeFilters[]']?.length && query['includeFilters[]']?.length) {
-    return { ok: false, problem: 'excludeFilters[] and includeFilters[] cannot be given together; use one of them.' };
-  }
-  return { ok: true, query };
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'too_big') return issue.origin === 'array' ? `may hold at most ${issue.maximum} items.` : `must be at most ${issue.maximum}.`;
-  if (issue.code === 'too_small') return `must be at least ${issue.minimum}.`;
-  if (issue.code === 'invalid_value') return `must be one of ${issue.values.map(String).join(', ')}.`;
-  if (issue.code === 'invalid_type' && issue.expected === 'number') return 'must be a whole number.';
-  const message = issue.message.replace(/\.$/, '');
-  return `${message.startsWith('must') ? '' : 'is invalid: '}${message}.`;
+/** The parsed query of an endpoint, or why it is not one: a sentence naming the parameter. */
+export function parseNftQuery<E extends NftEndpoint>(
+  endpoint: E,
+  search: string,
+): { ok: true; query: z.output<(typeof NFT_QUERY_SCHEMAS)[E]> } | { ok: false; problem: string } {
+  return readSdkQuery(NFT_QUERY_SCHEMAS[endpoint], search) as { ok: true; query: z.output<(typeof NFT_QUERY_SCHEMAS)[E]> } | { ok: false; problem: string };
 }

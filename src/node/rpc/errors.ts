@@ -1,139 +1,63 @@
+import { errorCodes, type ErrorCode, type ErrorRow, type MessageArgs, type RateLimit } from '../../errors/codes.ts';
+import { fail, overLimit } from '../../errors/crucible-error.ts';
+import { toRpcFailure, type RpcFailure } from '../../errors/json-rpc.ts';
 import { MAX_BODY_BYTES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './limits.ts';
-import type { JsonValue } from './method.ts';
 
-// The gateway's own JSON-RPC errors (platform §3) in one table: reason -> JSON-RPC code -> HTTP
-// status of a single request -> message. Inside a batch, per-item errors (-32600 for an invalid
-// item, -32601, -32602) are entries of a 200 answer; the others concern the whole request.
-// Errors a node returns for a valid call are relayed as they are, with 200.
+// The gateway's own JSON-RPC errors (docs/errors.md#json-rpc-errors): the codes of the one error
+// table (src/errors/codes.ts) it answers with, each with its JSON-RPC code and the HTTP status of
+// a single request. Inside a batch, per-item errors (-32600 for an invalid item, -32601, -32602)
+// are entries of a 200 answer; the others concern the whole request. Errors a node returns for a
+// valid call are relayed as they are, with 200.
 
-/**
- * Which limit a 429 is (README, "Server limits"): the app's CU rate or monthly quota, its account's CU rate,
- * or the demo key's CU rate per client IP or per network.
- */
-export type RateLimit =
-  | { kind: 'app-rate'; computeUnitsPerSecond: number }
-  | { kind: 'app-quota'; computeUnitsPerMonth: number }
-  | { kind: 'account-rate'; computeUnitsPerSecond: number }
-  | { kind: 'demo-ip'; computeUnitsPerSecond: number }
-  | { kind: 'demo-network'; computeUnitsPerSecond: number };
+const RPC_REASONS = [
+  'parse_error',
+  'invalid_request',
+  'method_not_found',
+  'websocket_only',
+  'not_served',
+  'invalid_params',
+  'invalid_api_key',
+  'app_disabled',
+  'network_not_allowed',
+  'origin_not_allowed',
+  'rate_limited',
+  'body_too_large',
+  'no_healthy_upstream',
+  'index_unavailable',
+  'too_many_subscriptions',
+  'too_many_connections',
+  'too_many_topics',
+] as const satisfies readonly ErrorCode[];
 
-function rateLimitText(limit: RateLimit): string {
-  switch (limit.kind) {
-    case 'app-rate':
-      return `this app's rate of ${limit.computeUnitsPerSecond} compute units per second`;
-    case 'app-quota':
-      return `this app's monthly quota of ${limit.computeUnitsPerMonth} compute units`;
-    case 'account-rate':
-      return `this app's account's rate of ${limit.computeUnitsPerSecond} compute units per second, shared by its apps`;
-    case 'demo-ip':
-      return `the demo key's ${limit.computeUnitsPerSecond} compute units per second per client IP`;
-    case 'demo-network':
-      return `the demo key's ${limit.computeUnitsPerSecond} compute units per second on this network, shared by every client`;
+export type RpcErrorReason = (typeof RPC_REASONS)[number];
+
+/** Each reason's JSON-RPC code and the HTTP status a single request answers with, from its row. */
+export const rpcErrors = Object.fromEntries(
+  RPC_REASONS.map((reason) => {
+    const row: ErrorRow = errorCodes[reason];
+    return [reason, { code: row.rpc!.code, httpStatus: row.rpc!.status ?? row.status }];
+  }),
+) as Record<RpcErrorReason, { code: number; httpStatus: number }>;
+
+/** The facts a reason's message is written from; the gateway's own limits are filled in. */
+type RpcArgs<R extends RpcErrorReason> = R extends 'body_too_large' | 'too_many_subscriptions'
+  ? []
+  : R extends 'rate_limited'
+    ? [{ limit: RateLimit; retryAfterSeconds: number }]
+    : MessageArgs<R>;
+
+/** A refusal by the gateway, as JSON-RPC answers it. */
+export function rpcFailure<R extends RpcErrorReason>(reason: R, ...args: RpcArgs<R>): RpcFailure {
+  switch (reason) {
+    case 'body_too_large':
+      return toRpcFailure(fail('body_too_large', { maxBytes: MAX_BODY_BYTES }));
+    case 'too_many_subscriptions':
+      return toRpcFailure(fail('too_many_subscriptions', { max: MAX_SUBSCRIPTIONS_PER_CONNECTION }));
+    case 'rate_limited': {
+      const { limit, retryAfterSeconds } = args[0] as { limit: RateLimit; retryAfterSeconds: number };
+      return toRpcFailure(overLimit(limit, retryAfterSeconds));
+    }
+    default:
+      return toRpcFailure((fail as (code: ErrorCode, ...facts: unknown[]) => ReturnType<typeof fail>)(reason, ...args));
   }
-}
-
-export const rpcErrors = {
-  parse_error: { code: -32700, httpStatus: 400, message: () => 'Parse error: the body is not valid JSON' },
-  invalid_request: { code: -32600, httpStatus: 400, message: (args: { problem: string }) => `Invalid request: ${args.problem}` },
-  method_not_found: {
-    code: -32601,
-    httpStatus: 200,
-    message: (args: { method: string; docsUrl: string }) => `Unsupported method: ${args.method}. See ${args.docsUrl}`,
-  },
-  /** A subscription method over HTTP: known, but it needs a connection to push on. */
-  websocket_only: {
-    code: -32601,
-    httpStatus: 200,
-    message: (args: { method: string; docsUrl: string }) => `${args.method} needs a WebSocket connection: open the same URL with wss://. See ${args.docsUrl}`,
-  },
-  /** A data-product method on a network that product does not serve (no transfer index for it). */
-  not_served: {
-    code: -32601,
-    httpStatus: 200,
-    message: (args: { method: string; network: string; docsUrl: string }) => `${args.method} is not available on network ${args.network}. See ${args.docsUrl}`,
-  },
-  invalid_params: { code: -32602, httpStatus: 200, message: (args: { detail: string }) => `invalid params: ${args.detail}` },
-  invalid_api_key: { code: -32600, httpStatus: 401, message: () => 'Invalid API key' },
-  app_disabled: { code: -32600, httpStatus: 403, message: () => 'Forbidden: this app is disabled; its owner can enable it in the dashboard' },
-  network_not_allowed: {
-    code: -32600,
-    httpStatus: 403,
-    message: (args: { network: string }) => `Forbidden: this app is not allowed on network ${args.network}; add the network to the app in the dashboard`,
-  },
-  origin_not_allowed: {
-    code: -32600,
-    httpStatus: 403,
-    message: (args: { origin: string }) => `Forbidden: origin ${args.origin} is not in this app's allowed domains`,
-  },
-  rate_limited: {
-    code: 429,
-    httpStatus: 429,
-    message: (args: { limit: RateLimit; retryAfterSeconds: number }) =>
-      `Too many requests: over ${rateLimitText(args.limit)}; retry after ${args.retryAfterSeconds} s`,
-  },
-  body_too_large: {
-    code: -32600,
-    httpStatus: 413,
-    message: () => `Request body too large: the limit is 2 MiB (${MAX_BODY_BYTES} bytes); send smaller batches`,
-  },
-  no_healthy_upstream: {
-    code: -32603,
-    httpStatus: 503,
-    message: (args: { network: string }) => `No healthy upstream for network ${args.network}; retry in a few seconds`,
-  },
-  /** WebSocket: a connection's subscriptions are capped (platform §3); -32005 is EIP-1474's "limit exceeded". */
-  /** "erc20" token balances come from the transfer index, which holds nothing for this network (yet). */
-  index_unavailable: {
-    code: -32603,
-    httpStatus: 503,
-    message: (args: { network: string }) =>
-      `The transfer index of network ${args.network} is not available here (not indexed, or not caught up yet; the operator's INDEXER_NETWORKS names the networks indexed): "erc20" balances need it; ask for a list of contracts, or retry later`,
-  },
-  too_many_subscriptions: {
-    code: -32005,
-    httpStatus: 200,
-    message: () => `Too many subscriptions: a connection may hold ${MAX_SUBSCRIPTIONS_PER_CONNECTION}; cancel one with eth_unsubscribe`,
-  },
-  /** WebSocket: an upgrade over the caller's open connections (an app's, or the demo key's per client IP). */
-  too_many_connections: {
-    code: 429,
-    httpStatus: 429,
-    message: (args: { max: number; per: 'app' | 'client IP' }) =>
-      `Too many connections: ${args.per === 'app' ? 'this app' : 'the demo key'} may hold ${args.max} WebSocket connections at once${args.per === 'app' ? '' : ' per client IP'}; close one first`,
-  },
-  /** WebSocket: a subscription that would make the caller hold one upstream topic more than it may. */
-  too_many_topics: {
-    code: -32005,
-    httpStatus: 200,
-    message: (args: { max: number }) =>
-      `Too many subscription topics: a key may hold ${args.max} distinct subscriptions (kind and filter) at once over all its connections (the demo key: per client IP); cancel one with eth_unsubscribe, or share filters`,
-  },
-} as const satisfies Record<string, { code: number; httpStatus: number; message: (args: never) => string }>;
-
-export type RpcErrorReason = keyof typeof rpcErrors;
-type MessageArgs<Reason extends RpcErrorReason> = Parameters<(typeof rpcErrors)[Reason]['message']>;
-
-/** The error member of a JSON-RPC response. */
-export interface RpcErrorObject {
-  code: number;
-  message: string;
-  data?: JsonValue;
-}
-
-/** A refusal by the gateway: its row, the HTTP status a single request answers with, and the error object. */
-export interface RpcFailure {
-  reason: RpcErrorReason;
-  httpStatus: number;
-  error: RpcErrorObject;
-}
-
-export function rpcFailure<Reason extends RpcErrorReason>(reason: Reason, ...args: MessageArgs<Reason>): RpcFailure {
-  const row = rpcErrors[reason];
-  const message = (row.message as (...values: MessageArgs<Reason>) => string)(...args);
-  const error: RpcErrorObject = { code: row.code, message };
-  if (reason === 'rate_limited') {
-    const { limit, retryAfterSeconds } = args[0] as { limit: RateLimit; retryAfterSeconds: number };
-    error.data = { limit: limit.kind, retryAfterSeconds };
-  }
-  return { reason, httpStatus: row.httpStatus, error };
 }

@@ -1,4 +1,5 @@
-import { type RpcErrorObject, type RpcFailure, rpcFailure } from './errors.ts';
+import type { RpcErrorObject, RpcFailure } from '../../errors/json-rpc.ts';
+import { rpcFailure } from './errors.ts';
 import { MAX_BATCH } from './limits.ts';
 
 // JSON-RPC 2.0 bodies (interface 2.8, platform §3): parsing a request body into calls, and

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { type RpcFailure, rpcFailure } from './errors.ts';
+import type { RpcFailure } from '../../errors/json-rpc.ts';
+import { rpcFailure } from './errors.ts';
 import type { RpcCall } from './jsonrpc.ts';
 import { type ChainHead, logsBlockRange, logsRangeProblem } from './logs-range.ts';
 import type { RpcMethod } from './method.ts';

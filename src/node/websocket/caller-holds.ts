@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ipBucketOf } from '../../http/ip-bucket.ts';
-import type { Caller } from '../access.ts';
+import type { Caller } from '../../admission/callers.ts';
 import type { WebSocketHolds } from './holds.ts';
 
 // Whose count a connection and its subscriptions are (README "Server limits"): its app's, or for

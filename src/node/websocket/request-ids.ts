@@ -1,5 +1,6 @@
 import { exceedsJsonDepth } from '../../http/json-depth.ts';
-import { rpcErrors, type RpcErrorObject } from '../rpc/errors.ts';
+import type { RpcErrorObject } from '../../errors/json-rpc.ts';
+import { rpcErrors } from '../rpc/errors.ts';
 import type { RpcReply } from '../rpc/jsonrpc.ts';
 
 // Over a WebSocket, clients match answers to requests by id alone: an answer with id null leaves

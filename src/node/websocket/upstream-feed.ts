@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
 import type { Logger } from '../../api/operation.ts';
-import type { RpcErrorObject } from '../rpc/errors.ts';
+import type { RpcErrorObject } from '../../errors/json-rpc.ts';
 import { reconnectDelay, type WebSocketLimits } from './limits.ts';
 import type { SubscriptionTopic } from './subscription-topic.ts';
 

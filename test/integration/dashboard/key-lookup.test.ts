@@ -10,11 +10,11 @@ import { isDemoKey } from '../../../src/apps/demo.ts';
 import type { Database } from '../../../src/db/open.ts';
 import { dashboardEndpoints } from '../../../src/dashboard/operations.ts';
 import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
-import { createKeyLookup } from '../../../src/node/access.ts';
+import { createKeyLookup } from '../../../src/admission/callers.ts';
 import { createAccountTokens } from '../../../src/webhooks/account-tokens.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 
-// The gateway remembers each key it looked up for a second (src/node/access.ts). With the
+// The gateway remembers each key it looked up for a second (src/admission/callers.ts). With the
 // dashboard's keysChanged wired to its forgetAll, a key rotated, disabled or deleted through the
 // dashboard is refused by that process at once, not a second later: here the dashboard's router and
 // the gateway's key lookup over one real database, in one process, with a lookup that would remember

@@ -18,8 +18,8 @@ import { readNodeConfig, type WebSocketSettings } from '../../../src/config/node
 import { openDatabase, type Database } from '../../../src/db/open.ts';
 import { createMemoryQuotaCounter } from '../../../src/limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
-import { createKeyLookup } from '../../../src/node/access.ts';
-import type { UsageRecorder } from '../../../src/node/gateway.ts';
+import { createKeyLookup } from '../../../src/admission/callers.ts';
+import type { UsageRecorder } from '../../../src/admission/admission.ts';
 import { startNodeRuntime, type NodeRuntime } from '../../../src/node/runtime.ts';
 import { attachNodeWebSockets, type NodeWebSocketOptions, type NodeWebSockets } from '../../../src/node/websocket/attach.ts';
 import { NOTIFICATION_METHOD, SUBSCRIPTION_UPKEEP_METHOD } from '../../../src/node/websocket/connection.ts';

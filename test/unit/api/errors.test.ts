@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorBody, apiErrorCodes, apiErrorResponse, apiErrors } from '../../../src/api/errors.ts';
-import { faucetErrorBody } from '../../../src/api/faucet-errors.ts';
 import { ErrorBody } from '../../../src/api/schemas.ts';
+import { ERROR_BODY_CODES as apiErrorCodes, errorCodes as apiErrors } from '../../../src/errors/codes.ts';
+import { CrucibleError, fail } from '../../../src/errors/crucible-error.ts';
+import { errorBody, errorBodyResponse } from '../../../src/errors/error-body.ts';
+import { faucetErrorBody as faucetBodyOf } from '../../../src/errors/faucet-body.ts';
 import { FaucetError } from '../../../src/faucet/bodies.ts';
-import { faucetErrorCodes } from '../../../src/faucet/errors.ts';
+import { faucetError, faucetErrorCodes, type FaucetErrorExtras } from '../../../src/faucet/errors.ts';
 
 const documentationUrl = 'https://crucible.dev/openapi.json';
+const faucetErrorBody = (code: (typeof faucetErrorCodes)[number], extras: FaucetErrorExtras = {}) => faucetBodyOf(faucetError(code, extras));
 
 describe('Error table (spec 2.5)', () => {
   it('has the four site codes, the four refusals of keyed calls and an account’s cap, with their statuses', () => {
@@ -23,12 +26,12 @@ describe('Error table (spec 2.5)', () => {
   });
 
   it('takes the caller’s sentence and next step where it knows them better', () => {
-    const body = apiErrorBody('unauthorized', { problem: 'The key is unknown.', hint: 'Create an app.', documentationUrl });
+    const body = errorBody(new CrucibleError('unauthorized', 'The key is unknown.', { hint: 'Create an app.' }), documentationUrl);
     expect(body.error).toMatchObject({ code: 'unauthorized', status: 401, message: 'The key is unknown.', hint: 'Create an app.' });
   });
 
   it.each(apiErrorCodes)('%s builds a body matching the schema, with message, hint, status and documentation_url', (code) => {
-    const body = apiErrorBody(code, { method: 'GET', path: '/api/x', allow: ['GET', 'HEAD'], documentationUrl });
+    const body = errorBody(new CrucibleError(code, undefined, { allow: ['GET', 'HEAD'] }), documentationUrl);
     expect(ErrorBody.parse(body)).toEqual(body);
     expect(body.error.status).toBe(apiErrors[code].status);
     expect(body.error.message).toMatch(/\.$/);
@@ -37,7 +40,7 @@ describe('Error table (spec 2.5)', () => {
   });
 
   it('405 responses carry Allow', async () => {
-    const response = apiErrorResponse('method_not_allowed', { method: 'POST', path: '/api/ip', allow: ['GET', 'HEAD'], documentationUrl });
+    const response = errorBodyResponse(fail('method_not_allowed', { method: 'POST', path: '/api/ip' }, { allow: ['GET', 'HEAD'] }), documentationUrl);
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');
     expect(response.headers.get('cache-control')).toBe('no-store');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiErrorCodes } from '../../../src/api/errors.ts';
+import { ERROR_BODY_CODES as apiErrorCodes } from '../../../src/errors/codes.ts';
 import { faucetErrorCodes } from '../../../src/faucet/errors.ts';
 import { siteOpenApiDocument } from '../../../src/api/site-api.ts';
 import { locales } from '../../../src/site/locales.ts';

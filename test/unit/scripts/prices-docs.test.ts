@@ -15,7 +15,8 @@ import {
 import { WORLD_FEEDS, WORLD_POOLS, WORLD_PRICE_SOURCES } from '../../../src/chain/world/price-layer.ts';
 import { readPricesConfig } from '../../../src/config/prices.ts';
 import { aggregatePrice } from '../../../src/prices/aggregate.ts';
-import { pricesOperations } from '../../../src/prices/api/operations.ts';
+import { CrucibleError } from '../../../src/errors/crucible-error.ts';
+import { priceOperations } from '../../../src/prices/api/operations.ts';
 import { HistoricalBody } from '../../../src/prices/api/schemas.ts';
 import { makeObservation } from '../../../src/prices/observation.ts';
 import { parseDecimal } from '../../../src/prices/decimal.ts';
@@ -163,19 +164,14 @@ describe('the facts the page states beside the code', () => {
     const list = await loadTokenList(projectRoot, { siteOrigin: 'http://localhost:4321' });
     const plan = planPrices(list.entries, { worldNetwork: 'ethereum-sepolia', world: WORLD_PRICE_SOURCES, exchanges: new Set() });
     // Admission is the node gateway's (tested with it); an unknown symbol is answered before the database is read.
-    const historical = pricesOperations('http://localhost:4321', {
-      db: undefined as never,
-      plan,
-      admit: async () => ({ ok: true, caller: 'test', done() {} }),
-      localWorld: () => true,
-      networks: new Set(['ethereum-sepolia']),
-      staleAfterMs: 1,
-    }).find((operation) => operation.operationId === 'getHistoricalTokenPrices')!;
+    const api = { db: undefined as never, plan, localWorld: () => true, networks: new Set(['ethereum-sepolia']), staleAfterMs: 1 };
+    const historical = priceOperations.find((operation) => operation.operationId === 'getHistoricalTokenPrices')!;
     const statusFor = async (interval: PriceInterval, ms: number) => {
       const body = HistoricalBody.parse({ symbol: 'NOT-LISTED', startTime: 0, endTime: ms / 1000, interval });
-      const request = new Request('http://localhost:4321/prices/v1/demo/tokens/historical', { method: 'POST' });
-      const context = { requestId: 'test', clientIp: null, log: { info() {}, error() {} } };
-      return (await historical.handler({ request, params: { apiKey: 'demo' }, query: {}, body, context })).status;
+      return historical.handler({ query: {}, body: body as never, network: null }, api).then(
+        () => 200,
+        (error: unknown) => (error instanceof CrucibleError ? error.status : 500),
+      );
     };
     for (const interval of Object.keys(PRICE_INTERVALS) as PriceInterval[]) {
       expect(await statusFor(interval, HISTORY_RANGE_MS[interval]), interval).toBe(404);

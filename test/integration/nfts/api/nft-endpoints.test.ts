@@ -9,11 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_WALLET, WORLD_HOLDERS } from '../../../../src/chain/world/actors.ts';
 import { worldHoldings } from '../../../../src/chain/world/history.ts';
 import { WORLD_ADDRESSES } from '../../../../src/chain/world/manifest.ts';
-import { NFT_ENDPOINTS } from '../../../../src/nfts/api/endpoints.ts';
+import { nftOperations } from '../../../../src/nfts/api/operations.ts';
 import { createResponseValidator, type ResponseValidator } from '../../../support/openapi-validator.ts';
 import { randomAddress } from '../../../support/anvil.ts';
 import { databaseEngines } from '../../../support/postgres.ts';
 import { NETWORK, startNftNode, type NftNode } from './nft-node.ts';
+
+const computeUnitsOf = (operationId: string) => nftOperations.find((operation) => operation.operationId === operationId)!.computeUnits;
 
 // The NFT endpoints (platform §5, spec 2.11, 4.12) over HTTP against the local world indexed on both
 // engines: every parameter and error path, paging, the world's holdings, the answers validated
@@ -302,8 +304,8 @@ describe.each(databaseEngines())('NFT endpoints on $name', (engine) => {
       await failure(`/nft/v3/${keys.active}/getNFTsForOwner?owner=nobody`, 400, 'bad_request');
       const app = await node.apps.findByKey(keys.active);
       expect(node.usage.slice(before)).toEqual([
-        { appId: app!.id, network: NETWORK, method: 'getNFTsForOwner', computeUnits: NFT_ENDPOINTS.getNFTsForOwner.computeUnits, errorCode: null },
-        { appId: app!.id, network: NETWORK, method: 'getContractMetadata', computeUnits: NFT_ENDPOINTS.getContractMetadata.computeUnits, errorCode: null },
+        { appId: app!.id, network: NETWORK, method: 'getNFTsForOwner', computeUnits: computeUnitsOf('getNFTsForOwner'), errorCode: null },
+        { appId: app!.id, network: NETWORK, method: 'getContractMetadata', computeUnits: computeUnitsOf('getContractMetadata'), errorCode: null },
       ]);
     });
 

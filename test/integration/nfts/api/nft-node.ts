@@ -9,10 +9,13 @@ import type { Database } from '../../../../src/db/open.ts';
 import { createTransferIndexer } from '../../../../src/indexer/indexer.ts';
 import { createMemoryQuotaCounter } from '../../../../src/limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../../../../src/limits/memory-rate-limiter.ts';
-import { createKeyLookup } from '../../../../src/node/access.ts';
-import type { UsageRecorder } from '../../../../src/node/gateway.ts';
-import { nodeTargetOf } from '../../../../src/node/node-url.ts';
+import type { UsageRecorder } from '../../../../src/admission/admission.ts';
+import { createKeyLookup } from '../../../../src/admission/callers.ts';
+import { nftApisOf } from '../../../../src/nfts/api/handlers.ts';
+import { nodeAddressOf, nodeTargetAt, nodeUrlOf } from '../../../../src/node/node-url.ts';
 import { startNodeRuntime, type NodeRuntime } from '../../../../src/node/runtime.ts';
+import { createRestDoor, mountProduct } from '../../../../src/rest/door.ts';
+import { restProducts } from '../../../../src/rest/registry.ts';
 import { readNodeConfig } from '../../../../src/config/node.ts';
 import { toApiRequest, writeWebResponse } from '../../../../src/server/node-adapter.ts';
 import { loadNetworks } from '../../../../src/site/load.ts';
@@ -22,10 +25,10 @@ import { waitForIndexed } from '../../indexer/token-chain.ts';
 import { serveWorldFiles } from '../world-files.ts';
 import { worldContractSource, worldMetadataSource } from './world-sources.ts';
 
-// The node gateway with its NFT endpoints over HTTP on 127.0.0.1, in-process so the test hands it
-// its metadata and contract sources: a real anvil carrying the local world (its hosted documents
-// served by a real HTTP server), the world indexed to its head into a real database, apps in that
-// database, and the gateway the production server mounts (startNodeRuntime) routed by nodeTargetOf.
+// The NFT endpoints over HTTP on 127.0.0.1, in-process so the test hands them their metadata and
+// contract sources: a real anvil carrying the local world (its hosted documents served by a real
+// HTTP server), the world indexed to its head into a real database, apps in that database, and the
+// node runtime and keyed REST door the production server mounts, routed as it routes {node_url}.
 // `x-test-client-ip` stands for the client address, so the demo key's per-IP limit can be tested.
 
 export const NETWORK = 'base-sepolia';
@@ -84,19 +87,32 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
       usage: { record: (entry) => void usage.push(entry) },
       siteOrigin: origin,
       ipv6PrefixLength: 64,
-      nfts: { db: database.db, metadata, contracts, tokenUriTimeout: { defaultMs: 10_000, maxMs: 20_000 } },
     });
     stops.push(async () => runtime.close());
+    const evm = networks.filter((network) => network.vm !== 'starknet' && network.chainId !== null).map((network) => network.id);
+    const door = createRestDoor({
+      admission: runtime.admission,
+      siteOrigin: origin,
+      networks: runtime.gateway.networks,
+      nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: null }),
+      products: [
+        mountProduct(restProducts.nft, nftApisOf(evm, { db: database.db, metadata, contracts, tokenUriTimeout: { defaultMs: 10_000, maxMs: 20_000 } })),
+      ],
+    });
+    const log = { info: () => {}, error: () => {} };
     server.on('request', (req, res) => {
       const url = new URL(req.url ?? '/', origin);
       const path = decodeURIComponent(url.pathname);
-      const target = nodeTargetOf(req.headers.host, path, null);
-      if (!target) return void res.writeHead(404).end();
+      const address = nodeAddressOf(req.headers.host, path, null);
+      if (!address) return void res.writeHead(404).end();
       // Each request from a client of its own unless it names one: the demo key's per-IP limit is tested on purpose only.
       const clientIp = (req.headers['x-test-client-ip'] as string | undefined) ?? `198.51.100.${++requests % 250}`;
-      void runtime.gateway
-        .handle(toApiRequest(req, origin), target, { path: url.pathname, clientIp })
-        .then((response) => writeWebResponse(res, response, { head: req.method === 'HEAD' }));
+      const target = nodeTargetAt(address);
+      const request = toApiRequest(req, origin);
+      const context = { path: url.pathname, clientIp, requestId: String(requests), log };
+      void (target.kind === 'unknown-path' ? door.handleNode(request, address, context) : runtime.gateway.handle(request, target, context)).then((response) =>
+        writeWebResponse(res, response, { head: req.method === 'HEAD' }),
+      );
     });
     stops.push(
       () =>

@@ -1,10 +1,11 @@
 import type { ComputeUnitRate } from '../config/node.ts';
+import type { RateLimit } from '../errors/codes.ts';
+import { overLimit, type CrucibleError } from '../errors/crucible-error.ts';
 import { ipBucketOf } from '../http/ip-bucket.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateDecision, RateLimiter } from '../limits/rate-limiter.ts';
 import { retryAfterSeconds } from '../limits/retry-after.ts';
-import type { Caller } from './access.ts';
-import { rpcFailure, type RateLimit, type RpcFailure } from './rpc/errors.ts';
+import type { Caller } from './callers.ts';
 
 // The buckets a caller's compute units are taken from (README, "Server limits"): an
 // app's own rate, then its owner account's (so an account cannot multiply its rate by creating
@@ -25,9 +26,9 @@ export interface CallerLimits {
    * Takes `computeUnits` from each rate bucket the caller draws on in `scope` (a network, or a
    * product such as `prices`): the refusal of the first that is short, or null.
    */
-  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<RpcFailure | null>;
+  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<CrucibleError | null>;
   /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
-  countQuota(caller: Caller, computeUnits: number): Promise<RpcFailure | null>;
+  countQuota(caller: Caller, computeUnits: number): Promise<CrucibleError | null>;
 }
 
 /** An app's bucket holds this many seconds of its rate. */
@@ -36,7 +37,7 @@ const APP_BURST_SECONDS = 10;
 export function createCallerLimits(options: CallerLimitSettings & { rateLimiter: RateLimiter; quota: QuotaCounter; now?: () => number }): CallerLimits {
   const now = options.now ?? Date.now;
   const { demo, account } = options;
-  const take = async (key: string, computeUnits: number, rate: ComputeUnitRate, limit: RateLimit): Promise<RpcFailure | null> =>
+  const take = async (key: string, computeUnits: number, rate: ComputeUnitRate, limit: RateLimit): Promise<CrucibleError | null> =>
     refusal(await options.rateLimiter.take(key, computeUnits, { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst }), limit);
 
   // The UTC month (YYYY-MM) of an instant, computed once per month.
@@ -75,15 +76,12 @@ export function createCallerLimits(options: CallerLimitSettings & { rateLimiter:
       const at = now();
       const quota = await options.quota.consume(`app:${caller.app.id}`, computeUnits, perMonth, monthOf(at));
       if (quota.allowed) return null;
-      return rpcFailure('rate_limited', {
-        limit: { kind: 'app-quota', computeUnitsPerMonth: perMonth },
-        retryAfterSeconds: retryAfterSeconds(quota.resetAt.getTime() - at),
-      });
+      return overLimit({ kind: 'app-quota', computeUnitsPerMonth: perMonth }, retryAfterSeconds(quota.resetAt.getTime() - at));
     },
   };
 }
 
-function refusal(decision: RateDecision, limit: RateLimit): RpcFailure | null {
+function refusal(decision: RateDecision, limit: RateLimit): CrucibleError | null {
   if (decision.allowed) return null;
-  return rpcFailure('rate_limited', { limit, retryAfterSeconds: retryAfterSeconds(decision.retryAfterMs) });
+  return overLimit(limit, retryAfterSeconds(decision.retryAfterMs));
 }

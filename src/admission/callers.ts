@@ -1,12 +1,12 @@
 import { LRUCache } from 'lru-cache';
 import { isHostAllowed } from '../apps/domains.ts';
-import { rpcFailure, type RpcFailure } from './rpc/errors.ts';
+import { fail, type CrucibleError } from '../errors/crucible-error.ts';
 
-// Who may call (platform §2): the key names an app (or is the public demo key); the app must be
-// active, allowed on the network, and — when it lists domains — called from a listed origin.
+// Who may call (docs/keys-and-limits.md): the key names an app (or is the public demo key); the app
+// must be active, allowed on the network, and — when it lists domains — called from a listed origin.
 
-/** What the gateway needs of an app (src/apps/ holds the rest). */
-export interface GatewayApp {
+/** What admission needs of an app (src/apps/ holds the rest). */
+export interface KeyedApp {
   id: string;
   /** The owning account, whose bucket the app's calls also draw from; null: an app the CLI created without --owner. */
   ownerId: string | null;
@@ -17,7 +17,7 @@ export interface GatewayApp {
   monthlyComputeUnitQuota: number | null;
 }
 
-export type Caller = { kind: 'app'; app: GatewayApp } | { kind: 'demo' };
+export type Caller = { kind: 'app'; app: KeyedApp } | { kind: 'demo' };
 
 export interface KeyLookup {
   /** The caller a key names, or null for an unknown key. */
@@ -30,7 +30,7 @@ export interface KeyLookup {
  * `ttlMs` in every process; the process that made the change forgets the key at once (`forget`).
  */
 export function createKeyLookup(options: {
-  findApp(key: string): Promise<GatewayApp | null>;
+  findApp(key: string): Promise<KeyedApp | null>;
   isDemoKey(key: string): boolean;
   ttlMs?: number;
   maxKeys?: number;
@@ -62,10 +62,10 @@ export function createKeyLookup(options: {
 }
 
 /** Why an app may not make this call, or null. `origin` is the request's Origin header; `network` null: a call of no network (prices). */
-export function accessFailure(app: GatewayApp, network: string | null, origin: string | null): RpcFailure | null {
-  if (app.state !== 'active') return rpcFailure('app_disabled');
-  if (network !== null && app.allowedNetworks.length > 0 && !app.allowedNetworks.includes(network)) return rpcFailure('network_not_allowed', { network });
+export function accessFailure(app: KeyedApp, network: string | null, origin: string | null): CrucibleError | null {
+  if (app.state !== 'active') return fail('app_disabled');
+  if (network !== null && app.allowedNetworks.length > 0 && !app.allowedNetworks.includes(network)) return fail('network_not_allowed', { network });
   if (origin !== null && app.allowedDomains.length > 0 && !isHostAllowed(URL.parse(origin)?.hostname ?? '', app.allowedDomains))
-    return rpcFailure('origin_not_allowed', { origin });
+    return fail('origin_not_allowed', { origin });
   return null;
 }

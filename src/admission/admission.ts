@@ -1,0 +1,73 @@
+import type { CrucibleError } from '../errors/crucible-error.ts';
+import { fail } from '../errors/crucible-error.ts';
+import type { QuotaCounter } from '../limits/quota.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { createCallerLimits, type CallerLimitSettings } from './caller-limits.ts';
+import { accessFailure, type Caller, type KeyLookup } from './callers.ts';
+
+// The one admission step of every call behind an app key (docs/keys-and-limits.md#admission-order),
+// JSON-RPC and REST alike: who the key names, whether that app may call this network from this
+// origin, the compute units taken from the caller's buckets and monthly quota, and the call metered
+// per app, network (or product) and method. The JSON-RPC gateway (src/node/gateway.ts) and the
+// keyed REST door (src/rest/door.ts) are its only users.
+
+/** One metered call (src/apps/ aggregates them per minute for the dashboard). */
+export interface UsageRecorder {
+  record(entry: { appId: string; network: string; method: string; computeUnits: number; errorCode?: number | null }): void;
+}
+
+/** A call carried out, as metrics count it (the demo key's too). */
+type CallObserver = (call: { network: string; method: string; computeUnits: number; errorCode: number | null }) => void;
+
+export interface AdmissionOptions extends CallerLimitSettings {
+  keys: KeyLookup;
+  rateLimiter: RateLimiter;
+  quota: QuotaCounter;
+  usage: UsageRecorder;
+  observeCall?: CallObserver;
+  now?: () => number;
+}
+
+type Identified = { ok: true; caller: Caller } | { ok: false; error: CrucibleError };
+
+export interface Admission {
+  /** Who `key` names, and whether they may call `network` (null: a product of no network, such as prices) from `origin`. */
+  identify(key: string, request: { network: string | null; origin: string | null }): Promise<Identified>;
+  /**
+   * Takes `computeUnits` from each rate bucket the caller draws on in `scope` (a network, or a
+   * product such as `prices`): the refusal of the first that is short, or null.
+   */
+  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<CrucibleError | null>;
+  /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
+  countQuota(caller: Caller, computeUnits: number): Promise<CrucibleError | null>;
+  /** The rate, then the quota, for one call of `computeUnits` (a REST operation, a notification). */
+  charge(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<CrucibleError | null>;
+  /** Records a call carried out: `errorCode` is the JSON-RPC code, or the HTTP status of a REST answer other than 200. */
+  meter(caller: Caller, scope: string, method: string, computeUnits: number, errorCode: number | null): void;
+}
+
+/** How logs name a caller: its app id, or `demo` (keys stay out of logs). */
+export function callerLabel(caller: Caller): string {
+  return caller.kind === 'app' ? caller.app.id : 'demo';
+}
+
+export function createAdmission(options: AdmissionOptions): Admission {
+  const limits = createCallerLimits(options);
+  const { takeRate, countQuota } = limits;
+  return {
+    async identify(key, request) {
+      const caller = key ? await options.keys.find(key) : null;
+      if (!caller) return { ok: false, error: fail('invalid_api_key') };
+      const denied = caller.kind === 'app' ? accessFailure(caller.app, request.network, request.origin) : null;
+      return denied ? { ok: false, error: denied } : { ok: true, caller };
+    },
+    takeRate,
+    countQuota,
+    charge: async (caller, scope, computeUnits, clientIp) =>
+      (await takeRate(caller, scope, computeUnits, clientIp)) ?? (await countQuota(caller, computeUnits)),
+    meter(caller, scope, method, computeUnits, errorCode) {
+      options.observeCall?.({ network: scope, method, computeUnits, errorCode });
+      if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network: scope, method, computeUnits, errorCode });
+    },
+  };
+}
