@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Env } from './env.ts';
+import { wholeNumber } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
 // The dashboard's accounts and their limits (platform §8), validated; a bad value stops start-up
@@ -27,17 +28,9 @@ export interface DashboardConfig {
   scryptQueue: number;
 }
 
-const wholeNumber = (min: number, max: number) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d{1,9}$/, `must be a whole number from ${min} to ${max}`)
-    .transform(Number)
-    .refine((value) => value >= min && value <= max, `must be a whole number from ${min} to ${max}`);
-
 // Attempts × window stays far below the buckets' bound of 10^9 (src/limits/input.ts).
-const attempts = wholeNumber(1, 1000);
-const windowSeconds = wholeNumber(1, 86_400);
+const attempts = wholeNumber({ min: 1, max: 1000 });
+const windowSeconds = wholeNumber({ min: 1, max: 86_400 });
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'dashboard', name, schema, fallback);
 
@@ -50,8 +43,8 @@ export function readDashboardConfig(env: Env): DashboardConfig {
     },
     signInsPerEmailAndIp: { attempts: read(env, 'DASHBOARD_SIGN_INS_PER_EMAIL_AND_IP', attempts, 10), windowSeconds: signInWindow },
     signInsPerIp: { attempts: read(env, 'DASHBOARD_SIGN_INS_PER_IP', attempts, 50), windowSeconds: signInWindow },
-    appsPerAccount: read(env, 'DASHBOARD_APPS_PER_ACCOUNT', wholeNumber(1, 10_000), 20),
-    scryptConcurrency: read(env, 'DASHBOARD_SCRYPT_CONCURRENCY', wholeNumber(1, 64), 2),
-    scryptQueue: read(env, 'DASHBOARD_SCRYPT_QUEUE', wholeNumber(0, 10_000), 20),
+    appsPerAccount: read(env, 'DASHBOARD_APPS_PER_ACCOUNT', wholeNumber({ min: 1, max: 10_000 }), 20),
+    scryptConcurrency: read(env, 'DASHBOARD_SCRYPT_CONCURRENCY', wholeNumber({ min: 1, max: 64 }), 2),
+    scryptQueue: read(env, 'DASHBOARD_SCRYPT_QUEUE', wholeNumber({ min: 0, max: 10_000 }), 20),
   };
 }

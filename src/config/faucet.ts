@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { DEV_FAUCET_PRIVATE_KEY, isWellKnownDevKey } from '../chain/dev-accounts.ts';
 import { readDatabasePath } from './database.ts';
 import { envValue, type Env } from './env.ts';
+import { decimalNumber, wholeNumber as wholeNumberFrom } from './numbers.ts';
 
 // The faucet's configuration, validated with zod and refused with a message that names the
 // variable. Every variable is listed, commented, in .env.example. The server takes it through
@@ -107,12 +108,8 @@ const privateKey = z
   .string()
   .regex(/^0x[0-9a-fA-F]{64}$/, 'must be 0x followed by 64 hexadecimal digits')
   .transform((k) => k as Hex);
-const wholeNumber = z.string().regex(/^\d+$/, 'must be a whole number').transform(Number);
-const positiveNumber = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/, 'must be a positive number')
-  .transform(Number)
-  .refine((n) => n > 0, 'must be greater than 0');
+const wholeNumber = wholeNumberFrom({ message: 'must be a whole number' });
+const positiveNumber = decimalNumber({ min: 0, exclusive: true, message: 'must be a positive number', belowMessage: 'must be greater than 0' });
 const decimalEther = z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal amount of ETH such as 0.001');
 
 /** The faucet networks (content/networks/): their ids name the per-network variables. */

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Env } from './env.ts';
 import { envSuffixOf } from './faucet.ts';
 import { readNodeConfig } from './node.ts';
+import { positive, wholeNumber as wholeNumberFrom } from './numbers.ts';
 import { ConfigError } from './server.ts';
 import { readConfigVariable } from './variable.ts';
 
@@ -31,12 +32,7 @@ export interface IndexerConfig {
   rpcTimeoutMs: number;
 }
 
-const wholeNumber = z
-  .string()
-  .trim()
-  .regex(/^\d{1,15}$/, 'must be a whole number from 0')
-  .transform(Number);
-const positive = wholeNumber.refine((value) => value >= 1, 'must be a whole number from 1');
+const wholeNumber = wholeNumberFrom();
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'indexer', name, schema, fallback);
 

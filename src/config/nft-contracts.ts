@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Env } from './env.ts';
+import { positive } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
 // How NFT contract facts are cached and which spam rules apply (platform §5), validated; a bad value
@@ -14,11 +15,6 @@ export interface NftContractsConfig {
   deniedUriHosts: string[];
 }
 
-const positive = z
-  .string()
-  .trim()
-  .regex(/^[1-9]\d{0,9}$/, 'must be a whole number from 1')
-  .transform(Number);
 const hostList = z
   .string()
   .transform((value) =>

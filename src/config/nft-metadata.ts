@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Env } from './env.ts';
+import { positive } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
 // The NFT metadata worker's configuration (src/nfts/metadata/, platform §5), validated; a bad value
@@ -20,12 +21,6 @@ export interface NftMetadataConfig {
   /** NFT_METADATA_CONCURRENCY (default 8): documents and images fetched at once per process. */
   concurrency: number;
 }
-
-const positive = z
-  .string()
-  .trim()
-  .regex(/^[1-9]\d{0,11}$/, 'must be a whole number from 1')
-  .transform(Number);
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'NFT metadata', name, schema, fallback);
 

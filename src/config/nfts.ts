@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Env } from './env.ts';
+import { positive } from './numbers.ts';
 import { ConfigError } from './server.ts';
 import { readConfigVariable } from './variable.ts';
 
@@ -30,11 +31,6 @@ const baseUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
   .refine((url) => !/[?#]/.test(url), 'must be an http(s) URL without a query or fragment')
   .transform((url) => (url.endsWith('/') ? url : `${url}/`));
-const positive = z
-  .string()
-  .trim()
-  .regex(/^[1-9]\d{0,9}$/, 'must be a whole number from 1')
-  .transform(Number);
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'NFT', name, schema, fallback);
 

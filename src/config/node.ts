@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envValue, type Env } from './env.ts';
 import { envSuffixOf } from './faucet.ts';
+import { computeUnitAmount, port, wholeNumber } from './numbers.ts';
 import { ConfigError } from './server.ts';
 
 // The node gateway's configuration (platform §1–3), validated; a bad value stops start-up with
@@ -63,22 +64,9 @@ const hostname = z
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'must be a domain name such as node.example.com');
 const upstreamUrl = z.url({ protocol: /^https?$/, error: 'must list http(s) URLs separated by commas' });
-const positiveInteger = z
-  .string()
-  .regex(/^[1-9]\d*$/, 'must be a whole number greater than 0')
-  .transform(Number);
-const wholeNumber = z.string().regex(/^\d+$/, 'must be a whole number (0 or more)').transform(Number);
-/** A compute-unit amount: the limits' arithmetic is exact up to 10^9 (src/limits/), and a bucket may hold 10 s of a rate. */
-const computeUnitAmount = z
-  .string()
-  .regex(/^[1-9]\d{0,8}$/, 'must be a whole number from 1 to 100000000')
-  .transform(Number)
-  .refine((value) => value <= 100_000_000, 'must be a whole number from 1 to 100000000');
-const port = z
-  .string()
-  .regex(/^\d{1,5}$/, 'must be a port number from 1 to 65535')
-  .transform(Number)
-  .refine((value) => value >= 1 && value <= 65535, 'must be a port number from 1 to 65535');
+// These settings have said "greater than 0" and "(0 or more)" since before the shared schemas.
+const positiveInteger = wholeNumber({ min: 1, message: 'must be a whole number greater than 0' });
+const countFromZero = wholeNumber({ message: 'must be a whole number (0 or more)' });
 
 /** A variable's value through `schema`, or undefined when unset; a bad value throws naming the variable. */
 function readVariable<T>(env: Env, name: string, schema: z.ZodType<T, string>): T | undefined {
@@ -121,7 +109,7 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
     upstreams[network.id] = list ?? (faucetRpc ? [faucetRpc] : []);
   }
 
-  const metricsPort = read('METRICS_PORT', port);
+  const metricsPort = read('METRICS_PORT', port(1));
   const warnings: string[] = [];
   /** A compute-unit setting, or the request setting it replaced (in calls of DEMO_CALL_COMPUTE_UNITS), or the default. */
   const demoSetting = (name: string, oldName: string, fallback: number): number => {
@@ -159,7 +147,7 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
     webSocket: {
       maxConnectionsPerKey: read('NODE_WS_MAX_CONNECTIONS_PER_KEY', positiveInteger) ?? 50,
       maxTopicsPerKey: read('NODE_WS_MAX_TOPICS_PER_KEY', positiveInteger) ?? 200,
-      subscriptionComputeUnitsPerMinute: read('NODE_WS_SUBSCRIPTION_CU_PER_MINUTE', wholeNumber) ?? 10,
+      subscriptionComputeUnitsPerMinute: read('NODE_WS_SUBSCRIPTION_CU_PER_MINUTE', countFromZero) ?? 10,
     },
     warnings,
   };

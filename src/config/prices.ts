@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Env } from './env.ts';
+import { decimalNumber, wholeNumber } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
 // How prices are sampled and served (platform §7), validated; a bad value stops start-up with a
@@ -29,16 +30,8 @@ export interface PricesConfig {
   madThreshold: number;
 }
 
-const seconds = z
-  .string()
-  .trim()
-  .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of seconds from 1')
-  .transform((text) => Number(text) * 1000);
-const milliseconds = z
-  .string()
-  .trim()
-  .regex(/^[1-9]\d{0,6}$/, 'must be a whole number of milliseconds from 1')
-  .transform(Number);
+const seconds = wholeNumber({ min: 1, max: 9_999_999, message: 'must be a whole number of seconds from 1' }).transform((value) => value * 1000);
+const milliseconds = wholeNumber({ min: 1, max: 9_999_999, message: 'must be a whole number of milliseconds from 1' });
 const exchanges = z
   .string()
   .trim()
@@ -58,12 +51,7 @@ const hostname = z
   .trim()
   .toLowerCase()
   .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/, 'must be a domain name such as prices.example.com');
-const multiple = z
-  .string()
-  .trim()
-  .regex(/^\d+(\.\d+)?$/, 'must be a number of at least 1')
-  .transform(Number)
-  .refine((value) => value >= 1, 'must be a number of at least 1');
+const multiple = decimalNumber({ min: 1, message: 'must be a number of at least 1' });
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'prices', name, schema, fallback);
 

@@ -2,6 +2,7 @@ import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { envValue, type Env } from './env.ts';
+import { count, port } from './numbers.ts';
 
 // The server's configuration, validated; a bad value stops start-up with a message naming the
 // variable. Every variable is listed in .env.example.
@@ -32,7 +33,6 @@ export interface DevApiConfig {
 
 /** Also the port the build names when PORT=0 (a free port, known only once listening). */
 export const defaultPort = 4321;
-const portMessage = 'must be a port number from 0 to 65535 (0 picks a free port)';
 
 /**
  * `TRUST_PROXY`: unset or `none` (the TCP peer only; a header sent by the client is never
@@ -51,12 +51,7 @@ export const trustProxySetting = z
 
 /** Where the server listens; the build derives the default site origin from it too. */
 const listenVariables = {
-  PORT: z
-    .string()
-    .regex(/^\d{1,5}$/, portMessage)
-    .transform(Number)
-    .pipe(z.number().max(65535, portMessage))
-    .default(defaultPort),
+  PORT: port(0).default(defaultPort),
   HOST: z.string().trim().min(1).default('127.0.0.1'),
 };
 
@@ -64,16 +59,6 @@ const trustProxyVariable = { TRUST_PROXY: trustProxySetting.default({ mode: 'non
 
 /** Requests with a body per client IP under /api/ and /prices/ unless API_BODY_REQUESTS_* say otherwise. */
 export const API_BODY_LIMIT_DEFAULTS = { requestsPerSecond: 20, burst: 40 } as const;
-
-/** A whole number from 1 to `max`. */
-const count = (max: number) => {
-  const message = `must be a whole number from 1 to ${max}`;
-  return z
-    .string()
-    .regex(/^[1-9]\d*$/, message)
-    .transform(Number)
-    .pipe(z.number().max(max, message));
-};
 
 const environment = z.object({
   ...listenVariables,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Env } from './env.ts';
+import { positive } from './numbers.ts';
 import { ConfigError } from './server.ts';
 import { readConfigVariable } from './variable.ts';
 
@@ -30,11 +31,6 @@ export interface WebhooksConfig {
   local: boolean;
 }
 
-const positive = z
-  .string()
-  .trim()
-  .regex(/^[1-9]\d{0,9}$/, 'must be a whole number from 1')
-  .transform(Number);
 const delays = z
   .string()
   .trim()
