@@ -83,7 +83,8 @@ export function createRestDoor(options: RestDoorOptions): RestDoor {
   const maxDepth = options.bodies?.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH;
   const routes = new Map(options.products.map((mounted) => [mounted, compileRoutes(mounted.product)]));
   const at = (where: 'node' | 'site') => options.products.filter((mounted) => mounted.product.mount.at === where);
-  const sitePrefixes = at('site').map((mounted) => (mounted.product.mount as { prefix: string }).prefix);
+  const [nodeProducts, siteProducts] = [at('node'), at('site')];
+  const sitePrefixes = siteProducts.map((mounted) => (mounted.product.mount as { prefix: string }).prefix);
   const nodeDocuments = new Map<string, Record<string, unknown>>();
 
   const json = (body: unknown) => new BufferedResponse(JSON.stringify(body), { status: 200, headers: { 'content-type': jsonType, ...corsHeaders } });
@@ -186,13 +187,13 @@ export function createRestDoor(options: RestDoorOptions): RestDoor {
   return {
     answersSitePath: (path) => sitePrefixes.some((prefix) => path.startsWith(prefix)),
     async handleSite(request, path, context) {
-      const matched = match(at('site'), path);
+      const matched = match(siteProducts, path);
       if (!matched) return noOperation(request, context);
       return serve(request, matched, null, matched.mounted.services(null), context);
     },
     async handleNode(request, { network, path }, context) {
       if (!options.networks.has(network)) return noOperation(request, context);
-      const here = at('node').filter((mounted) => mounted.services(network) !== null);
+      const here = nodeProducts.filter((mounted) => mounted.services(network) !== null);
       if (here.length === 0) return noOperation(request, context);
       if (path === '/openapi.json') return nodeDocument(request, network, here, context);
       const matched = match(here, path);
