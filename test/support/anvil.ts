@@ -29,6 +29,25 @@ export async function startTestAnvil(options: AnvilOptions) {
   };
 }
 
+/** Passes of holdBlockGasLimit before it gives up: one is enough unless blocks keep being mined across the set. */
+const GAS_LIMIT_PASSES = 20;
+
+/**
+ * Sets anvil's block gas limit so that it holds. anvil copies its block settings when it starts
+ * mining a block and writes the copy back when the block is done, so a limit set while a block is
+ * being mined (interval mining, automine) is undone a moment later. Each pass sets the limit, mines
+ * a block, which waits for any block under way and so writes back after it, and reads the limit
+ * back: once it reads as set, no block that began before the set is left to undo it.
+ */
+export async function holdBlockGasLimit(client: TestAnvil['client'], gasLimit: bigint): Promise<void> {
+  for (let pass = 0; pass < GAS_LIMIT_PASSES; pass++) {
+    await client.setBlockGasLimit({ gasLimit });
+    await client.mine({ blocks: 1 });
+    if ((await client.getBlock({ blockTag: 'pending' })).gasLimit === gasLimit) return;
+  }
+  throw new Error(`anvil's block gas limit did not hold at ${gasLimit} after ${GAS_LIMIT_PASSES} passes`);
+}
+
 /** A fresh random address (no balance, no history): 20 random bytes, no key behind them. */
 export function randomAddress(): Address {
   return getAddress(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`);

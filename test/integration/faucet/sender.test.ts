@@ -3,7 +3,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectFaucetChain, type FaucetChain } from '../../../src/chain/faucet-chain.ts';
 import type { FaucetNetwork } from '../../../src/chain/networks.ts';
-import { FAUCET_KEY, randomAddress, startRpcProxy, startTestAnvil, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
+import { FAUCET_KEY, holdBlockGasLimit, randomAddress, startRpcProxy, startTestAnvil, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
 
 // The sender against a real anvil: nonces under concurrency, resync after a competitor took a
 // nonce, bounded retries, and no nonce consumed by a broadcast the node did not take.
@@ -128,14 +128,14 @@ describe('sender', () => {
     const start = await pendingNonce();
     // The node refuses any transfer while a block holds less gas than one.
     interceptor = async (call) => {
-      if (call.method === 'eth_sendRawTransaction') await anvil.client.setBlockGasLimit({ gasLimit: 20_000n });
+      if (call.method === 'eth_sendRawTransaction') await holdBlockGasLimit(anvil.client, 20_000n);
       return undefined;
     };
     try {
       expect(await drip(chain)).toMatchObject({ ok: false, reason: 'failed' });
     } finally {
       interceptor = undefined;
-      await anvil.client.setBlockGasLimit({ gasLimit: 30_000_000n });
+      await holdBlockGasLimit(anvil.client, 30_000_000n);
     }
     expect(await drip(chain)).toMatchObject({ ok: true, nonce: start });
   });
