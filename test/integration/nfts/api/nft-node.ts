@@ -76,7 +76,9 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const runtime: NodeRuntime = startNodeRuntime({
       networks,
-      config: readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: anvil.rpcUrl }, networks),
+      // The demo key refills one request a second (burst 20), so a test that empties a client's bucket is
+      // not outrun by its refill however slowly the machine answers.
+      config: readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: anvil.rpcUrl, DEMO_KEY_REQUESTS_PER_SECOND: '1' }, networks),
       devnets: null,
       keys: createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey }),
       rateLimiter: createMemoryRateLimiter(),
