@@ -14,7 +14,7 @@ const stores: WebSocketHolds[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const store of stores) store.close();

@@ -68,7 +68,7 @@ describe.each(databaseEngines())('NFT endpoints on $name', (engine) => {
     keys.domains = (await node.apps.create({ name: 'nft domains', allowedDomains: ['example.com'] })).key;
     keys.slow = (await node.apps.create({ name: 'nft slow', computeUnitsPerSecond: 10 })).key;
     validator = createResponseValidator(await (await fetch(`${node.nodeUrl}/openapi.json`)).json());
-  }, 240_000);
+  });
 
   afterAll(async () => {
     await node?.stop();
