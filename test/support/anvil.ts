@@ -48,6 +48,16 @@ export async function holdBlockGasLimit(client: TestAnvil['client'], gasLimit: b
   throw new Error(`anvil's block gas limit did not hold at ${gasLimit} after ${GAS_LIMIT_PASSES} passes`);
 }
 
+/**
+ * Stops interval mining and waits out a block under way: a block mined here queues behind it, so once
+ * this returns no block is being mined (whose end would rewrite the next base fee or gas limit) until
+ * mining resumes.
+ */
+export async function pauseIntervalMining(client: TestAnvil['client']): Promise<void> {
+  await client.setIntervalMining({ interval: 0 });
+  await client.mine({ blocks: 1 });
+}
+
 /** A fresh random address (no balance, no history): 20 random bytes, no key behind them. */
 export function randomAddress(): Address {
   return getAddress(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`);

@@ -55,7 +55,7 @@ beforeAll(async () => {
     },
     { timeout: 120_000, interval: 500 },
   );
-}, 300_000);
+});
 
 afterAll(async () => {
   await site?.stop();
@@ -166,7 +166,7 @@ describe("the demo wallet's NFTs through the production server", () => {
       const requests = site.logLines().filter((line) => line.includes('"msg":"request"'));
       expect(requests.filter((line) => line.includes('getNFTsForOwner')).length).toBeGreaterThan(0);
       expect(requests.filter((line) => line.includes('getNFTs?') || line.includes('/getNFTs"')).length).toBeGreaterThan(0);
-    });
+    }, { timeout: 30_000, interval: 50 });
     const lines = site.logLines();
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(line, line).not.toContain(key);

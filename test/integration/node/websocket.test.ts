@@ -139,7 +139,7 @@ beforeAll(async () => {
     logger,
   });
   origin = (await listen(server, 0, '127.0.0.1')).replace(/\/$/, '');
-}, 120_000);
+});
 
 afterAll(async () => {
   await websockets?.close();
@@ -462,7 +462,7 @@ describe('the same methods and errors as over HTTP', () => {
         .map((line) => JSON.parse(line) as { path: string; status: number; app?: string })
         .filter((line) => line.path.includes('/v2/'));
     // A line is written when its response closes, which may come after the client has read it.
-    await vi.waitFor(() => expect(nodeLines().filter((line) => line.status === 401)).toHaveLength(1));
+    await vi.waitFor(() => expect(nodeLines().length).toBeGreaterThanOrEqual(3), wait);
     const lines = nodeLines();
     expect(lines).toHaveLength(3);
     expect(lines).toEqual(
@@ -823,7 +823,7 @@ describe('with REDIS_URL, the counts hold across processes', () => {
       holds.push(createRedisWebSocketHolds(client));
       gateways.push(await serveWebSockets({ settings: { maxConnectionsPerKey: 2, maxTopicsPerKey: 3 }, holds: holds.at(-1)! }));
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const gateway of gateways) await gateway.close();
     for (const held of holds) held.close();
