@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { getAddress, parseEther, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
 import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
 import { FAUCET_KEY, frontRunEveryBroadcast, holdBlockGasLimit, randomAddress, THIRD_PARTY_KEY } from '../../support/anvil.ts';
@@ -54,7 +54,15 @@ describe('send: success (spec 2.2)', () => {
     expect(receipt.status).toBe('success');
     expect(await h.chains[BASE]!.client.getBalance({ address })).toBe(DRIP);
 
-    const [row] = await h.store.listDrips({ networkId: BASE, address });
+    // The row is settled as sent just after the answer, in the background.
+    const row = await vi.waitFor(
+      async () => {
+        const [settled] = await h.store.listDrips({ networkId: BASE, address });
+        expect(settled?.outcome).toBe('sent');
+        return settled!;
+      },
+      { timeout: 30_000, interval: 50 },
+    );
     expect(row).toMatchObject({ address: address.toLowerCase(), amountWei: DRIP, txHash: result.body.transactionHash, outcome: 'sent', statusCode: null });
     // The ledger keeps a keyed hash of the IP, never the IP.
     expect(row!.ipHash).toMatch(/^[0-9a-f]{64}$/);

@@ -97,7 +97,8 @@ beforeAll(async () => {
   const rules = await loadSurfaceRules(fixture.distDir);
   siteOrigin = rules.site;
   keys = createKeyLookup({ findApp: (appKey) => apps.findByKey(appKey), isDemoKey });
-  const config = readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url }, networks);
+  // The demo key refills one request a second here: a burst past its 20 meets 429s however slowly the server reads it.
+  const config = readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url, DEMO_KEY_REQUESTS_PER_SECOND: '1' }, networks);
   settings = config.webSocket;
   runtime = startNodeRuntime({
     networks,
