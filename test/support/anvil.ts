@@ -120,7 +120,9 @@ export function frontRunEveryBroadcast(client: TestAnvil['client'], competitorKe
       to: competitor.address,
       nonce: faucetTx.nonce!,
       gas: 21_000n,
-      maxFeePerGas: faucetTx.maxFeePerGas! * 3n,
+      // Both raised by the same gwei, so the tip never exceeds the fee cap whatever the base fee has decayed to
+      // (a faucet fee of 2 × base fee + tip, with the base fee below 1/6 gwei after enough empty blocks, did).
+      maxFeePerGas: faucetTx.maxFeePerGas! * 3n + parseEther('1', 'gwei'),
       maxPriorityFeePerGas: faucetTx.maxPriorityFeePerGas! * 3n + parseEther('1', 'gwei'),
     });
     return undefined;

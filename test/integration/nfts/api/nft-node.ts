@@ -86,7 +86,7 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
       usage: { record: (entry) => void usage.push(entry) },
       siteOrigin: origin,
       ipv6PrefixLength: 64,
-      nfts: { db: database.db, metadata, contracts, tokenUriTimeout: { defaultMs: 10_000, maxMs: 20_000 } },
+      nfts: { db: database.db, metadata, contracts, tokenUriTimeout: { defaultMs: 60_000, maxMs: 120_000 } },
     });
     stops.push(async () => runtime.close());
     server.on('request', (req, res) => {
