@@ -81,9 +81,15 @@ export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor
     const parsed = JSON.parse(body) as RpcCall | RpcCall[];
     // A JSON-RPC batch is one request: the strongest action any of its calls asks for applies to it.
     let action: Awaited<ReturnType<RpcInterceptor>>;
-    for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
-      const asked = await intercept(call);
-      if (asked === 'drop' || (asked === 'forward-then-drop' && action === undefined)) action = asked;
+    try {
+      for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+        const asked = await intercept(call);
+        if (asked === 'drop' || (asked === 'forward-then-drop' && action === undefined)) action = asked;
+      }
+    } catch (error) {
+      // An interceptor that failed is the test's fault: its client hears at once, and the error is reported.
+      request.socket.destroy();
+      throw error;
     }
     if (action === 'drop') {
       request.socket.destroy();
