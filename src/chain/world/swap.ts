@@ -1,4 +1,4 @@
-import { createWalletClient, encodeFunctionData, erc20Abi, http, parseUnits, publicActions, type Abi, type Address, type Hash, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, erc20Abi, http, parseUnits, publicActions, toHex, type Abi, type Address, type Hash, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { WORLD_DEPLOYER, WORLD_DEPLOYER_KEY } from './actors.ts';
 import { ARTIFACTS } from './artifacts.ts';
@@ -67,18 +67,29 @@ const RECEIPT_TIMEOUT_MS = 60_000;
  * gas on the first swap of a pool; rounded up.
  */
 const PRICE_ACCUMULATORS_GAS = 50_000n;
+/** Times one request is made while it is answered 429 (Retry-After: a second, on the demo key). */
+const RATE_LIMITED_ATTEMPTS = 30;
+
 /**
- * Retries of a request refused for the moment (429, 5xx), each after twice the last pause from
- * 150 ms: about 38 s in all. A swap makes some twenty requests within a second or two, the demo
- * key's burst on `{node_url}/v2/demo`, and waits out its refill this way rather than fail.
+ * fetch that waits out a 429 for as long as its Retry-After says and asks again. A swap makes some
+ * twenty requests within a second or two, about the demo key's burst on `{node_url}/v2/demo`, and
+ * viem repeats neither eth_sendRawTransaction nor a request refused after its own few retries; a
+ * 429 is answered before anything is forwarded, so asking again never sends a transaction twice.
  */
-const TRANSIENT_RETRIES = 8;
+async function fetchPastRateLimits(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(input, init);
+    if (response.status !== 429 || attempt === RATE_LIMITED_ATTEMPTS) return response;
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.max(1, Number(response.headers.get('retry-after')) || 1)));
+  }
+}
 
 /** Sells `amount` of `sell` into the world pool `pool` at `rpcUrl`, as the world deployer. */
 export async function swapOnWorldPool(rpcUrl: string, request: WorldSwapRequest): Promise<WorldSwapResult> {
   const { pool, sell, amountIn } = checkRequest(request);
   const buy = sell === pool.token0 ? pool.token1 : pool.token0;
-  const client = createWalletClient({ account: privateKeyToAccount(WORLD_DEPLOYER_KEY), transport: http(rpcUrl, { retryCount: TRANSIENT_RETRIES }) }).extend(
+  const client = createWalletClient({ account: privateKeyToAccount(WORLD_DEPLOYER_KEY), transport: http(rpcUrl, { fetchFn: fetchPastRateLimits }) }).extend(
     publicActions,
   );
   const transactions: Hash[] = [];
@@ -87,7 +98,10 @@ export async function swapOnWorldPool(rpcUrl: string, request: WorldSwapRequest)
     const failed = (error: unknown): never => {
       throw new WorldSwapError('transaction_failed', `${label} failed: ${error instanceof Error ? error.message : String(error)}`);
     };
-    const gas = extraGas === undefined ? undefined : (await client.estimateGas({ to, data, value }).catch(failed)) + extraGas;
+    // eth_estimateGas alone (viem's estimateGas first reads the nonce and fees it does not need here).
+    const estimate = () =>
+      client.request({ method: 'eth_estimateGas', params: [{ from: WORLD_DEPLOYER, to, data, value: value === undefined ? undefined : toHex(value) }] });
+    const gas = extraGas === undefined ? undefined : BigInt(await estimate().catch(failed)) + extraGas;
     const hash = await client.sendTransaction({ chain: null, to, data, value, gas }).catch(failed);
     transactions.push(hash);
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: RECEIPT_TIMEOUT_MS }).catch(failed);
