@@ -281,11 +281,14 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
 
     await card.getByRole('button', { name: strings.webhooks.showDeliveries }).click();
     const row = card.locator(`tr[data-delivery="${received.payload.id}"]`);
-    // The receiver answered before the worker recorded it: refresh until the row says so.
+    const list = card.locator('[data-deliveries]');
+    // The receiver answered before the worker recorded it: refresh until the row says so, each time once the
+    // list has its answer (a row opened while a load is out is replaced when the load answers).
     await expect
       .poll(
         async () => {
           await card.getByRole('button', { name: strings.webhooks.refresh }).click();
+          await expect.poll(() => list.getAttribute('aria-busy')).toBe('false');
           return (await row.count()) === 0 ? null : row.getAttribute('data-status');
         },
         { timeout: 30_000, interval: 500 },
@@ -359,6 +362,7 @@ describe('accessibility of every dashboard page', () => {
         await form.getByRole('button', { name: ui.en.dashboard.webhooks.create }).click();
         await expect.poll(() => page.locator('[data-webhook]').count()).toBe(1);
         await page.getByRole('button', { name: ui.en.dashboard.webhooks.showDeliveries }).click();
+        await expect.poll(() => page.locator('[data-deliveries]').getAttribute('aria-busy')).toBe('false');
         await check('webhooks');
         await page.goto(`${site.origin}${dashboardUrl('en', 'account')}`);
         await ready(page);
