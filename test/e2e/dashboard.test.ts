@@ -56,6 +56,9 @@ async function newContext(colorScheme: 'light' | 'dark' = 'light'): Promise<Brow
   return context;
 }
 
+/** Waits until the dashboard page's script has taken every control it handles (its root's data-ready): a click before that is lost. */
+const ready = (page: Page) => page.locator('[data-dashboard][data-ready]').waitFor({ state: 'attached' });
+
 /** Signs up a new account on the sign-up page (opened first unless `page` is on it), which then goes to `landing`. */
 async function signUp(
   page: Page,
@@ -64,10 +67,12 @@ async function signUp(
 ): Promise<void> {
   const strings = ui[locale].dashboard;
   if (open) await page.goto(`${site.origin}${dashboardUrl(locale, 'sign-up')}`);
+  await ready(page);
   await page.getByLabel(strings.auth.email).fill(`person${++accounts}-${locale}@example.com`);
   await page.getByLabel(strings.auth.password, { exact: true }).fill(PASSWORD);
   await page.getByRole('button', { name: strings.auth.signUp }).click();
   await page.waitForURL(`${site.origin}${dashboardUrl(locale, landing)}`);
+  await ready(page);
 }
 
 /** Creates an app on the apps page, for `network` only and restricted to `domain`; returns its id from the app page it opens. */
@@ -79,6 +84,7 @@ async function createApp(page: Page, locale: 'en' | 'ja', name: string, domain: 
   await form.getByLabel(strings.apps.domains).fill(domain);
   await form.getByRole('button', { name: strings.apps.create }).click();
   await page.waitForURL(/\/dashboard\/app\/\?id=app_/);
+  await ready(page);
   await expect.poll(() => page.locator('[data-app-view]').isVisible()).toBe(true);
   return new URL(page.url()).searchParams.get('id')!;
 }
@@ -145,6 +151,7 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(strings.account.title);
     await page.getByRole('link', { name: strings.common.apps }).click();
     await page.waitForURL(`${site.origin}${dashboardUrl(locale, 'apps')}`);
+    await ready(page);
     await expect.poll(() => page.locator('input[name="allowedNetworks"]').count()).toBeGreaterThan(0);
     // How many apps the account may have, in the page's language.
     expect(await page.locator('[data-app-count]').textContent()).toBe(formatUi(strings.apps.count, { count: '0', max: '20' }));
@@ -219,6 +226,7 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
   it('refuses a bad webhook form beside its fields before sending it, and the server’s refusal beside its field', async () => {
     await page.getByRole('link', { name: strings.common.webhooks }).click();
     await page.waitForURL(`${site.origin}${dashboardUrl(locale, 'webhooks')}`);
+    await ready(page);
     const form = page.locator('form[data-create-webhook]');
     await expect.poll(() => form.locator(`select[name="network"] option[value="${site.network}"]`).count()).toBe(1);
     const sent: string[] = [];
@@ -274,11 +282,14 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
 
     await card.getByRole('button', { name: strings.webhooks.showDeliveries }).click();
     const row = card.locator(`tr[data-delivery="${received.payload.id}"]`);
-    // The receiver answered before the worker recorded it: refresh until the row says so.
+    const list = card.locator('[data-deliveries]');
+    // The receiver answered before the worker recorded it: refresh until the row says so, each time once the
+    // list has its answer (a row opened while a load is out is replaced when the load answers).
     await expect
       .poll(
         async () => {
           await card.getByRole('button', { name: strings.webhooks.refresh }).click();
+          await expect.poll(() => list.getAttribute('aria-busy')).toBe('false');
           return (await row.count()) === 0 ? null : row.getAttribute('data-status');
         },
         { timeout: 30_000, interval: 500 },
@@ -303,6 +314,7 @@ describe('the dashboard in a second tab', () => {
       const id = await createApp(first, 'en', 'Two tabs', 'localhost');
       const second = await context.newPage();
       await second.goto(first.url());
+      await ready(second);
       await expect.poll(() => second.locator('[data-app-view]').isVisible()).toBe(true);
       await first.locator('form#app-settings').getByLabel(strings.apps.name).fill('Renamed in the first tab');
       await first.locator('form#app-settings').getByRole('button', { name: strings.app.save }).click();
@@ -330,6 +342,7 @@ describe('accessibility of every dashboard page', () => {
         const check = async (what: string) => expect(await seriousAxeViolations(page), `${what} (${colorScheme})`).toEqual([]);
         for (const signedOut of ['start', 'sign-in', 'sign-up'] as const) {
           await page.goto(`${site.origin}${dashboardUrl('en', signedOut)}`);
+          await ready(page);
           await check(signedOut);
         }
         await signUp(page, 'en');
@@ -340,16 +353,20 @@ describe('accessibility of every dashboard page', () => {
         await usageRows(page, 'en', 'requests', '1');
         await check('app');
         await page.goto(`${site.origin}${dashboardUrl('en', 'apps')}`);
+        await ready(page);
         await expect.poll(() => page.locator('[data-app-list] table').count()).toBe(1);
         await check('apps');
         await page.goto(`${site.origin}${dashboardUrl('en', 'webhooks')}`);
+        await ready(page);
         const form = page.locator('form[data-create-webhook]');
         await form.getByLabel(ui.en.dashboard.webhooks.url).fill(receiver.url);
         await form.getByRole('button', { name: ui.en.dashboard.webhooks.create }).click();
         await expect.poll(() => page.locator('[data-webhook]').count()).toBe(1);
         await page.getByRole('button', { name: ui.en.dashboard.webhooks.showDeliveries }).click();
+        await expect.poll(() => page.locator('[data-deliveries]').getAttribute('aria-busy')).toBe('false');
         await check('webhooks');
         await page.goto(`${site.origin}${dashboardUrl('en', 'account')}`);
+        await ready(page);
         await page.locator('form[data-create-token]').getByRole('button', { name: ui.en.dashboard.account.createToken }).click();
         await expect.poll(() => page.locator('[data-token-secret]').isVisible()).toBe(true);
         await check('account');

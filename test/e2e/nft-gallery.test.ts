@@ -30,7 +30,7 @@ beforeAll(async () => {
     { timeout: 120_000, interval: 500 },
   );
   browser = await launchChromium();
-}, 300_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -200,7 +200,7 @@ describe('error log', () => {
       const response = await fetch(new URL('/api/ip', url));
       expect(response.status).toBe(500);
       await response.arrayBuffer();
-      await vi.waitFor(() => expect(errors).toHaveLength(1));
+      await vi.waitFor(() => expect(errors).toHaveLength(1), { timeout: 10_000, interval: 20 });
       const record = JSON.parse(errors[0]!) as { msg: string; error: string };
       expect(record.msg).toBe('request failed');
       expect(record.error).toContain('nothing answered at https://git.example or redis://cache.example:6379 or https://rpc.example\n');

@@ -22,7 +22,7 @@ beforeAll(async () => {
     distDir: fixture.distDir,
     env: { REQUEST_LOG: 'on', NODE_DOMAIN, PRICES_IN_SERVER: 'off' },
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.stop();

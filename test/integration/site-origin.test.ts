@@ -6,7 +6,7 @@ import { buildEnvironment } from '../../src/config/build-environment.ts';
 import { environmentChange } from '../../src/server/build-freshness.ts';
 import { buildSite, copyFixtureContent } from '../support/build.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
-import { freePort } from '../support/free-port.ts';
+import { reservePort } from '../support/free-port.ts';
 
 // `PORT=<n> npm start` without SITE_URL: the fixture site is built for http://127.0.0.1:<n> (the
 // address the server listens on by default) and served there, so its canonical links, search icons
@@ -20,7 +20,9 @@ let server: BuiltSite;
 const siteOrigin = () => `http://127.0.0.1:${port}`;
 
 beforeAll(async () => {
-  port = await freePort();
+  // The build names the port: it is held through the build, so nothing else takes it before the server listens.
+  const reserved = await reservePort();
+  port = reserved.port;
   const fixture = await copyFixtureContent();
   scratch = fixture.dir;
   // The build reads PORT and HOST as `npm start` hands them on; an empty SITE_URL is unset.
@@ -35,6 +37,7 @@ beforeAll(async () => {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
     }
+    await reserved.release();
   }
   server = await startBuiltSite({ distDir: dist, env: { PORT: String(port) } });
 });

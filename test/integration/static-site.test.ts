@@ -75,7 +75,7 @@ describe('request log', () => {
     const { url, lines, close } = await serve(true);
     try {
       for (const path of ['/', '/api/ip', '/nope.md?x=1']) await (await fetch(new URL(path, url))).arrayBuffer();
-      await vi.waitFor(() => expect(lines).toHaveLength(3));
+      await vi.waitFor(() => expect(lines).toHaveLength(3), { timeout: 10_000, interval: 20 });
       const records = lines.map((line) => JSON.parse(line));
       expect(records.map((r) => [r.msg, r.method, r.path, r.status])).toEqual([
         ['request', 'GET', '/', 200],

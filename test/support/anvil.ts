@@ -29,6 +29,35 @@ export async function startTestAnvil(options: AnvilOptions) {
   };
 }
 
+/** Passes of holdBlockGasLimit before it gives up: one is enough unless blocks keep being mined across the set. */
+const GAS_LIMIT_PASSES = 20;
+
+/**
+ * Sets anvil's block gas limit so that it holds. anvil copies its block settings when it starts
+ * mining a block and writes the copy back when the block is done, so a limit set while a block is
+ * being mined (interval mining, automine) is undone a moment later. Each pass sets the limit, mines
+ * a block, which waits for any block under way and so writes back after it, and reads the limit
+ * back: once it reads as set, no block that began before the set is left to undo it.
+ */
+export async function holdBlockGasLimit(client: TestAnvil['client'], gasLimit: bigint): Promise<void> {
+  for (let pass = 0; pass < GAS_LIMIT_PASSES; pass++) {
+    await client.setBlockGasLimit({ gasLimit });
+    await client.mine({ blocks: 1 });
+    if ((await client.getBlock({ blockTag: 'pending' })).gasLimit === gasLimit) return;
+  }
+  throw new Error(`anvil's block gas limit did not hold at ${gasLimit} after ${GAS_LIMIT_PASSES} passes`);
+}
+
+/**
+ * Stops interval mining and waits out a block under way: a block mined here queues behind it, so once
+ * this returns no block is being mined (whose end would rewrite the next base fee or gas limit) until
+ * mining resumes.
+ */
+export async function pauseIntervalMining(client: TestAnvil['client']): Promise<void> {
+  await client.setIntervalMining({ interval: 0 });
+  await client.mine({ blocks: 1 });
+}
+
 /** A fresh random address (no balance, no history): 20 random bytes, no key behind them. */
 export function randomAddress(): Address {
   return getAddress(`0x${Buffer.from(crypto.getRandomValues(new Uint8Array(20))).toString('hex')}`);
@@ -52,9 +81,15 @@ export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor
     const parsed = JSON.parse(body) as RpcCall | RpcCall[];
     // A JSON-RPC batch is one request: the strongest action any of its calls asks for applies to it.
     let action: Awaited<ReturnType<RpcInterceptor>>;
-    for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
-      const asked = await intercept(call);
-      if (asked === 'drop' || (asked === 'forward-then-drop' && action === undefined)) action = asked;
+    try {
+      for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+        const asked = await intercept(call);
+        if (asked === 'drop' || (asked === 'forward-then-drop' && action === undefined)) action = asked;
+      }
+    } catch (error) {
+      // An interceptor that failed is the test's fault: its client hears at once, and the error is reported.
+      request.socket.destroy();
+      throw error;
     }
     if (action === 'drop') {
       request.socket.destroy();
@@ -91,7 +126,9 @@ export function frontRunEveryBroadcast(client: TestAnvil['client'], competitorKe
       to: competitor.address,
       nonce: faucetTx.nonce!,
       gas: 21_000n,
-      maxFeePerGas: faucetTx.maxFeePerGas! * 3n,
+      // Both raised by the same gwei, so the tip never exceeds the fee cap whatever the base fee has decayed to
+      // (a faucet fee of 2 × base fee + tip, with the base fee below 1/6 gwei after enough empty blocks, did).
+      maxFeePerGas: faucetTx.maxFeePerGas! * 3n + parseEther('1', 'gwei'),
       maxPriorityFeePerGas: faucetTx.maxPriorityFeePerGas! * 3n + parseEther('1', 'gwei'),
     });
     return undefined;

@@ -5,8 +5,12 @@ import type { WorldCall } from './history.ts';
 import { CREATE2_DEPLOYER, type create2Install } from './manifest.ts';
 
 // Sends the world's transactions on an anvil devnet. The devnets mine on an interval, so rather than
-// wait a block per transaction, each round's transactions go into the pool together (explicit nonces
-// and gas) and anvil_mine includes them at once.
+// wait for it, each wave of transactions goes into the pool together (explicit nonces and gas) and
+// anvil_mine includes them at once. A wave holds at most one transaction per sender, sent once the
+// sender's previous one is mined: anvil files a transaction whose predecessor is not mined yet as
+// waiting for it, and if the predecessor is mined while the later one is being added (automine, or a
+// mined block landing between the two), the later one waits in the pool for good. A transaction whose
+// nonce is the sender's mined nonce waits for nothing, whatever anvil is doing meanwhile.
 
 /** A world transaction failed: a bug in the world's data or contracts, never a state to live with. */
 class WorldTransactionError extends Error {
@@ -14,8 +18,8 @@ class WorldTransactionError extends Error {
 }
 
 const PRIORITY_FEE = 1_000_000_000n;
-/** Blocks mined for one round before its transactions count as stuck. */
-const MAX_BLOCKS_PER_ROUND = 20;
+/** Blocks mined for one wave before its transactions count as stuck. */
+const MAX_BLOCKS_PER_WAVE = 20;
 
 export type AnvilClient = ReturnType<typeof connectAnvil>;
 
@@ -68,7 +72,7 @@ export async function createWorldSender(client: AnvilClient): Promise<WorldSende
       await Promise.all(impersonated.map((address) => client.impersonateAccount({ address })));
       try {
         // Every call of a round is estimated on the state the previous rounds left (none depends on another of its round).
-        const [gases, block] = await Promise.all([
+        const [gases, { gasLimit }] = await Promise.all([
           Promise.all(
             calls.map((call) =>
               client.estimateGas({ account: call.from, to: call.to, data: call.data, value: call.value }).catch((error: unknown) => {
@@ -78,14 +82,15 @@ export async function createWorldSender(client: AnvilClient): Promise<WorldSende
           ),
           client.getBlock(),
         ]);
-        const maxFeePerGas = (block.baseFeePerGas ?? 0n) * 3n + PRIORITY_FEE;
-        // Nonces in call order, so each sender's calls keep their order.
-        const numbered: number[] = [];
-        for (const call of calls) numbered.push(await nextNonce(call.from));
         // A margin over each estimate, within the block gas limit (the airdrop alone takes most of a block).
-        const gasFor = (i: number) => bigMin((gases[i]! * 6n) / 5n, block.gasLimit);
-        const hashes = await Promise.all(calls.map((call, i) => sendOne(call, gasFor(i), maxFeePerGas, numbered[i]!)));
-        await mineUntilIncluded(client, calls, hashes);
+        const gasOf = new Map(calls.map((call, i) => [call, bigMin((gases[i]! * 6n) / 5n, gasLimit)]));
+        for (const wave of wavesOf(calls)) {
+          const block = await client.getBlock();
+          const maxFeePerGas = (block.baseFeePerGas ?? 0n) * 3n + PRIORITY_FEE;
+          const nonces = await Promise.all(wave.map((call) => nextNonce(call.from)));
+          const hashes = await Promise.all(wave.map((call, i) => sendOne(call, gasOf.get(call)!, maxFeePerGas, nonces[i]!)));
+          await mineUntilIncluded(client, wave, hashes);
+        }
         return calls.length;
       } finally {
         await Promise.all(impersonated.map((address) => client.stopImpersonatingAccount({ address })));
@@ -94,18 +99,32 @@ export async function createWorldSender(client: AnvilClient): Promise<WorldSende
   };
 }
 
+/** The round's calls in waves: the k-th wave holds each sender's k-th call, so a sender's calls keep their order. */
+function wavesOf(calls: readonly WorldCall[]): WorldCall[][] {
+  const waves: WorldCall[][] = [];
+  const sent = new Map<Address, number>();
+  for (const call of calls) {
+    const k = sent.get(call.from) ?? 0;
+    sent.set(call.from, k + 1);
+    (waves[k] ??= []).push(call);
+  }
+  return waves;
+}
+
 const hex = (value: bigint | number): Hex => `0x${value.toString(16)}`;
 const bigMin = (a: bigint, b: bigint): bigint => (a < b ? a : b);
 
+/** Mines until every transaction of the wave has a receipt (with automine they may have one already). */
 async function mineUntilIncluded(client: AnvilClient, calls: readonly WorldCall[], hashes: Hash[]): Promise<void> {
   let pending = hashes.map((hash, i) => ({ hash, call: calls[i]! }));
-  for (let blocks = 0; pending.length; blocks++) {
-    if (blocks === MAX_BLOCKS_PER_ROUND)
-      throw new WorldTransactionError(`not mined after ${blocks} blocks: ${pending.map(({ call }) => call.label).join('; ')}`);
-    await client.mine({ blocks: 1 });
+  for (let blocks = 0; ; blocks++) {
     const receipts = await Promise.all(pending.map(({ hash }) => client.raw({ method: 'eth_getTransactionReceipt', params: [hash] })));
     const reverted = pending.filter((_, i) => receipts[i] && receipts[i].status !== '0x1');
     if (reverted.length) throw new WorldTransactionError(`reverted: ${reverted.map(({ call }) => call.label).join('; ')}`);
     pending = pending.filter((_, i) => !receipts[i]);
+    if (!pending.length) return;
+    if (blocks === MAX_BLOCKS_PER_WAVE)
+      throw new WorldTransactionError(`not mined after ${blocks} blocks: ${pending.map(({ call }) => call.label).join('; ')}`);
+    await client.mine({ blocks: 1 });
   }
 }

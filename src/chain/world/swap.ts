@@ -1,4 +1,4 @@
-import { createWalletClient, encodeFunctionData, erc20Abi, http, parseUnits, publicActions, type Abi, type Address, type Hash, type Hex } from 'viem';
+import { createWalletClient, encodeFunctionData, erc20Abi, http, parseUnits, publicActions, toHex, type Abi, type Address, type Hash, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { WORLD_DEPLOYER, WORLD_DEPLOYER_KEY } from './actors.ts';
 import { ARTIFACTS } from './artifacts.ts';
@@ -9,6 +9,11 @@ import { WORLD_POOLS, WORLD_TOKEN_ADDRESSES, WORLD_WETH, type WorldPool, type Wo
 // getAmountOut says that buys (the 0.3% fee taken from the amount in). It moves the pool's reserves,
 // so its quote. Only standard JSON-RPC methods are used (the deployer signs; no anvil method), so
 // it works through the node gateway of a running `npm start` as well as on the devnet itself.
+//
+// The swap's gas is estimated and then raised by what the pair's price accumulators cost. Its
+// _update writes them only when block.timestamp differs from the block of the pair's last update,
+// and anvil estimates at the pending block's timestamp, which is the latest block's while the clock
+// is still in that block's second: a swap estimated then and mined a second later ran out of gas.
 
 export interface WorldSwapRequest {
   pool: string;
@@ -56,18 +61,48 @@ const pairAbi = ARTIFACTS.UniswapV2Pair.abi;
 const WHOLE_AMOUNT = /^\d+(\.\d+)?$/;
 /** How long one transaction may take to be mined (the devnets mine every few seconds). */
 const RECEIPT_TIMEOUT_MS = 60_000;
+/**
+ * What UniswapV2Pair's _update spends on price0CumulativeLast and price1CumulativeLast when it
+ * writes them: each a cold read and a first write (22,100 gas) and their arithmetic, about 44,600
+ * gas on the first swap of a pool; rounded up.
+ */
+const PRICE_ACCUMULATORS_GAS = 50_000n;
+/** Times one request is made while it is answered 429 (Retry-After: a second, on the demo key). */
+const RATE_LIMITED_ATTEMPTS = 30;
+
+/**
+ * fetch that waits out a 429 for as long as its Retry-After says and asks again. A swap makes some
+ * twenty requests within a second or two, about the demo key's burst on `{node_url}/v2/demo`, and
+ * viem repeats neither eth_sendRawTransaction nor a request refused after its own few retries; a
+ * 429 is answered before anything is forwarded, so asking again never sends a transaction twice.
+ */
+async function fetchPastRateLimits(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await fetch(input, init);
+    if (response.status !== 429 || attempt === RATE_LIMITED_ATTEMPTS) return response;
+    await response.body?.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.max(1, Number(response.headers.get('retry-after')) || 1)));
+  }
+}
 
 /** Sells `amount` of `sell` into the world pool `pool` at `rpcUrl`, as the world deployer. */
 export async function swapOnWorldPool(rpcUrl: string, request: WorldSwapRequest): Promise<WorldSwapResult> {
   const { pool, sell, amountIn } = checkRequest(request);
   const buy = sell === pool.token0 ? pool.token1 : pool.token0;
-  const client = createWalletClient({ account: privateKeyToAccount(WORLD_DEPLOYER_KEY), transport: http(rpcUrl) }).extend(publicActions);
+  const client = createWalletClient({ account: privateKeyToAccount(WORLD_DEPLOYER_KEY), transport: http(rpcUrl, { fetchFn: fetchPastRateLimits }) }).extend(
+    publicActions,
+  );
   const transactions: Hash[] = [];
-  const send = async (to: Address, data: Hex, label: string, value?: bigint) => {
+  /** Sends a transaction and waits for it to be mined; `extraGas` over its estimate, or viem's estimate alone. */
+  const send = async (to: Address, data: Hex, label: string, { value, extraGas }: { value?: bigint; extraGas?: bigint } = {}) => {
     const failed = (error: unknown): never => {
       throw new WorldSwapError('transaction_failed', `${label} failed: ${error instanceof Error ? error.message : String(error)}`);
     };
-    const hash = await client.sendTransaction({ chain: null, to, data, value }).catch(failed);
+    // eth_estimateGas alone (viem's estimateGas first reads the nonce and fees it does not need here).
+    const estimate = () =>
+      client.request({ method: 'eth_estimateGas', params: [{ from: WORLD_DEPLOYER, to, data, value: value === undefined ? undefined : toHex(value) }] });
+    const gas = extraGas === undefined ? undefined : BigInt(await estimate().catch(failed)) + extraGas;
+    const hash = await client.sendTransaction({ chain: null, to, data, value, gas }).catch(failed);
     transactions.push(hash);
     const receipt = await client.waitForTransactionReceipt({ hash, pollingInterval: 250, timeout: RECEIPT_TIMEOUT_MS }).catch(failed);
     if (receipt.status !== 'success') throw new WorldSwapError('transaction_failed', `${label} reverted (transaction ${hash})`);
@@ -94,14 +129,16 @@ export async function swapOnWorldPool(rpcUrl: string, request: WorldSwapRequest)
     const short = amountIn - held;
     if (sell !== 'weth' || (await client.getBalance({ address: WORLD_DEPLOYER })) <= short)
       throw new WorldSwapError('insufficient_balance', `the world deployer holds ${held} base units of ${sell}, less than the ${amountIn} to sell`);
-    await send(WORLD_WETH.address, encode(WORLD_WETH.artifact.abi, 'deposit', []), 'wrapping ether', short);
+    await send(WORLD_WETH.address, encode(WORLD_WETH.artifact.abi, 'deposit', []), 'wrapping ether', { value: short });
   }
   const transferred = await send(WORLD_TOKEN_ADDRESSES[sell], encode(erc20Abi, 'transfer', [pool.address, amountIn]), `the transfer of ${sell} to ${pool.id}`);
   // What the swap meets: the reserves once the transfer is in (another trade may have come between).
   const before = await reservesAt(transferred);
   const amountOut = buys(before);
   const [amount0Out, amount1Out] = sellIs0 ? [0n, amountOut] : [amountOut, 0n];
-  const swapped = await send(pool.address, encode(pairAbi, 'swap', [amount0Out, amount1Out, WORLD_DEPLOYER, '0x']), `the swap on ${pool.id}`);
+  const swapped = await send(pool.address, encode(pairAbi, 'swap', [amount0Out, amount1Out, WORLD_DEPLOYER, '0x']), `the swap on ${pool.id}`, {
+    extraGas: PRICE_ACCUMULATORS_GAS,
+  });
   return { pool, sold: { token: sell, amount: amountIn }, bought: { token: buy, amount: amountOut }, before, after: await reservesAt(swapped), transactions };
 }
 

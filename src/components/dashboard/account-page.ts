@@ -6,7 +6,7 @@ import { mountCopyButtons } from './code-blocks.ts';
 import { confirmAction } from './confirm.ts';
 import { el, formatTime, part } from './dom.ts';
 import { DashboardForm, failureText } from './form.ts';
-import { call, dashboardPage, requireAccount, showPageError, signOut, type DashboardPage } from './page.ts';
+import { call, dashboardPage, markReady, requireAccount, showPageError, signOut, type DashboardPage } from './page.ts';
 import type { AccountToken } from './types.ts';
 
 type Texts = Pick<DashboardTexts, 'errors' | 'apps' | 'account'>;
@@ -19,8 +19,7 @@ export async function mountAccount(): Promise<void> {
   mountCopyButtons(page.root, common);
 
   const password = new DashboardForm(part<HTMLFormElement>(page.root, 'change-password'));
-  password.form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  password.onSubmit(async () => {
     const input = { currentPassword: password.value('currentPassword'), newPassword: password.value('newPassword') };
     if (!password.check(PasswordChange, input, { currentPassword: errors.currentPassword, newPassword: errors.password })) return;
     password.busy(texts.changing);
@@ -57,8 +56,7 @@ export async function mountAccount(): Promise<void> {
   redraw();
 
   const create = new DashboardForm(part<HTMLFormElement>(page.root, 'create-token'));
-  create.form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  create.onSubmit(async () => {
     const name = create.value('name').trim();
     const input = name === '' ? {} : { name };
     if (!create.check(NewToken, input, { name: errors.tokenName })) return;
@@ -74,6 +72,7 @@ export async function mountAccount(): Promise<void> {
     secret.textContent = result.body.secret;
     secret.closest('.notice')?.querySelector<HTMLButtonElement>('button[data-copy]')?.focus();
   });
+  markReady(page);
 }
 
 function showTokens(page: DashboardPage<Texts>, tokens: readonly AccountToken[], revoke: (token: AccountToken) => Promise<void>): void {

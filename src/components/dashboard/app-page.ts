@@ -10,7 +10,7 @@ import type { DashboardTexts } from './client-texts.ts';
 import { confirmAction } from './confirm.ts';
 import { el, formatNumber, formatTime, part } from './dom.ts';
 import { DashboardForm, failureText } from './form.ts';
-import { call, dashboardPage, requireAccount, showPageError, type DashboardPage } from './page.ts';
+import { call, dashboardPage, markReady, requireAccount, showPageError, type DashboardPage } from './page.ts';
 import { fill } from './template.ts';
 import type { App, Network } from './types.ts';
 
@@ -62,8 +62,7 @@ export async function mountApp(): Promise<void> {
     else if (!result.ok) stateStatus.textContent = failureText(result, page.texts.common);
   });
 
-  settings.form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  settings.onSubmit(async () => {
     const input = { version: app.version, ...appInput(settings) };
     if (!settings.check(AppChange, input, appFieldMessages(page.texts.errors))) return;
     settings.busy(texts.saving);
@@ -78,8 +77,7 @@ export async function mountApp(): Promise<void> {
   });
 
   const rotate = new DashboardForm(part<HTMLFormElement>(page.root, 'rotate-key'));
-  rotate.form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  rotate.onSubmit(async () => {
     const input = { graceSeconds: Number(rotate.value('graceSeconds')) };
     if (!rotate.check(KeyRotation, input, {})) return;
     const confirmed = await confirmAction({
@@ -113,6 +111,7 @@ export async function mountApp(): Promise<void> {
     if (result.ok || result.status === 404) return location.assign(page.urls.apps);
     part(page.root, 'delete-status').textContent = failureText(result, page.texts.common);
   });
+  markReady(page);
 }
 
 /** The app's name as the page's title, its facts, and its state. */

@@ -19,9 +19,13 @@ export function mountUsage(page: DashboardPage<Texts>, appId: string): () => Pro
   const removers: Array<() => void> = [];
   const range = () => (radios.find((radio) => radio.checked)?.value ?? 'hour') as UsageRange;
 
+  /** Loads asked for so far: only the last one's answer is shown (a range chosen, then another, or a refresh meanwhile). */
+  let asked = 0;
   const load = async () => {
+    const ask = ++asked;
     status.textContent = page.texts.common.loading;
     const result = await call<Usage>(page, 'GET', `/api/dashboard/apps/${encodeURIComponent(appId)}/usage?range=${range()}`);
+    if (ask !== asked) return;
     if (!result.ok) {
       status.textContent = failureText(result, page.texts.common);
       return;

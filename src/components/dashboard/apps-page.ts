@@ -4,7 +4,7 @@ import { appFieldMessages, appInput, formById, showNetworkOptions } from './app-
 import type { DashboardTexts } from './client-texts.ts';
 import { showAccountCap } from './account-cap.ts';
 import { el, formatTime, part } from './dom.ts';
-import { call, dashboardPage, loadAll, requireAccount, type DashboardPage } from './page.ts';
+import { call, dashboardPage, loadAll, markReady, requireAccount, type DashboardPage } from './page.ts';
 import type { App, Network } from './types.ts';
 
 type Texts = Pick<DashboardTexts, 'errors' | 'apps'>;
@@ -20,8 +20,7 @@ export async function mountApps(): Promise<void> {
   showApps(page, apps, networks);
   showAccountCap(part(page.root, 'app-count'), page.texts.apps, apps.length, maxApps);
 
-  form.form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  form.onSubmit(async () => {
     const input = appInput(form);
     if (!form.check(NewApp, input, appFieldMessages(page.texts.errors))) return;
     form.busy(page.texts.apps.creating);
@@ -30,6 +29,7 @@ export async function mountApps(): Promise<void> {
     if (!result.ok) return form.showFailure(result, page.texts.common);
     location.assign(`${page.urls.app}?${new URLSearchParams({ id: result.body.app.id, created: '1' })}`);
   });
+  markReady(page);
 }
 
 function showApps(page: DashboardPage<Texts>, apps: readonly App[], networks: readonly Network[]): void {

@@ -7,7 +7,7 @@ import type { DashboardTexts } from './client-texts.ts';
 import { part } from './dom.ts';
 import { DashboardForm } from './form.ts';
 import { cameForSignIn } from './next-url.ts';
-import { afterSignIn, dashboardPage, type DashboardPage } from './page.ts';
+import { afterSignIn, dashboardPage, markReady, type DashboardPage } from './page.ts';
 
 type Texts = Pick<DashboardTexts, 'errors' | 'auth'>;
 
@@ -15,6 +15,7 @@ export function mountAuthForms(): void {
   const page = dashboardPage<Texts>();
   for (const form of document.querySelectorAll<HTMLFormElement>('form[data-auth-form]'))
     mountAuthForm(form, form.dataset.authForm === 'sign-up' ? 'sign-up' : 'sign-in', page);
+  markReady(page);
 }
 
 function mountAuthForm(element: HTMLFormElement, mode: 'sign-up' | 'sign-in', page: DashboardPage<Texts>): void {
@@ -32,8 +33,7 @@ function mountAuthForm(element: HTMLFormElement, mode: 'sign-up' | 'sign-in', pa
     });
   }
 
-  element.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  form.onSubmit(async () => {
     const input = { email: form.value('email'), password: form.value('password') };
     if (!form.check(Credentials, input, { email: errors.email, password: errors.password })) return;
     form.busy(mode === 'sign-up' ? auth.signingUp : auth.signingIn);

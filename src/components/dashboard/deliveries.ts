@@ -38,8 +38,13 @@ export function mountDeliveries(page: DashboardPage<Texts>, webhook: Webhook): H
   const more = el('button', { type: 'button', class: 'secondary small', hidden: true }, texts.more);
   const host = el('div', { id: hostId, hidden: true, 'data-deliveries': webhook.id }, table, more);
   let pageKey: string | null = null;
+  /** Loads asked for so far: only the last one's answer is shown, whatever order the answers come in. */
+  let asked = 0;
 
+  /** While a load is out the list is aria-busy; a row opened meanwhile would be replaced by its answer. */
   const load = async (append: boolean) => {
+    const ask = ++asked;
+    host.setAttribute('aria-busy', 'true');
     status.textContent = page.texts.common.loading;
     const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...(append && pageKey !== null && { pageKey }) });
     const result = await call<{ deliveries: Delivery[]; pageKey: string | null }>(
@@ -47,6 +52,8 @@ export function mountDeliveries(page: DashboardPage<Texts>, webhook: Webhook): H
       'GET',
       `/api/webhooks/${encodeURIComponent(webhook.id)}/deliveries?${query}`,
     );
+    if (ask !== asked) return;
+    host.setAttribute('aria-busy', 'false');
     if (!result.ok) return void (status.textContent = failureText(result, page.texts.common));
     if (!append) body.replaceChildren();
     for (const delivery of result.body.deliveries) body.append(...rows(page, webhook, delivery));

@@ -27,6 +27,15 @@ export class DashboardForm {
     this.idleLabel = this.button.textContent ?? '';
   }
 
+  /** Handles the form's submissions from now on, and enables its button (disabled in the page until then). */
+  onSubmit(handle: () => Promise<void>): void {
+    this.form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void handle();
+    });
+    this.button.disabled = false;
+  }
+
   /** The form's field names, as the API names its inputs. */
   fieldNames(): ReadonlySet<string> {
     return new Set(this.fields.keys());

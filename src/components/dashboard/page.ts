@@ -69,6 +69,14 @@ export function afterSignIn(page: DashboardPage<unknown>): void {
   location.assign(nextAfterSignIn(location.search, page.urls));
 }
 
+/**
+ * Says that the page's script has done its part: every control it handles works from now on. The
+ * root gets `data-ready`, which tests wait for before they act on the page.
+ */
+export function markReady(page: DashboardPage<unknown>): void {
+  page.root.dataset.ready = 'true';
+}
+
 /** A problem that stops the whole page, in its status line. */
 export function showPageError(page: DashboardPage<unknown>, message: string): void {
   const status = part(page.root, 'page-status');

@@ -9,7 +9,7 @@ import { mountDeliveries } from './deliveries.ts';
 import { el, formatTime, part } from './dom.ts';
 import { linesOf } from './field-errors.ts';
 import { DashboardForm, failureText } from './form.ts';
-import { call, dashboardPage, loadAll, requireAccount, type DashboardPage } from './page.ts';
+import { call, dashboardPage, loadAll, markReady, requireAccount, type DashboardPage } from './page.ts';
 import type { Network, Webhook } from './types.ts';
 
 type Texts = Pick<DashboardTexts, 'errors' | 'webhooks'>;
@@ -35,8 +35,7 @@ export async function mountWebhooks(): Promise<void> {
   });
   list.show(webhooks);
 
-  form.form.addEventListener('submit', async (event) => {
-    event.preventDefault();
+  form.onSubmit(async () => {
     const input = {
       type: form.value('type'),
       network: form.value('network'),
@@ -52,6 +51,7 @@ export async function mountWebhooks(): Promise<void> {
     form.form.reset();
     list.add(result.body);
   });
+  markReady(page);
 }
 
 /** The check's words for each field of the form, as the API names its inputs. */

@@ -1,4 +1,4 @@
-import { createWalletClient, decodeEventLog, erc20Abi, http, parseEther, type Abi, type Address } from 'viem';
+import { createWalletClient, decodeEventLog, encodeFunctionData, erc20Abi, http, parseEther, parseTransaction, type Abi, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORLD_DEPLOYER, WORLD_DEPLOYER_KEY } from '../../../src/chain/world/actors.ts';
@@ -23,7 +23,7 @@ import { getAmountOut, swapOnWorldPool, WorldSwapError, type PairReserves } from
 import { formatDecimal } from '../../../src/prices/decimal.ts';
 import { readOracleFeed, type RoundData } from '../../../src/prices/oracle-feed.ts';
 import { uniswapV2Quote } from '../../../src/prices/uniswap-v2.ts';
-import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
+import { startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type TestAnvil } from '../../support/anvil.ts';
 
 // The price layer of the local world on a real anvil: Uniswap V2 pairs from the published
 // artifacts, seeded as the table says and priced by the price core's own Uniswap V2 math; the
@@ -199,6 +199,35 @@ describe('swapOnWorldPool', () => {
     const sold = await swapOnWorldPool(anvil.rpcUrl, { pool: 'weth-cusd', sell: 'weth', amount: formatDecimal(bought.bought.amount + parseEther('1')) });
     expect(sold.transactions).toHaveLength(3);
     expect(priceAt(of, sold.after)).toBeLessThan(priceAt(of, sold.before));
+  });
+
+  it('swaps with the gas the pair spends when it is mined a second after its estimate, in the second of the pool’s last update', async () => {
+    // The pair's _update writes its price accumulators only in a block of a later second than its last
+    // update; anvil estimates at the latest block's second while the clock is still in it. Made exact
+    // here: the pool is updated (sync) and the swap estimated with every block held at one timestamp,
+    // and the swap's own broadcast lets the next block have a later one.
+    const of = pool('ember-cusd');
+    const third = privateKeyToAccount(THIRD_PARTY_KEY);
+    const proxy = await startRpcProxy(anvil.rpcUrl, async (call) => {
+      if (call.method === 'eth_sendRawTransaction' && parseTransaction(call.params[0] as Hex).to?.toLowerCase() === of.address.toLowerCase())
+        await anvil.client.removeBlockTimestampInterval();
+      return undefined;
+    });
+    try {
+      await anvil.client.setBlockTimestampInterval({ interval: 0 });
+      await sendAndMine(
+        anvil.client.sendTransaction({ account: third, chain: null, to: of.address, data: encodeFunctionData({ abi: pairAbi, functionName: 'sync' }) }),
+      );
+      const result = await swapOnWorldPool(proxy.url, { pool: 'ember-cusd', sell: 'ember', amount: '500' });
+      expect(result.after).toEqual(await reserves(of));
+      expect(priceAt(of, result.after)).toBeLessThan(priceAt(of, result.before));
+      const [transfer, swap] = await Promise.all(result.transactions.map((hash) => anvil.client.getTransactionReceipt({ hash })));
+      const [transferBlock, swapBlock] = await Promise.all([transfer!, swap!].map(({ blockNumber }) => anvil.client.getBlock({ blockNumber })));
+      expect(swapBlock!.timestamp).toBeGreaterThan(transferBlock!.timestamp);
+    } finally {
+      await anvil.client.removeBlockTimestampInterval();
+      await proxy.close();
+    }
   });
 
   it('refuses what it cannot do before sending anything', async () => {

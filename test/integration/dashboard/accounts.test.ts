@@ -18,7 +18,7 @@ beforeAll(async () => {
     DASHBOARD_SIGN_INS_PER_EMAIL_AND_IP: String(LIMITS.signInsPerEmailAndIp),
     DASHBOARD_SIGN_INS_PER_IP: String(LIMITS.signInsPerIp),
   });
-}, 180_000);
+});
 
 afterAll(async () => {
   await site?.stop();

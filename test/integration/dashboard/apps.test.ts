@@ -17,7 +17,7 @@ beforeAll(async () => {
   await ada.signUp(newEmail(), PASSWORD);
   bob = site.browser();
   await bob.signUp(newEmail(), PASSWORD);
-}, 180_000);
+});
 
 afterAll(async () => {
   await site?.stop();

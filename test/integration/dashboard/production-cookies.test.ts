@@ -19,7 +19,7 @@ beforeAll(async () => {
     ANTI_SYBIL_MIN_BALANCE_ETH: '0',
     ANTI_SYBIL_MIN_TX_COUNT: '0',
   });
-}, 180_000);
+});
 
 afterAll(async () => {
   await site?.stop();

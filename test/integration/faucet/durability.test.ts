@@ -1,7 +1,7 @@
 import { parseEther, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { THIRD_PARTY_KEY, randomAddress } from '../../support/anvil.ts';
+import { pauseIntervalMining, THIRD_PARTY_KEY, randomAddress } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, startHarness, type Harness } from './harness.ts';
 
 // Nothing lost or paid twice: a broadcast whose outcome is unknown keeps its reservation and
@@ -112,7 +112,7 @@ describe('a broadcast whose outcome is unknown', () => {
 describe('an unknown broadcast that is later dropped and replaced', () => {
   it('is settled under its replacement: the address stays held and the drip is paid once', async () => {
     const address = randomAddress();
-    await anvil().client.setIntervalMining({ interval: 0 });
+    await pauseIntervalMining(anvil().client);
     let original: Hex;
     try {
       loseTheAnswerAndTheNode(true);
@@ -178,7 +178,7 @@ describe('what a crash left between reservation and broadcast', () => {
 
 describe('a transaction dropped from the mempool', () => {
   it('is sent again, so its nonce never becomes a gap', async () => {
-    await anvil().client.setIntervalMining({ interval: 0 });
+    await pauseIntervalMining(anvil().client);
     try {
       const first = await h.send(BASE, randomAddress());
       const second = await h.send(BASE, randomAddress());
@@ -197,7 +197,7 @@ describe('a transaction dropped from the mempool', () => {
   });
 
   it('is replaced at its nonce with a higher fee when the node no longer takes it, and the status follows', async () => {
-    await anvil().client.setIntervalMining({ interval: 0 });
+    await pauseIntervalMining(anvil().client);
     let dropped: Hex;
     try {
       const sent = await h.send(BASE, randomAddress());

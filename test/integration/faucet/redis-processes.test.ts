@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
 import type { FaucetSendInput } from '../../../src/faucet/service.ts';
 import { randomAddress, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
@@ -103,7 +103,10 @@ describe('two faucet processes sharing Redis', () => {
   });
 
   it('each keep a ledger of their own drips, together every drip', async () => {
-    const [a, b] = await Promise.all(processes.map((p) => p.ledger()));
+    // A drip's row is settled as sent just after its answer, in the background: read once every row is.
+    const ledgers = () => Promise.all(processes.map((p) => p.ledger()));
+    await vi.waitFor(async () => expect((await ledgers()).flat().every((row) => row.outcome === 'sent')).toBe(true), { timeout: 30_000, interval: 50 });
+    const [a, b] = await ledgers();
     expect(a!.length).toBeGreaterThan(0);
     expect(b!.length).toBeGreaterThan(0);
     const hashes = [...a!, ...b!].map((row) => row.txHash);

@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { randomAddress } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, startHarness, type Harness } from './harness.ts';
 
@@ -27,6 +27,11 @@ describe('restart', () => {
     const network = before.runtime.networks.find((n) => n.id === NETWORK)!;
     const reserved = await before.store.reserveAddress({ networkId: NETWORK, address: inFlight, windowMs: network.rateWindowMs, now: new Date() });
     expect(reserved.ok).toBe(true);
+    // A drip's row is settled as sent just after its answer, in the background: the ledger is read once that is done.
+    await vi.waitFor(async () => expect((await before.store.listDrips({ networkId: NETWORK })).map((row) => row.outcome)).toEqual(served.map(() => 'sent')), {
+      timeout: 30_000,
+      interval: 50,
+    });
     const ledgerBefore = await before.store.listDrips();
     await before.closeRuntime();
 

@@ -1,9 +1,18 @@
-import { parseEther, parseTransaction, type Hex } from 'viem';
+import { parseEther, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectFaucetChain, type FaucetChain } from '../../../src/chain/faucet-chain.ts';
 import type { FaucetNetwork } from '../../../src/chain/networks.ts';
-import { FAUCET_KEY, randomAddress, startRpcProxy, startTestAnvil, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
+import {
+  FAUCET_KEY,
+  frontRunEveryBroadcast,
+  holdBlockGasLimit,
+  randomAddress,
+  startRpcProxy,
+  startTestAnvil,
+  type RpcInterceptor,
+  type TestAnvil,
+} from '../../support/anvil.ts';
 
 // The sender against a real anvil: nonces under concurrency, resync after a competitor took a
 // nonce, bounded retries, and no nonce consumed by a broadcast the node did not take.
@@ -53,21 +62,7 @@ async function drip(chain: FaucetChain) {
 }
 
 /** Before the faucet's transaction reaches the node, the same key spends that nonce with a higher fee. */
-const frontRun = async (call: { method: string; params: unknown[] }) => {
-  if (call.method !== 'eth_sendRawTransaction') return undefined;
-  const faucetTx = parseTransaction(call.params[0] as Hex);
-  await anvil.client.sendTransaction({
-    account: faucetAccount,
-    chain: null,
-    to: faucetAccount.address,
-    value: 0n,
-    nonce: faucetTx.nonce!,
-    gas: 21_000n,
-    maxFeePerGas: faucetTx.maxFeePerGas! * 3n,
-    maxPriorityFeePerGas: faucetTx.maxPriorityFeePerGas! * 3n + parseEther('1', 'gwei'),
-  });
-  return undefined;
-};
+const frontRun: RpcInterceptor = (call) => frontRunEveryBroadcast(anvil.client, FAUCET_KEY)(call);
 
 describe('sender', () => {
   it('sends 50 concurrent transfers with consecutive nonces', async () => {
@@ -128,14 +123,14 @@ describe('sender', () => {
     const start = await pendingNonce();
     // The node refuses any transfer while a block holds less gas than one.
     interceptor = async (call) => {
-      if (call.method === 'eth_sendRawTransaction') await anvil.client.setBlockGasLimit({ gasLimit: 20_000n });
+      if (call.method === 'eth_sendRawTransaction') await holdBlockGasLimit(anvil.client, 20_000n);
       return undefined;
     };
     try {
       expect(await drip(chain)).toMatchObject({ ok: false, reason: 'failed' });
     } finally {
       interceptor = undefined;
-      await anvil.client.setBlockGasLimit({ gasLimit: 30_000_000n });
+      await holdBlockGasLimit(anvil.client, 30_000_000n);
     }
     expect(await drip(chain)).toMatchObject({ ok: true, nonce: start });
   });

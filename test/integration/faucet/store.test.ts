@@ -180,7 +180,7 @@ describe('Redis sender lock', () => {
   it("lapses after its TTL when the holder vanished, and a late release does not free the next holder's lock", async () => {
     const key = `lock-${++counter}`;
     const staleRelease = await createRedisLock(client, key, { ttlMs: 50 }).acquire();
-    const next = await createRedisLock(client, key, { ttlMs: 10_000 }).acquire();
+    const next = await createRedisLock(client, key, { ttlMs: 120_000 }).acquire();
     await staleRelease();
     await expect(createRedisLock(client, key, { waitMs: 100 }).acquire()).rejects.toThrow(/timed out waiting for the sender lock/);
     await next();

@@ -11,7 +11,13 @@ import { startIndexerWorker } from './worker-process.ts';
 
 const NETWORK = 'crucible-testnet';
 const CHAIN_ID = 7357001;
+/** A lease that expires soon after its holder dies, for the takeover that waits for it. */
 const LEASE_MS = 1500;
+/**
+ * Where the takeover follows a stop (the lease is given up), a lease long enough that a leader's
+ * renewal (a third of it) is never late on a busy machine; the standby asks as often.
+ */
+const STEADY_LEASE_MS = 15_000;
 const postgres = databaseEngines().find((engine) => engine.name === 'postgres')!;
 
 describe('indexer leadership on PostgreSQL', () => {
@@ -37,7 +43,7 @@ describe('indexer leadership on PostgreSQL', () => {
         db: database.db,
         networks: [{ id: NETWORK, rpcUrl: anvil.rpcUrl, chainId: CHAIN_ID }],
         holderId,
-        leaseMs: LEASE_MS,
+        leaseMs: STEADY_LEASE_MS,
         pollIntervalMs: 50,
         log: (entry) => logs.get(holderId)!.push(entry),
       });

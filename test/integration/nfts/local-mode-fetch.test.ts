@@ -29,7 +29,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   secret = { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
   site = await startWorldSite();
-}, 300_000);
+});
 
 afterAll(async () => {
   await site?.stop();

@@ -9,7 +9,7 @@ import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NON_PUBLIC_ADDRESSES } from '../../../src/nfts/blocked-addresses.ts';
 import { MAX_REDIRECTS, safeFetch, type SafeFetchOptions } from '../../../src/nfts/safe-fetch.ts';
-import { freePort } from '../../support/free-port.ts';
+import { refusingPort } from '../../support/free-port.ts';
 
 // The safe fetch against real HTTP servers on loopback: 127.0.0.1 and 127.0.0.2 (both loopback on
 // Linux), so that a block list holding one of them lets a test fetch from the other and be
@@ -153,7 +153,12 @@ describe('safeFetch: answers', () => {
   });
 
   it('says when nothing answers or the answer breaks off', async () => {
-    expect(await reason(`http://127.0.0.1:${await freePort()}/doc.json`)).toBe('unreachable: connection refused');
+    const dead = await refusingPort();
+    try {
+      expect(await reason(`http://127.0.0.1:${dead.port}/doc.json`)).toBe('unreachable: connection refused');
+    } finally {
+      await dead.release();
+    }
     expect(await reason(`${one.origin}/cut`)).toBe('unreachable: connection reset');
   });
 

@@ -5,7 +5,7 @@ import { createServer, type AddressInfo, type Server, type Socket } from 'node:n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKeepAliveClient, HttpExchangeError, type KeepAliveClient } from '../../../src/node/upstreams/keep-alive-client.ts';
 import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 
@@ -29,16 +29,19 @@ const client = (url: string, options: { maxSockets?: number; idleTimeoutMs?: num
 
 interface Scripted {
   url: string;
-  /** Requests received (head and body as text), and connections accepted. */
+  /** Requests received (head and body as text), connections accepted, and connections closed at both ends. */
   requests: string[];
   connections: number;
+  closed: number;
 }
 
 /** A TCP server that answers each complete request (its head and Content-Length body) with `reply`. */
 async function scriptedServer(reply: (socket: Socket, request: string, index: number) => void): Promise<Scripted> {
-  const state: Scripted = { url: '', requests: [], connections: 0 };
+  const state: Scripted = { url: '', requests: [], connections: 0, closed: 0 };
   const server = createServer((socket) => {
     state.connections++;
+    // Closed here once the client has closed its end too: the client has seen the connection go.
+    socket.on('close', () => state.closed++);
     let buffered = '';
     socket.setEncoding('latin1').on('data', (chunk: string) => {
       buffered += chunk;
@@ -146,8 +149,8 @@ describe('answer shapes', () => {
     const rpc = client(server.url);
     expect((await rpc.post(chainId, limits)).text).toBe('{"n":0}');
     expect((await rpc.post(chainId, limits)).text).toBe('{"n":1}');
-    // The server ended that connection after answering: the next call must not be sent on it.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The server ended that connection after answering: once the client has seen it go, the next call must not be sent on it.
+    await vi.waitFor(() => expect(server.closed).toBe(2), { timeout: 10_000, interval: 5 });
     expect((await rpc.post(chainId, limits)).text).toBe('{"n":2}');
     expect(server.connections).toBe(3);
   });
@@ -193,7 +196,7 @@ describe('answer shapes', () => {
     const server = await scriptedServer((socket) => socket.write(answer('{}')));
     const rpc = client(server.url, { idleTimeoutMs: 50 });
     await rpc.post(chainId, limits);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await vi.waitFor(() => expect(server.closed).toBe(1), { timeout: 10_000, interval: 5 });
     await rpc.post(chainId, limits);
     expect(server.connections).toBe(2);
   });

@@ -93,7 +93,7 @@ beforeAll(async () => {
     distDir: fixture.distDir,
     env: { DATABASE_PATH: databasePath, NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url, PRICES_IN_SERVER: 'off' },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.stop();

@@ -88,7 +88,7 @@ beforeAll(async () => {
     },
     { timeout: 60_000, interval: 250 },
   );
-}, 180_000);
+});
 
 afterAll(async () => {
   await server?.stop();

@@ -5,7 +5,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NoHealthyUpstreamError, createUpstreamPool, type UpstreamPool } from '../../../src/node/upstreams/upstream-pool.ts';
 import { randomAddress, startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
-import { freePort } from '../../support/free-port.ts';
+import { refusingPort } from '../../support/free-port.ts';
 
 // The upstream pool against a real anvil and real failures (platform §3): a closed port, a node
 // answering 502, and a pass-through proxy that drops the connection before or after forwarding.
@@ -13,6 +13,7 @@ import { freePort } from '../../support/free-port.ts';
 let chain: TestAnvil;
 let deadUrl: string;
 let failing: Server;
+let dead: Awaited<ReturnType<typeof refusingPort>>;
 let failingUrl: string;
 const pools: UpstreamPool[] = [];
 
@@ -25,7 +26,8 @@ const pool = (urls: string[]) => {
 
 beforeAll(async () => {
   chain = await startTestAnvil({ chainId: 31337 });
-  deadUrl = `http://127.0.0.1:${await freePort()}`;
+  dead = await refusingPort();
+  deadUrl = `http://127.0.0.1:${dead.port}`;
   failing = createServer((_, response) => response.writeHead(502).end('bad gateway'));
   await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
   failingUrl = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
@@ -34,6 +36,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const created of pools) created.close();
   await new Promise((resolve) => failing.close(resolve));
+  await dead?.release();
   await chain.stop();
 });
 

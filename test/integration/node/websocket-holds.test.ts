@@ -14,7 +14,7 @@ const stores: WebSocketHolds[] = [];
 
 beforeAll(async () => {
   redis = await startRedis();
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const store of stores) store.close();
@@ -55,7 +55,9 @@ describe.each([
 describe('redis holds across processes', () => {
   it('count every process’s members; a dead process’s holds end with their lease, a live one’s are renewed', async () => {
     const set = newSet();
-    const leaseMs = 2_000;
+    // Short enough to wait for the dead process's holds to end; the live one renews every 2 s, so only a stall of
+    // 4 s would let its holds lapse too.
+    const leaseMs = 6_000;
     const [live, dead, other] = [await redisProcess(leaseMs), await redisProcess(leaseMs), await redisProcess(leaseMs)];
     expect(await live.hold(set, 'live', 2)).toBe(true);
     expect(await dead.hold(set, 'dead', 2)).toBe(true);

@@ -65,6 +65,9 @@ let websockets: NodeWebSockets;
 let site: Awaited<ReturnType<typeof openStaticSite>>;
 let siteOrigin: string;
 let keys: ReturnType<typeof createKeyLookup>;
+/** What the demo key's bucket holds in this suite. */
+const DEMO_BURST_CU = 200;
+
 /** The WebSocket settings' defaults (.env.example). */
 let settings: WebSocketSettings;
 let origin: string;
@@ -97,7 +100,11 @@ beforeAll(async () => {
   const rules = await loadSurfaceRules(fixture.distDir);
   siteOrigin = rules.site;
   keys = createKeyLookup({ findApp: (appKey) => apps.findByKey(appKey), isDemoKey });
-  const config = readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url }, networks);
+  // The demo key holds 20 messages of 10 CU here and refills one a second: a burst past them meets 429s however slowly the server reads it.
+  const config = readNodeConfig(
+    { NODE_UPSTREAMS_BASE_SEPOLIA: proxy.url, DEMO_KEY_COMPUTE_UNITS_PER_SECOND: '10', DEMO_KEY_COMPUTE_UNIT_BURST: String(DEMO_BURST_CU) },
+    networks,
+  );
   settings = config.webSocket;
   runtime = startNodeRuntime({
     networks,
@@ -139,7 +146,7 @@ beforeAll(async () => {
     logger,
   });
   origin = (await listen(server, 0, '127.0.0.1')).replace(/\/$/, '');
-}, 120_000);
+});
 
 afterAll(async () => {
   await websockets?.close();
@@ -462,7 +469,7 @@ describe('the same methods and errors as over HTTP', () => {
         .map((line) => JSON.parse(line) as { path: string; status: number; app?: string })
         .filter((line) => line.path.includes('/v2/'));
     // A line is written when its response closes, which may come after the client has read it.
-    await vi.waitFor(() => expect(nodeLines().filter((line) => line.status === 401)).toHaveLength(1));
+    await vi.waitFor(() => expect(nodeLines().length).toBeGreaterThanOrEqual(3), wait);
     const lines = nodeLines();
     expect(lines).toHaveLength(3);
     expect(lines).toEqual(
@@ -643,7 +650,7 @@ describe('messages are charged before they are read', () => {
   it('the demo key pays the least a message costs from its per-IP bucket per message, malformed or not', async () => {
     const client = await RpcSocket.open(wsUrl('demo'));
     // More messages than the demo key's burst pays for at 10 CU each, all at once.
-    const count = readNodeConfig({}, []).demoLimit.perClient.burst / 10 + 40;
+    const count = DEMO_BURST_CU / 10 + 40;
     for (let i = 0; i < count; i++) client.ws.send('{"jsonrpc": ');
     const answers = await vi.waitFor(() => {
       if (client.messages.length < count) throw new Error(`${client.messages.length} of ${count} answers yet`);
@@ -824,7 +831,7 @@ describe('with REDIS_URL, the counts hold across processes', () => {
       holds.push(createRedisWebSocketHolds(client));
       gateways.push(await serveWebSockets({ settings: { maxConnectionsPerKey: 2, maxTopicsPerKey: 3 }, holds: holds.at(-1)! }));
     }
-  }, 60_000);
+  });
   afterAll(async () => {
     for (const gateway of gateways) await gateway.close();
     for (const held of holds) held.close();

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { coinbaseTicker } from '../../../src/prices/exchanges/coinbase-client.ts';
 import { createExchangeHttp, type ExchangeHttpOptions } from '../../../src/prices/exchanges/http.ts';
-import { freePort } from '../../support/free-port.ts';
+import { refusingPort } from '../../support/free-port.ts';
 import { answerJson, type ExchangeServer, fixture, startExchangeServer } from './exchange-server.ts';
 
 // The HTTP side of the exchange clients against a real local server misbehaving as exchanges and the
@@ -133,11 +133,16 @@ describe('failures as values', () => {
   });
 
   it('connection refused: network', async () => {
-    const closed = `http://127.0.0.1:${await freePort()}`;
-    expect(await tickerOf('X', {}, closed)()).toEqual({
-      ok: false,
-      error: { code: 'network', message: `${new URL(closed).host}/products/X-USD/ticker: connection refused` },
-    });
+    const dead = await refusingPort();
+    try {
+      const closed = `http://127.0.0.1:${dead.port}`;
+      expect(await tickerOf('X', {}, closed)()).toEqual({
+        ok: false,
+        error: { code: 'network', message: `${new URL(closed).host}/products/X-USD/ticker: connection refused` },
+      });
+    } finally {
+      await dead.release();
+    }
   });
 
   it('a 4xx without the exchange’s words: http-status, not retried, no backoff', async () => {

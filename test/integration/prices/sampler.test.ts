@@ -50,7 +50,7 @@ beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'crucible-prices-'));
   database = await openDatabase({ engine: 'sqlite', path: join(folder, 'crucible.sqlite') });
   await deployWorld(anvil.rpcUrl, { siteOrigin: 'http://localhost:4321' });
-}, 120_000);
+});
 
 afterAll(async () => {
   await database?.close();

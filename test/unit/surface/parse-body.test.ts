@@ -31,8 +31,7 @@ describe('parseBody', () => {
       const processor = reference(format);
       expect(processor.stringify(parseBody(body, format)), file).toBe(processor.stringify(processor.parse(body)));
     }
-    // Every page of the site, twice parsed: more than the default 5 s on a busy machine.
-  }, 60_000);
+  });
 
   it('reads a leading --- as a thematic break, not frontmatter', () => {
     expect(parseBody('---\n\ntext\n', 'md').children.map((node) => node.type)).toEqual(['thematicBreak', 'paragraph']);

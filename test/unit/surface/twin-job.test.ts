@@ -36,8 +36,8 @@ const start = (name: string): TwinJob =>
     workers: 1,
   });
 
-// Each job starts a thread that loads the twin renderer: seconds on a busy machine.
-describe('the twin job', { timeout: 60_000 }, () => {
+// Each job starts a thread that loads the twin renderer: seconds on a busy machine (the unit project's timeout allows for it).
+describe('the twin job', () => {
   it('writes the same files whether they wait in the staging folder or go straight into dist/, and leaves no staging folder', async () => {
     const staged = await start('staged').finish(join(dir, 'staged'));
     expect(staged.twins).toBe(site.pages.length);

@@ -79,7 +79,12 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const runtime: NodeRuntime = startNodeRuntime({
       networks,
-      config: readNodeConfig({ NODE_UPSTREAMS_BASE_SEPOLIA: anvil.rpcUrl }, networks),
+      // The demo key holds 20 getNFTs (100 CU each) and refills one a second, so a test that empties a
+      // client's bucket is not outrun by its refill however slowly the machine answers.
+      config: readNodeConfig(
+        { NODE_UPSTREAMS_BASE_SEPOLIA: anvil.rpcUrl, DEMO_KEY_COMPUTE_UNITS_PER_SECOND: '100', DEMO_KEY_COMPUTE_UNIT_BURST: '2000' },
+        networks,
+      ),
       devnets: null,
       keys: createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey }),
       rateLimiter: createMemoryRateLimiter(),
@@ -96,7 +101,7 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
       networks: runtime.gateway.networks,
       nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: null }),
       products: [
-        mountProduct(restProducts.nft, nftApisOf(evm, { db: database.db, metadata, contracts, tokenUriTimeout: { defaultMs: 10_000, maxMs: 20_000 } })),
+        mountProduct(restProducts.nft, nftApisOf(evm, { db: database.db, metadata, contracts, tokenUriTimeout: { defaultMs: 60_000, maxMs: 120_000 } })),
       ],
     });
     const log = { info: () => {}, error: () => {} };

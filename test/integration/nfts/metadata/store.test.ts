@@ -53,7 +53,8 @@ describe.each(databaseEngines())('the NFT metadata store on $name', (engine) => 
     await database?.close();
   });
 
-  const one = async (token: NftRef, timeoutMs: number | null = 10_000) => (await store.metadataOf([token], { timeoutMs })).get(nftKey(token));
+  /** The token's record, the answer waiting for its fetch (and image rendering) up to a minute: seconds on a busy machine. */
+  const one = async (token: NftRef, timeoutMs: number | null = 60_000) => (await store.metadataOf([token], { timeoutMs })).get(nftKey(token));
   const served = async (url: string | null, ifNoneMatch?: string) => {
     const path = new URL(url!).pathname;
     expect(url!.startsWith(`${SITE}/nft-media/`)).toBe(true);
@@ -206,7 +207,7 @@ describe.each(databaseEngines())('the NFT metadata store on $name', (engine) => 
 
   it('tokens showing one image share its media, fetched once', async () => {
     const before = deployed.world.requestsFor('/world/nft/airdrop/pass.svg');
-    const records = await store.metadataOf([airdrop(1), airdrop(2), airdrop(3)], { timeoutMs: 10_000 });
+    const records = await store.metadataOf([airdrop(1), airdrop(2), airdrop(3)], { timeoutMs: 60_000 });
     expect(new Set([...records.values()].map((record) => record.image.cachedUrl)).size).toBe(1);
     expect(records.size).toBe(3);
     expect(deployed.world.requestsFor('/world/nft/airdrop/pass.svg') - before).toBe(1);
@@ -215,19 +216,19 @@ describe.each(databaseEngines())('the NFT metadata store on $name', (engine) => 
   it('a refresh with a changed document calls onMetadataChange once with before and after; an unchanged one never', async () => {
     const before = await one(relic(3));
     changes.length = 0;
-    await store.refresh(relic(3), { timeoutMs: 10_000 });
+    await store.refresh(relic(3), { timeoutMs: 60_000 });
     expect(changes).toEqual([]);
 
     const changed = { ...JSON.parse((await deployed.world.file('relics/3.json')).toString()), name: 'Crucible Relics #3, renamed' };
     deployed.world.override('/world/nft/relics/3.json', answers.body(JSON.stringify(changed), 'application/json'));
-    const after = await store.refresh(relic(3), { timeoutMs: 10_000 });
+    const after = await store.refresh(relic(3), { timeoutMs: 60_000 });
     expect(after).toMatchObject({ name: 'Crucible Relics #3, renamed', metadata: changed });
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ network: NETWORK, contract: WORLD_ADDRESSES.relics.toLowerCase(), tokenId: '3', kind: 'erc721' });
     expect(changes[0]!.before).toMatchObject({ name: before!.name, metadata: before!.metadata });
     expect(changes[0]!.after).toMatchObject({ name: 'Crucible Relics #3, renamed', metadata: changed, image: before!.image });
 
-    await store.refresh(relic(3), { timeoutMs: 10_000 });
+    await store.refresh(relic(3), { timeoutMs: 60_000 });
     expect(changes).toHaveLength(1);
     deployed.world.restore('/world/nft/relics/3.json');
   });
@@ -236,7 +237,7 @@ describe.each(databaseEngines())('the NFT metadata store on $name', (engine) => 
     const before = await one(relic(3));
     deployed.world.override('/world/nft/relics/3.json', answers.status(503));
     changes.length = 0;
-    const after = await store.refresh(relic(3), { timeoutMs: 10_000 });
+    const after = await store.refresh(relic(3), { timeoutMs: 60_000 });
     expect(after).toMatchObject({ metadata: before!.metadata, error: null, timeLastUpdated: before!.timeLastUpdated });
     expect(changes).toEqual([]);
     deployed.world.restore('/world/nft/relics/3.json');
