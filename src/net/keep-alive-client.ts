@@ -1,5 +1,6 @@
 import { type Dispatcher, Pool } from 'undici';
 import { connectionError, OutboundError } from './outbound-error.ts';
+import { basicAuthorization } from './outbound-request.ts';
 
 // The gateway's client for one upstream: JSON-RPC POSTs over kept-alive HTTP/1.1 connections,
 // an undici Pool driven through its dispatch API (no stream per answer: the body's chunks are kept
@@ -39,9 +40,8 @@ export function createKeepAliveClient(url: URL, options: KeepAliveClientOptions)
   });
   // Flat name/value pairs: undici reads them without walking an object.
   const headers = ['content-type', 'application/json', 'accept', 'application/json'];
-  // Credentials in the URL go as Basic authorization, as node:http sends them.
-  if (url.username || url.password)
-    headers.push('authorization', `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`);
+  const authorization = basicAuthorization(url);
+  if (authorization) headers.push('authorization', authorization);
   const path = `${url.pathname}${url.search}`;
 
   return {

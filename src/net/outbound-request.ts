@@ -59,7 +59,7 @@ export async function outboundRequest(url: URL, options: OutboundOptions): Promi
       const response = await request(target, {
         dispatcher: dispatcherFor(blocked),
         method,
-        headers: hopHeaders(options.headers, body !== undefined),
+        headers: hopHeaders(target, options.headers, body !== undefined),
         body,
         signal: deadline.signal,
       });
@@ -99,14 +99,22 @@ export async function outboundRequest(url: URL, options: OutboundOptions): Promi
   }
 }
 
+/** Credentials in a URL as node:http sends them: Basic authorization; null without any. */
+export function basicAuthorization(url: URL): string | null {
+  if (!url.username && !url.password) return null;
+  return `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+}
+
 /** A header's value as one string (repeated ones joined as HTTP joins them); null when absent. */
 export function headerText(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-function hopHeaders(headers: Readonly<Record<string, string>> = {}, withBody: boolean): Record<string, string> {
+function hopHeaders(url: URL, headers: Readonly<Record<string, string>> = {}, withBody: boolean): Record<string, string> {
   const sent: Record<string, string> = { 'accept-encoding': 'identity' };
+  const authorization = basicAuthorization(url);
+  if (authorization) sent.authorization = authorization;
   for (const [name, value] of Object.entries(headers)) {
     // A redirect followed with a GET leaves the body, and what described it, behind.
     if (!withBody && name.toLowerCase() === 'content-type') continue;

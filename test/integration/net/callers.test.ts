@@ -54,14 +54,21 @@ const nft = (path: string, blocked = false) =>
 const webhook = (url: string, blocked = false) =>
   postDelivery(url, '{}', { 'x-crucible-signature': 's' }, { timeoutMs: 10_000, blockedAddresses: blocked ? NON_PUBLIC_ADDRESSES : null });
 const exchange = (path: string) => createExchangeHttp({ retryDelayMs: () => 1 }).get(new URL(path, origin), (body) => ok(body));
-const captcha = (path: string) =>
-  createTurnstileVerifier({
-    secretKey: 'secret',
-    siteverifyUrl: new URL(path, origin).href,
-    expectedHostname: null,
-    expectedAction: null,
-    tokens: openSqliteStore(':memory:'),
-  }).verify({ token: 'token', remoteIp: null });
+async function captcha(path: string) {
+  const tokens = openSqliteStore(':memory:');
+  try {
+    const verifier = createTurnstileVerifier({
+      secretKey: 'secret',
+      siteverifyUrl: new URL(path, origin).href,
+      expectedHostname: null,
+      expectedAction: null,
+      tokens,
+    });
+    return await verifier.verify({ token: 'token', remoteIp: null });
+  } finally {
+    await tokens.close();
+  }
+}
 
 describe('every outbound client goes through the layer', () => {
   it('asks for no compression: the NFT fetcher, the webhook poster, the exchange client and the siteverify client', async () => {

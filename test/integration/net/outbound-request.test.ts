@@ -146,6 +146,13 @@ describe('answers', () => {
     expect(one.seen.at(-1)).toMatchObject({ method: 'POST', body: '{"a":"é"}', headers: { 'content-type': 'application/json', 'content-length': '10' } });
   });
 
+  it('sends credentials in the URL as Basic authorization, as node:http did', async () => {
+    const url = new URL(`${one.origin}/text`);
+    [url.username, url.password] = ['user', 'p@ss word'];
+    await outboundRequest(url, options());
+    expect(one.seen.at(-1)!.headers.authorization).toBe(`Basic ${Buffer.from('user:p@ss word').toString('base64')}`);
+  });
+
   it('fails `status` on a status the caller does not take, with its headers, and `encoding` on a compressed body', async () => {
     const takes2xx = { takes: (status: number) => status >= 200 && status <= 299 };
     expect(await failure(`${one.origin}/status?code=503`, takes2xx)).toBe('status: HTTP 503');
