@@ -42,7 +42,8 @@ function outboundUses(source: string): string[] {
     }
   }
   for (const match of source.matchAll(/import\(\s*['"](?:node:)?(https?|http2|net|tls|undici)['"]/g)) found.push(`imports ${match[1]} at run time`);
-  if (/(?<![\w.$])fetch\s*\(/.test(withoutComments(source))) found.push('calls fetch');
+  const code = withoutComments(source);
+  if (/(?<![\w.$])fetch\s*\(/.test(code) || /\bglobalThis\.fetch\b/.test(code)) found.push('calls fetch');
   return found;
 }
 
@@ -60,6 +61,7 @@ describe('outbound HTTP goes through src/net/', () => {
     expect(outboundUses("import { connect } from 'node:tls';\nimport { request } from 'undici';")).toEqual(['imports tls', 'imports undici']);
     expect(outboundUses("const { request } = await import('node:https');")).toEqual(['imports https at run time']);
     expect(outboundUses('const answer = await fetch(url, { method: "POST" });')).toEqual(['calls fetch']);
+    expect(outboundUses('const fetchOnce = options.fetch ?? globalThis.fetch;')).toEqual(['calls fetch']);
   });
 
   it('leaves servers, types, address checks and methods named fetch alone', () => {
