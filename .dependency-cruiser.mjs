@@ -165,6 +165,14 @@ export default {
       from: { path: '^src/faucet/' },
       to: { path: '^src/(node|apps|limits)/' },
     },
+    {
+      name: 'outbound-http-through-net',
+      comment:
+        'Outbound HTTP goes through src/net/ (one deadline, one size cap, the address guard): no other module imports an HTTP client. node:http and node:net also serve servers and address checks; test/unit/scripts/outbound-http.test.ts reads the sources for their client parts and for calls of fetch.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/net/' },
+      to: { path: '^(https|http2|tls|undici)$|(^|/)node_modules/undici/' },
+    },
   ],
   options: {
     tsPreCompilationDeps: true,
