@@ -8,7 +8,7 @@ import { type ChainHead, logsHeadTags } from './rpc/logs-range.ts';
 import type { JsonValue, RpcMethod } from './rpc/method.ts';
 import { blockNumberOf } from './rpc/schemas/primitives.ts';
 import type { LogFilter } from './rpc/schemas/requests.ts';
-import { logsRangeFailure } from './rpc/validate.ts';
+import { blockRangeFailure } from './rpc/validate.ts';
 import { NoHealthyUpstreamError, type RetryRule, type UpstreamPool } from './upstreams/upstream-pool.ts';
 
 // Carries out a request's validated calls on one network: local answers, data products' and cached ones first,
@@ -69,7 +69,7 @@ export async function executeCalls(
       outcomes[i] = { result: cached.result };
       continue;
     }
-    if (call.method.blockRangeLimited) {
+    if (call.method.blockRange) {
       const failure = await rangeFailure(call, network, chainHead);
       if (failure) {
         outcomes[i] = { failure };
@@ -141,7 +141,7 @@ async function rangeFailure(call: ValidCall, network: ExecutionNetwork, latest: 
     const number = tags.includes(tag) ? await network.pool.taggedBlock(tag) : null;
     if (number !== null) resolved[tag] = number;
   }
-  return logsRangeFailure(call.method, call.params, resolved);
+  return blockRangeFailure(call.method, call.params, resolved);
 }
 
 /** A `when-final` call at a block named by number (`earliest` too): only such an answer waits on the head to be kept. */
