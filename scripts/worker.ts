@@ -3,9 +3,8 @@
 // may run at once against one PostgreSQL database: each network is led by one of them. Exit codes:
 // 0 stopped by SIGINT/SIGTERM, 1 could not start, 2 no such worker.
 import { fileURLToPath } from 'node:url';
-import { loadFaucetNetworks } from '../src/chain/networks.ts';
-import { faucetConfig } from '../src/config/config.ts';
-import { ConfigError } from '../src/config/server.ts';
+import { platformConfig } from '../src/config/config.ts';
+import { ConfigError } from '../src/config/config-error.ts';
 import { loadTransferIndexer } from '../src/indexer/load.ts';
 import { loadNftMetadataWorker } from '../src/nfts/metadata/load.ts';
 import { redactUrls } from '../src/log/redact.ts';
@@ -57,7 +56,7 @@ const workers: Record<string, { summary: string; start(): Promise<RunningWorker>
   webhooks: {
     summary: 'NFT webhook delivery: sends the outbox’s due deliveries, signed, with retries (WEBHOOK_* variables)',
     async start() {
-      const local = faucetConfig(await loadFaucetNetworks(projectRoot)).mode === 'local';
+      const local = platformConfig().mode === 'local';
       const worker = await loadDeliveryWorker({ local });
       worker.start();
       console.log(JSON.stringify({ component: 'webhooks', level: 'info', message: 'started', local }));

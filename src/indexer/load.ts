@@ -2,7 +2,7 @@ import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks, speaksEvmRpc, type FaucetNetwork } from '../chain/networks.ts';
 import { databaseConfig, indexerConfig } from '../config/config.ts';
 import { LOCAL_INDEXED_NETWORKS, type IndexerConfig } from '../config/indexer.ts';
-import { ConfigError } from '../config/server.ts';
+import { ConfigError } from '../config/config-error.ts';
 import { openDatabase, type Database } from '../db/open.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';

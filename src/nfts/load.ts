@@ -35,7 +35,7 @@ export async function loadNftServices(options: {
   database: Database;
   /** The indexed networks: the worker fetches what they hold. */
   indexedNetworks: readonly string[];
-  /** Local mode (FAUCET_MODE=local): networks without an upstream are the local world's devnets. */
+  /** Local mode (CRUCIBLE_MODE=local): networks without an upstream are the local world's devnets. */
   local: boolean;
 }): Promise<NftServices> {
   const networks = await loadFaucetNetworks(options.root);

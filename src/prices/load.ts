@@ -1,6 +1,6 @@
 import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
 import { WORLD_PRICE_SOURCES } from '../chain/world/price-layer.ts';
-import { buildConfig, databaseConfig, faucetConfig, nodeConfig, pricesConfig } from '../config/config.ts';
+import { buildConfig, databaseConfig, nodeConfig, platformConfig, pricesConfig } from '../config/config.ts';
 import type { PricesConfig } from '../config/prices.ts';
 import { openDatabase, type Database } from '../db/open.ts';
 import { chainOverPool } from '../node/pool-chain.ts';
@@ -111,7 +111,7 @@ export async function loadPriceWorker(options: { root: string; onError?(error: u
   );
   const database = await openDatabase(databaseConfig());
   try {
-    const local = faucetConfig(networks).mode === 'local';
+    const local = platformConfig().mode === 'local';
     const services = await loadPriceServices({ root: options.root, origin: buildConfig().siteOrigin, database, local, onError: options.onError });
     services.start(pools, 'worker');
     return {

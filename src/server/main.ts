@@ -4,7 +4,7 @@ import { loadSiteApi } from '../api/site-api.ts';
 import type { BuildEnvironment } from '../config/build-environment.ts';
 import { createLocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
-import { buildConfig, databaseConfig, faucetConfig, serverConfig, webhooksConfig } from '../config/config.ts';
+import { buildConfig, databaseConfig, faucetConfig, platformConfig, serverConfig, webhooksConfig } from '../config/config.ts';
 import { openDatabase } from '../db/open.ts';
 import { loadServerTransferIndexer } from '../indexer/load.ts';
 import { registerIndexerMetrics } from '../indexer/metrics.ts';
@@ -17,7 +17,8 @@ import { createRestDoor, mountProduct } from '../rest/door.ts';
 import { restProducts } from '../rest/registry.ts';
 import { loadDashboard } from '../dashboard/load.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
-import { ConfigError, refuseLocalModeOnNetwork, type ServerConfig } from '../config/server.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { refuseLocalModeOnNetwork, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
 import { headerValue } from './node-adapter.ts';
 import { createAccountTokens } from '../webhooks/account-tokens.ts';
@@ -45,18 +46,18 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
   // visible through the node API.
   // Each devnet carries the local world, kept across restarts beside the database.
+  const platform = platformConfig();
+  const local = platform.mode === 'local';
+  refuseLocalModeOnNetwork(config, { local });
   const faucetNetworks = await loadFaucetNetworks(projectRoot);
   const faucet = faucetConfig(faucetNetworks);
-  refuseLocalModeOnNetwork(config, { local: faucet.mode === 'local' });
-  const devnets =
-    faucet.mode === 'local'
-      ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: rules.site })
-      : null;
+  const devnets = local
+    ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: rules.site })
+    : null;
   // One database for the gateway and the indexer (SQLite wants one connection per process).
   const database = await openDatabase(databaseConfig());
   const indexer = await loadServerTransferIndexer({ root: projectRoot, devnets, database });
   // NFT webhooks (platform §6): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
-  const local = faucet.mode === 'local';
   // The networks that speak the EVM's JSON-RPC: webhooks and NFT data are theirs.
   const webhookNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
   const webhookStore = createWebhookStore(database.db, { networks: webhookNetworks, urlRules: { local }, maxPerOwner: webhooksConfig({ local }).perAccount });
@@ -73,7 +74,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     jsonMaxDepth: config.jsonMaxDepth,
     database,
   });
-  for (const warning of node.configWarnings) logger.info('setting renamed', { warning });
+  for (const warning of [...platform.warnings, ...node.configWarnings]) logger.info('setting renamed', { warning });
   nfts.start(node.pools);
   // Token prices (platform §7): the sampler over the same pools, the endpoints under the same keys.
   const prices = await loadPriceServices({

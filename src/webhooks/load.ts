@@ -14,7 +14,7 @@ export interface LoadedDeliveryWorker extends DeliveryWorker {
 }
 
 export async function loadDeliveryWorker(options: {
-  /** The platform runs in local mode (FAUCET_MODE=local). */
+  /** The platform runs in local mode (CRUCIBLE_MODE=local). */
   local: boolean;
   /** The process's database; opened (and closed by close()) here when absent. */
   database?: Database;

@@ -1,6 +1,6 @@
 import { loadFaucetNetworks, speaksEvmRpc } from '../../chain/networks.ts';
-import { buildConfig, databaseConfig, faucetConfig, nftMetadataConfig, nftsConfig, nodeConfig } from '../../config/config.ts';
-import { ConfigError } from '../../config/server.ts';
+import { buildConfig, databaseConfig, nftMetadataConfig, nftsConfig, nodeConfig, platformConfig } from '../../config/config.ts';
+import { ConfigError } from '../../config/config-error.ts';
 import { openDatabase } from '../../db/open.ts';
 import { chainOverPool } from '../../node/pool-chain.ts';
 import { createUpstreamPool } from '../../node/upstreams/upstream-pool.ts';
@@ -35,7 +35,7 @@ export async function loadNftMetadataWorker(options: { root: string; onMetadataC
     ]),
   );
   const chains = new Map<string, TokenChain>([...pools].map(([id, pool]) => [id, chainOverPool(pool)]));
-  const local = faucetConfig(faucetNetworks).mode === 'local';
+  const local = platformConfig().mode === 'local';
   const database = await openDatabase(databaseConfig());
   const runtime = createNftMetadataRuntime({
     db: database.db,

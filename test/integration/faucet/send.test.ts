@@ -276,7 +276,7 @@ describe('send: production mode', () => {
       chains: {},
       reuse: h,
       env: {
-        FAUCET_MODE: 'production',
+        CRUCIBLE_MODE: 'production',
         TURNSTILE_SITE_KEY: 'harness-site-key',
         TURNSTILE_EXPECTED_HOSTNAME: HARNESS_TURNSTILE_HOSTNAME,
         TURNSTILE_ACTION: HARNESS_TURNSTILE_ACTION,
