@@ -9,7 +9,7 @@ import { AppInputError, AppNotFoundError } from '../src/apps/errors.ts';
 import type { NewApp } from '../src/apps/input.ts';
 import type { AppStore } from '../src/apps/store.ts';
 import type { AccountStore } from '../src/accounts/store.ts';
-import type { AccountTokens } from '../src/webhooks/account-tokens.ts';
+import type { AccountTokens } from '../src/accounts/auth-tokens.ts';
 import { WebhookNotFoundError } from '../src/webhooks/errors.ts';
 import { redactUrls } from '../src/log/redact.ts';
 
@@ -129,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
     import('../src/db/open.ts'),
     import('../src/apps/key-secret.ts'),
     import('../src/apps/store.ts'),
-    import('../src/webhooks/account-tokens.ts'),
+    import('../src/accounts/auth-tokens.ts'),
     import('../src/accounts/store.ts'),
   ]);
   const config = databaseConfig();

@@ -1,6 +1,6 @@
 import { parseUnits } from 'viem';
 import { contentLocation } from '../site/content-dir.ts';
-import { loadNetworks } from '../site/load.ts';
+import { loadNetworks } from '../site/read-content.ts';
 import { ContentError, type NetworkRecord } from '../site/records.ts';
 
 /**

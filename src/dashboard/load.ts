@@ -7,10 +7,10 @@ import { dashboardConfig, databaseConfig, nodeConfig } from '../config/config.ts
 import type { Database } from '../db/open.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
-import { loadNetworks } from '../site/load.ts';
+import { loadNetworks } from '../site/read-content.ts';
 import { nodeUrlOf } from '../site/urls.ts';
 import { connectRedis } from '../store/redis.ts';
-import { createAccountTokens } from '../webhooks/account-tokens.ts';
+import { createAccountTokens } from '../accounts/auth-tokens.ts';
 import type { DashboardApi } from './api.ts';
 
 // The dashboard as the server runs it (platform §8): accounts, sessions and the apps over the

@@ -10,7 +10,7 @@ import { applyStep, resetIndex, rollbackTo, type IndexHooks, type IndexReset, ty
 import { classifyLogsError } from './logs-range-errors.ts';
 import { rangeAfterAnswer, rangeAfterRefusal, type RangeSize, type RangeSizeLimits } from './range-size.ts';
 import { planStep } from './step-plan.ts';
-import type { BlockHeader, BlockRef, ChainLog } from './transfer.ts';
+import type { BlockHeader, BlockRef, ChainLog } from '../transfers/transfer.ts';
 
 // One step of one network's follower (principle 7): read the head, check the checkpoint block is
 // still the node's (else find the common ancestor and roll back, or reset), then read and store the

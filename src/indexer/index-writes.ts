@@ -5,7 +5,7 @@ import type { DatabaseSchema, IndexerCheckpointRow, IndexerNftBalanceRow, Indexe
 import { freshCheckpoint } from './checkpoints.ts';
 import { holderTokens, nftBalanceDeltas, nftKey, type NftBalanceDelta } from './holdings.ts';
 import { fenceLease } from './lease.ts';
-import type { BlockRef, Transfer } from './transfer.ts';
+import type { BlockRef, Transfer } from '../transfers/transfer.ts';
 
 // Every write of the transfer index, each in ONE transaction that first renews the writer's lease
 // (lease.ts): a step's transfers with their effect on the holder and NFT views, its block hashes

@@ -10,7 +10,7 @@ import { forgetContractsOnReset } from '../nfts/contracts/facts-store.ts';
 import { clearNetworkMetadata } from '../nfts/metadata/metadata-table.ts';
 import type { IndexHooks, IndexReset } from './index-writes.ts';
 import { createTransferIndexer, type IndexerLogEntry, type TransferIndexer, type TransferIndexerNetwork } from './indexer.ts';
-import { indexerStatus, type NetworkIndexStatus } from './queries.ts';
+import { indexerStatus, type NetworkIndexStatus } from '../transfers/queries.ts';
 import { webhookIndexHooks } from '../webhooks/outbox.ts';
 
 // The indexer as a process runs it, configured from the project's content and environment: the

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import type { NftKind } from '../indexer/transfer.ts';
+import type { NftKind } from '../transfers/transfer.ts';
 
 // What the NFT endpoints read besides the transfer index (platform §5, spec 2.11): a token's metadata
 // and media, and a contract's facts. The endpoints depend on these ports; the metadata store and

@@ -1,5 +1,5 @@
 import { hexToBigInt, numberToHex, type Address, type Hex } from 'viem';
-import { TokenChainError, type TokenChain } from '../tokens/ports.ts';
+import { TokenChainError, type TokenChain } from '../chain/contract-reader.ts';
 import { NoHealthyUpstreamError, type UpstreamPool } from './upstreams/upstream-pool.ts';
 
 // A network's chain as the data products read it: plain JSON-RPC reads through the network's

@@ -1,6 +1,6 @@
 import { numberToHex, type Hex } from 'viem';
 import type { NftChain } from '../nfts/contracts/chain.ts';
-import { TokenChainError } from '../tokens/ports.ts';
+import { TokenChainError } from '../chain/contract-reader.ts';
 import { chainOverPool, poolRequest } from './pool-chain.ts';
 import type { UpstreamPool } from './upstreams/upstream-pool.ts';
 

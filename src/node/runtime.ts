@@ -16,8 +16,8 @@ import { chainOverPool } from './pool-chain.ts';
 import { tokenMethods } from './token-methods.ts';
 import { createUpstreamPool, type UpstreamPool } from './upstreams/upstream-pool.ts';
 import type { TokenMetadataReader } from '../tokens/metadata.ts';
-import type { TokenIndex } from '../tokens/ports.ts';
-import type { TokenList } from '../tokens/token-list.ts';
+import type { TokenIndex } from '../chain/contract-reader.ts';
+import type { TokenList } from '../token-list/token-list.ts';
 
 // Wires the gateway from its configuration and the parts the server holds (the app store's key
 // lookup, limits, usage meter): the admission of every keyed call (src/admission/, which the keyed

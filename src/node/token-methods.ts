@@ -1,8 +1,8 @@
 import { getTokenBalances } from '../tokens/balances.ts';
 import type { TokenMetadataReader, TokenLogos } from '../tokens/metadata.ts';
-import { MulticallError } from '../tokens/multicall.ts';
-import { parseTokenMetadataParams, TokenParamsError } from '../tokens/params.ts';
-import { TokenChainError, type TokenChain, type TokenIndex } from '../tokens/ports.ts';
+import { MulticallError } from '../chain/multicall-reads.ts';
+import { parseTokenMetadataParams, TokenParamsError } from './rpc/methods/token-params.ts';
+import { TokenChainError, type TokenChain, type TokenIndex } from '../chain/contract-reader.ts';
 import type { ServedMethod } from './execute-calls.ts';
 import { IndexNotReadyError } from './token-index.ts';
 import type { RpcOutcome } from './rpc/jsonrpc.ts';

@@ -1,7 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData, multicall3Abi, type Hex } from 'viem';
 import { MULTICALL3_ADDRESS } from '../chain/multicall3.ts';
-import { readInOneCall, type ContractRead, type ReadOutcome } from '../tokens/multicall.ts';
-import type { TokenChain } from '../tokens/ports.ts';
+import { readInOneCall, type ContractRead, type ReadOutcome } from '../chain/multicall-reads.ts';
+import type { TokenChain } from '../chain/contract-reader.ts';
 import type { Fixed } from './decimal.ts';
 import { aggregatorV3Abi, readOracleFeed } from './oracle-feed.ts';
 import type { ChainSource } from './plan.ts';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { TokenChain } from '../tokens/ports.ts';
+import type { TokenChain } from '../chain/contract-reader.ts';
 import type { AggregateOptions } from './aggregate.ts';
 import { readChainSources, type ChainReadCode, type ChainReading } from './chain-reader.ts';
 import type { Observation } from './observation.ts';

@@ -21,7 +21,7 @@ import { ConfigError } from '../config/config-error.ts';
 import { refuseLocalModeOnNetwork, type ServerConfig } from '../config/server.ts';
 import { createServerLogger } from './log.ts';
 import { headerValue } from './node-adapter.ts';
-import { createAccountTokens } from '../webhooks/account-tokens.ts';
+import { createAccountTokens } from '../accounts/auth-tokens.ts';
 import { loadServerDeliveryWorker } from '../webhooks/load.ts';
 import { createWebhookStore } from '../webhooks/store.ts';
 import { createSiteServer, listen } from './server.ts';

@@ -1,8 +1,8 @@
 import { LRUCache } from 'lru-cache';
 import { encodeFunctionData, erc20Abi, type Address } from 'viem';
-import { decodeTokenDecimals, decodeTokenText } from './decode.ts';
-import { readInOneCall } from './multicall.ts';
-import type { TokenChain } from './ports.ts';
+import { decodeTokenDecimals, decodeTokenText } from '../chain/token-answers.ts';
+import { readInOneCall } from '../chain/multicall-reads.ts';
+import type { TokenChain } from '../chain/contract-reader.ts';
 
 // crucible_getTokenMetadata (platform §4): name(), symbol() and decimals() in one aggregate3 call,
 // decoded leniently; the logo from Crucible's token list. What the chain says is cached per network

@@ -1,5 +1,5 @@
 import { BaseError, numberToHex, RpcRequestError, type Address, type Client, type Hex } from 'viem';
-import { TokenChainError, type TokenChain } from './ports.ts';
+import { TokenChainError, type TokenChain } from '../chain/contract-reader.ts';
 
 // A TokenChain over a viem client talking to one node: for scripts, tests and benchmarks that read
 // a node directly (the gateway implements the port over its upstream pool). Raw JSON-RPC requests, so

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema, WebhookDeliveryRow } from '../db/schema.ts';
 import type { IndexHooks, IndexReset, TransfersIndexed, TransfersUndone } from '../indexer/index-writes.ts';
-import type { NftKind, Transfer } from '../indexer/transfer.ts';
+import type { NftKind, Transfer } from '../transfers/transfer.ts';
 import type { NftMetadataRecord } from '../nfts/ports.ts';
 import { activityItem, byBlock, isNftTransfer, metadataCategory, metadataSnapshot, type WebhookEvent, type WebhookPayload } from './payload.ts';
 import type { WebhookType } from './schemas.ts';

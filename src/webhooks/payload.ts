@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { Transfer } from '../indexer/transfer.ts';
-import type { NftKind } from '../indexer/transfer.ts';
+import type { Transfer } from '../transfers/transfer.ts';
+import type { NftKind } from '../transfers/transfer.ts';
 import type { NftMetadataRecord } from '../nfts/ports.ts';
 import type { WebhookType } from './schemas.ts';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { getAddress, type Address } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import { indexedBlock, nftsOfOwner, type IndexedBlock } from '../../indexer/queries.ts';
+import { indexedBlock, nftsOfOwner, type IndexedBlock } from '../../transfers/queries.ts';
 import { CrucibleError } from '../../errors/crucible-error.ts';
 import { tokenUriTimeoutMs, type TokenUriTimeoutLimits } from '../fetch-timeout.ts';
 import { nftKey, type NftContractFacts, type NftContractSource, type NftMetadataSource, type NftRef } from '../ports.ts';

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { TokenChain } from '../../tokens/ports.ts';
+import type { TokenChain } from '../../chain/contract-reader.ts';
 
 // What the contract reader asks of a network's chain (platform §5): the token core's reads (calls
 // at a block through Multicall3, code at a block), and the few calls that find where a contract was

@@ -1,8 +1,8 @@
 import { decodeAbiParameters, encodeFunctionData, parseAbi, type Address, type Hex } from 'viem';
-import { decodeTokenText, firstWord } from '../../tokens/decode.ts';
-import { readInOneCall, type ContractRead, type ReadOutcome } from '../../tokens/multicall.ts';
-import type { NftKind } from '../../indexer/transfer.ts';
-import type { TokenChain } from '../../tokens/ports.ts';
+import { decodeTokenText, firstWord } from '../../chain/token-answers.ts';
+import { readInOneCall, type ContractRead, type ReadOutcome } from '../../chain/multicall-reads.ts';
+import type { NftKind } from '../../transfers/transfer.ts';
+import type { TokenChain } from '../../chain/contract-reader.ts';
 
 // A contract's facts as the chain states them (platform §5), many contracts read in one Multicall3
 // aggregate3 at one block: ERC-165 support for ERC-721 and ERC-1155 (and 0xffffffff, which a real

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { TokenChainError } from '../../tokens/ports.ts';
+import { TokenChainError } from '../../chain/contract-reader.ts';
 import type { NftChain } from './chain.ts';
 import { creationFromOtterscan, creatorFromCallTraces, creatorFromParityTraces, creatorFromReceipts, minedSender } from './creation.ts';
 

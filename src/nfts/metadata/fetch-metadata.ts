@@ -1,5 +1,5 @@
 import type { NftFetchError } from '../fetch-error.ts';
-import { substituteTokenId } from '../erc1155-uri.ts';
+import { substituteTokenId } from '../../chain/erc1155-uri.ts';
 import { loadUri, type LoadUriOptions } from '../load-uri.ts';
 import { parseMetadataDocument } from '../metadata-document.ts';
 import type { NftRef } from '../ports.ts';

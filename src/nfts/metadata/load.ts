@@ -4,7 +4,7 @@ import { ConfigError } from '../../config/config-error.ts';
 import { openDatabase } from '../../db/open.ts';
 import { chainOverPool } from '../../node/pool-chain.ts';
 import { createUpstreamPool } from '../../node/upstreams/upstream-pool.ts';
-import type { TokenChain } from '../../tokens/ports.ts';
+import type { TokenChain } from '../../chain/contract-reader.ts';
 import { createNftMetadataRuntime, type NftMetadataRuntime } from './runtime.ts';
 import type { OnMetadataChange } from './store.ts';
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BlockList } from 'node:net';
 import pLimit from 'p-limit';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import type { TokenChain } from '../../tokens/ports.ts';
+import type { TokenChain } from '../../chain/contract-reader.ts';
 import type { LoadUriOptions } from '../load-uri.ts';
 import { createImageFetcher } from '../media/image-fetcher.ts';
 import { nftKey, type NftMetadataRecord, type NftMetadataSource, type NftRef } from '../ports.ts';

@@ -1,6 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Address } from 'viem';
-import { readInOneCall } from '../../tokens/multicall.ts';
-import type { TokenChain } from '../../tokens/ports.ts';
+import { readInOneCall } from '../../chain/multicall-reads.ts';
+import type { TokenChain } from '../../chain/contract-reader.ts';
 import type { NftRef } from '../ports.ts';
 
 // The token URIs of many NFTs in one Multicall3 eth_call at one block (platform §5): ERC-721's

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/open.ts';
 import type { IndexReset, TransfersIndexed, TransfersUndone } from '../../../src/indexer/index-writes.ts';
 import { createTransferIndexer, type TransferIndexer, type TransferIndexerOptions } from '../../../src/indexer/indexer.ts';
-import { indexerStatus } from '../../../src/indexer/queries.ts';
+import { indexerStatus } from '../../../src/transfers/queries.ts';
 import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 import { cleanupAfterEach, deployTokenSet, devAccounts, expectIndexMatchesChain, tokenMoves, waitFor, waitForIndexed } from './token-chain.ts';

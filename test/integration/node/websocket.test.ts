@@ -31,7 +31,7 @@ import { headerValue } from '../../../src/server/node-adapter.ts';
 import { createSiteServer, listen } from '../../../src/server/server.ts';
 import { openStaticSite } from '../../../src/server/static-site.ts';
 import { loadSurfaceRules } from '../../../src/server/surface-rules.ts';
-import { loadNetworks } from '../../../src/site/load.ts';
+import { loadNetworks } from '../../../src/site/read-content.ts';
 import { randomAddress, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { startRedis, type TestRedis } from '../../support/redis.ts';

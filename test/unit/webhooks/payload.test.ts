@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Transfer } from '../../../src/indexer/transfer.ts';
+import type { Transfer } from '../../../src/transfers/transfer.ts';
 import { activityItem, byBlock, isNftTransfer, signatureHeaders } from '../../../src/webhooks/payload.ts';
 
 const base: Transfer = {

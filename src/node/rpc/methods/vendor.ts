@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from '../../../tokens/params.ts';
+import { TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from './token-params.ts';
 import { defineRpcMethod } from '../method.ts';
 import { Address, titled } from '../schemas/primitives.ts';
 

@@ -18,7 +18,7 @@ import { createRestDoor, mountProduct } from '../../../../src/rest/door.ts';
 import { restProducts } from '../../../../src/rest/registry.ts';
 import { readNodeConfig } from '../../../../src/config/node.ts';
 import { toApiRequest, writeWebResponse } from '../../../../src/server/node-adapter.ts';
-import { loadNetworks } from '../../../../src/site/load.ts';
+import { loadNetworks } from '../../../../src/site/read-content.ts';
 import { startTestAnvil, type TestAnvil } from '../../../support/anvil.ts';
 import type { TestDatabaseEngine } from '../../../support/postgres.ts';
 import { waitForIndexed } from '../../indexer/token-chain.ts';

@@ -1,6 +1,6 @@
 import { parseAbi, type Address } from 'viem';
 import { WORLD_CONTRACTS, type WorldContractId } from '../../../../src/chain/world/manifest.ts';
-import { substituteTokenId } from '../../../../src/nfts/erc1155-uri.ts';
+import { substituteTokenId } from '../../../../src/chain/erc1155-uri.ts';
 import { loadUri, type LoadUriOptions } from '../../../../src/nfts/load-uri.ts';
 import { parseMetadataDocument } from '../../../../src/nfts/metadata-document.ts';
 import {

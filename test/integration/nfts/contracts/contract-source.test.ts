@@ -16,7 +16,7 @@ import { createNftContractSource } from '../../../../src/nfts/contracts/source.t
 import type { NftContractFacts } from '../../../../src/nfts/ports.ts';
 import { nftChainOverPool } from '../../../../src/node/pool-nft-chain.ts';
 import { createUpstreamPool, type UpstreamPool } from '../../../../src/node/upstreams/upstream-pool.ts';
-import { TokenChainError } from '../../../../src/tokens/ports.ts';
+import { TokenChainError } from '../../../../src/chain/contract-reader.ts';
 import { randomAddress, startTestAnvil, type TestAnvil } from '../../../support/anvil.ts';
 import { databaseEngines } from '../../../support/postgres.ts';
 import { waitForIndexed } from '../../indexer/token-chain.ts';

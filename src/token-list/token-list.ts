@@ -6,10 +6,10 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { WORLD_ADDRESSES } from '../chain/world/manifest.ts';
 import { WORLD_TOKEN_ADDRESSES } from '../chain/world/price-layer.ts';
-import { PriceSourcesSpec } from '../prices/source-spec.ts';
+import { PriceSourcesSpec } from './price-sources.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
-import type { TokenLogos } from './metadata.ts';
+import type { TokenLogos } from '../tokens/metadata.ts';
 
 // Crucible's token list (platform §4): content/tokens/<symbol-or-slug>.yaml, where token logos come
 // from, never invented. A token is listed on networks by address, and on the local world by the

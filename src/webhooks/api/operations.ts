@@ -1,17 +1,17 @@
 import { z } from 'zod';
 import { AccountLimitError } from '../../apps/errors.ts';
-import type { AccountTokens } from '../../webhooks/account-tokens.ts';
-import { WebhookInputError, WebhookNotFoundError } from '../../webhooks/errors.ts';
-import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../../webhooks/store.ts';
-import { CreateWebhook, UpdateWebhook, WebhookTypeSchema } from '../../webhooks/schemas.ts';
-import type { Webhook as WebhookRecord } from '../../webhooks/webhook.ts';
-import { BufferedResponse } from '../buffered-response.ts';
+import type { AccountTokens } from '../../accounts/auth-tokens.ts';
+import { WebhookInputError, WebhookNotFoundError } from '../errors.ts';
+import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../store.ts';
+import { CreateWebhook, UpdateWebhook, WebhookTypeSchema } from '../schemas.ts';
+import type { Webhook as WebhookRecord } from '../webhook.ts';
+import { BufferedResponse } from '../../api/buffered-response.ts';
 import { CrucibleError } from '../../errors/crucible-error.ts';
 import { errorBodyResponse } from '../../errors/error-body.ts';
-import { documentationUrlOf } from '../openapi.ts';
-import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure, type ResponseSpec } from '../operation.ts';
-import { jsonResponse } from '../responses.ts';
-import { ErrorBody } from '../schemas.ts';
+import { documentationUrlOf } from '../../api/openapi.ts';
+import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure, type ResponseSpec } from '../../api/operation.ts';
+import { jsonResponse } from '../../api/responses.ts';
+import { ErrorBody } from '../../api/schemas.ts';
 import { DashboardError, ReachedLimit } from '../../dashboard/errors.ts';
 
 // The webhook API under /api/webhooks (platform §6): create, list, get, update, pause, resume and

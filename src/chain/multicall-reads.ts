@@ -1,6 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, multicall3Abi, type Address, type Hex } from 'viem';
-import { MULTICALL3_ADDRESS } from '../chain/multicall3.ts';
-import type { TokenChain } from './ports.ts';
+import { MULTICALL3_ADDRESS } from './multicall3.ts';
+import type { TokenChain } from './contract-reader.ts';
 
 // Many reads in one eth_call (platform §4): Multicall3's aggregate3 at its canonical address, each
 // call allowed to fail on its own, all of them at one block.

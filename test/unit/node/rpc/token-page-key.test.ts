@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodePageKey, encodePageKey } from '../../../src/tokens/page-key.ts';
+import { decodePageKey, encodePageKey } from '../../../../src/node/rpc/methods/token-page-key.ts';
 
 describe('page keys', () => {
   it('name the last contract of a page and read back to it', () => {

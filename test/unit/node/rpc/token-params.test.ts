@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { encodePageKey } from '../../../src/tokens/page-key.ts';
+import { encodePageKey } from '../../../../src/node/rpc/methods/token-page-key.ts';
 import {
   parseTokenBalancesParams,
   parseTokenMetadataParams,
@@ -8,7 +8,7 @@ import {
   TokenHolder,
   TokenPageOptions,
   TokenParamsError,
-} from '../../../src/tokens/params.ts';
+} from '../../../../src/node/rpc/methods/token-params.ts';
 
 const holder = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const contract = (n: number): `0x${string}` => `0x${n.toString(16).padStart(40, '0')}`;

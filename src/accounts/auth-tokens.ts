@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { hashAppKey as hashToken, sameKeyHash as sameHash } from '../apps/keys.ts';
 import type { AccountTokenRow, DatabaseSchema } from '../db/schema.ts';
-import { WebhookInputError, WebhookNotFoundError } from './errors.ts';
+import { WebhookInputError, WebhookNotFoundError } from '../webhooks/errors.ts';
 
 // Account auth tokens for the webhook API (platform §6, `X-Crucible-Token`). Until accounts exist an
 // account is an owner id (apps carry the same `owner_id`). A token is `crt_` and 43 characters of

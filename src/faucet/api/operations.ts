@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../../faucet/bodies.ts';
-import { faucetError, faucetErrorCodesOf, faucetErrorRow, type FaucetErrorCode } from '../../faucet/errors.ts';
+import { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../bodies.ts';
+import { faucetError, faucetErrorCodesOf, faucetErrorRow, type FaucetErrorCode } from '../errors.ts';
 import { faucetErrorResponse } from '../../errors/faucet-body.ts';
-import { defineOperation, type ApiOperation, type InputFailure, type OperationInput, type ResponseSpec } from '../operation.ts';
-import { Address, FaucetSendRequest, TransactionHash } from '../schemas.ts';
+import { defineOperation, type ApiOperation, type InputFailure, type OperationInput, type ResponseSpec } from '../../api/operation.ts';
+import { Address, FaucetSendRequest, TransactionHash } from '../../api/schemas.ts';
 
 // The faucet operations (spec 4.1, 4.2): their inputs, responses and input-error mapping live
 // here; the service behind them is injected as FaucetHandlers (src/faucet/ provides it).

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { exchangeListing, type ExchangeListing } from './exchanges/source.ts';
+import { exchangeListing, type ExchangeListing } from '../prices/exchanges/source.ts';
 
 // Which sources price a token (platform §7), as a token list entry says under `prices:`
 // (content/tokens/<token>.yaml). Nothing is priced from a number typed here: each entry names a

@@ -1,6 +1,6 @@
 import { encodeAbiParameters, encodeErrorResult, numberToHex, stringToHex, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
-import { decodeTokenDecimals, decodeTokenText, firstWord, revertReason } from '../../../src/tokens/decode.ts';
+import { decodeTokenDecimals, decodeTokenText, firstWord, revertReason } from '../../../src/chain/token-answers.ts';
 
 const abiString = (text: string) => encodeAbiParameters([{ type: 'string' }], [text]);
 const abiBytes = (bytes: Hex) => encodeAbiParameters([{ type: 'bytes' }], [bytes]);

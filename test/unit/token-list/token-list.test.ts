@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WORLD_ADDRESSES } from '../../../src/chain/world/manifest.ts';
-import { loadTokenList } from '../../../src/tokens/token-list.ts';
+import { loadTokenList } from '../../../src/token-list/token-list.ts';
 import { contentIssues, useContentRoot } from '../../support/content-root.ts';
 
 const world = { 'world-usd': '0x00000000000000000000000000000000000000A1', 'world-ether': '0x00000000000000000000000000000000000000a2' } as const;

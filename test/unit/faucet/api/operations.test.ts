@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { RequestContext } from '../../../src/api/operation.ts';
-import { faucetOperations, type FaucetHandlers } from '../../../src/api/operations/faucet.ts';
-import { createRouter } from '../../../src/api/router.ts';
-import { faucetIdSchema } from '../../../src/api/schemas.ts';
-import { jsonResponse } from '../../../src/api/responses.ts';
+import type { RequestContext } from '../../../../src/api/operation.ts';
+import { faucetOperations, type FaucetHandlers } from '../../../../src/faucet/api/operations.ts';
+import { createRouter } from '../../../../src/api/router.ts';
+import { faucetIdSchema } from '../../../../src/api/schemas.ts';
+import { jsonResponse } from '../../../../src/api/responses.ts';
 
 const ids = ['ethereum-sepolia', 'base-sepolia'];
 const seen: unknown[] = [];

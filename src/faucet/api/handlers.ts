@@ -1,11 +1,11 @@
-import { describeCause } from '../faucet/cause.ts';
-import { faucetErrorResponse } from '../errors/faucet-body.ts';
-import { faucetError } from '../faucet/errors.ts';
-import type { FaucetSendResult, FaucetStatusResult } from '../faucet/results.ts';
-import type { Faucet } from '../faucet/service.ts';
-import type { RequestContext } from './operation.ts';
-import type { FaucetHandlers } from './operations/faucet.ts';
-import { jsonResponse } from './responses.ts';
+import { describeCause } from '../cause.ts';
+import { faucetErrorResponse } from '../../errors/faucet-body.ts';
+import { faucetError } from '../errors.ts';
+import type { FaucetSendResult, FaucetStatusResult } from '../results.ts';
+import type { Faucet } from '../service.ts';
+import type { RequestContext } from '../../api/operation.ts';
+import type { FaucetHandlers } from './operations.ts';
+import { jsonResponse } from '../../api/responses.ts';
 
 // The faucet service (src/faucet/) behind the faucet operations (spec 4.1, 4.2). Inputs arrive
 // validated (steps 1–3 of the send); every answer is 2.2 / 2.4 or a FaucetError from the one

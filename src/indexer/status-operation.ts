@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { INDEX_STATES, type NetworkIndexStatus } from '../../indexer/queries.ts';
-import { defineOperation } from '../operation.ts';
-import { errorResponseSpec, jsonResponse } from '../responses.ts';
+import { INDEX_STATES, type NetworkIndexStatus } from '../transfers/queries.ts';
+import { defineOperation } from '../api/operation.ts';
+import { errorResponseSpec, jsonResponse } from '../api/responses.ts';
 
 // GET /api/indexer/status: how far the transfer index reaches on each network (principle 7), read
 // from the database, so any server process answers for the indexer processes.

@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
-import { decodePageKey } from './page-key.ts';
+import { decodePageKey } from './token-page-key.ts';
 
 // The params of crucible_getTokenBalances and crucible_getTokenMetadata (platform §4), one source
 // for the method registry (a schema per param) and for the core, which parses them again when it is
