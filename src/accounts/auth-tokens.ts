@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
 import { hashAppKey as hashToken, sameKeyHash as sameHash } from '../apps/keys.ts';
 import type { AccountTokenRow, DatabaseSchema } from '../db/schema.ts';
-import { WebhookInputError, WebhookNotFoundError } from '../webhooks/errors.ts';
+import { AppInputError } from '../apps/errors.ts';
+import { NotFoundError } from './errors.ts';
 
 // Account auth tokens for the webhook API (platform §6, `X-Crucible-Token`). Until accounts exist an
 // account is an owner id (apps carry the same `owner_id`). A token is `crt_` and 43 characters of
@@ -40,9 +41,9 @@ export function createAccountTokens(db: Kysely<DatabaseSchema>, options: { now?:
   return {
     async create(input) {
       const ownerId = input.ownerId.trim();
-      if (!OWNER_SHAPE.test(ownerId)) throw new WebhookInputError('ownerId', 'must be 1 to 100 letters, digits or _.:@-');
+      if (!OWNER_SHAPE.test(ownerId)) throw new AppInputError('ownerId', 'must be 1 to 100 letters, digits or _.:@-');
       const name = input.name?.trim() || null;
-      if (name !== null && name.length > 100) throw new WebhookInputError('name', 'must be at most 100 characters');
+      if (name !== null && name.length > 100) throw new AppInputError('name', 'must be at most 100 characters');
       const secret = `${TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
       const row: AccountTokenRow = {
         id: `tok_${randomBytes(8).toString('hex')}`,
@@ -67,7 +68,7 @@ export function createAccountTokens(db: Kysely<DatabaseSchema>, options: { now?:
       const at = now();
       await db.updateTable('account_tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
       const row = await db.selectFrom('account_tokens').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row) throw new WebhookNotFoundError('token', id);
+      if (!row) throw new NotFoundError('token', id);
       return toToken(row);
     },
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { FaucetError, FaucetErrorCode, FaucetSendSuccess, FaucetTransactionStatus } from '../faucet/bodies.ts';
 import { locales } from '../site/locales.ts';
-import { ERROR_BODY_CODES } from '../errors/codes.ts';
+import { ACCOUNT_LIMITS } from '../apps/errors.ts';
+import { DASHBOARD_CODES, ERROR_BODY_CODES } from '../errors/codes.ts';
 
 // The resources of spec 2.1–2.6 as zod schemas. The router validates requests with them,
 // handlers are typed by them, and src/api/openapi.ts turns them into the OpenAPI components.
@@ -43,6 +44,27 @@ export const ErrorBody = z.object({
     hint: z.string().describe('Concrete next step.'),
     status: z.int().describe('The HTTP status, repeated.'),
     documentation_url: z.url().describe('Where the callable surface is described.'),
+  }),
+});
+
+/** A cap an account reached (409 `limit_reached`): its name as the docs give it, and its value. */
+export const ReachedLimit = z
+  .object({
+    name: z.enum(ACCOUNT_LIMITS).describe('appsPerAccount: DASHBOARD_APPS_PER_ACCOUNT; webhooksPerAccount: WEBHOOKS_PER_ACCOUNT.'),
+    max: z.int().min(1).describe('How many one account may have.'),
+  })
+  .describe('On 409 `limit_reached`, the cap the account reached.');
+
+/** The Error body as the account APIs (the dashboard's, the webhook API) answer it: their codes, and the input or cap at fault. */
+export const DashboardError = z.object({
+  error: z.object({
+    code: z.enum(DASHBOARD_CODES),
+    message: z.string().describe('One sentence on what went wrong, for a person.'),
+    hint: z.string().describe('Concrete next step.'),
+    status: z.int().describe('The HTTP status, repeated.'),
+    documentation_url: z.url().describe('Where the callable surface is described.'),
+    field: z.string().optional().describe('The input at fault (`email`, `allowedDomains`, …): the page shows `message` next to it.'),
+    limit: ReachedLimit.optional(),
   }),
 });
 

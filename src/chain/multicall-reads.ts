@@ -1,6 +1,6 @@
 import { decodeFunctionResult, encodeFunctionData, multicall3Abi, type Address, type Hex } from 'viem';
 import { MULTICALL3_ADDRESS } from './multicall3.ts';
-import type { TokenChain } from './contract-reader.ts';
+import type { ContractReader } from './contract-reader.ts';
 
 // Many reads in one eth_call (platform §4): Multicall3's aggregate3 at its canonical address, each
 // call allowed to fail on its own, all of them at one block.
@@ -24,8 +24,8 @@ export class MulticallError extends Error {
   }
 }
 
-/** Every read in one aggregate3 eth_call at `blockNumber`, outcomes in read order. Throws TokenChainError, MulticallError. */
-export async function readInOneCall(chain: TokenChain, reads: readonly ContractRead[], blockNumber: bigint): Promise<ReadOutcome[]> {
+/** Every read in one aggregate3 eth_call at `blockNumber`, outcomes in read order. Throws ContractReadError, MulticallError. */
+export async function readInOneCall(chain: ContractReader, reads: readonly ContractRead[], blockNumber: bigint): Promise<ReadOutcome[]> {
   if (reads.length === 0) return [];
   const data = encodeFunctionData({
     abi: multicall3Abi,

@@ -1,4 +1,4 @@
-import { EmailTakenError, WrongPasswordError } from '../accounts/errors.ts';
+import { EmailTakenError, NotFoundError, WrongPasswordError } from '../accounts/errors.ts';
 import { PasswordHashingBusyError } from '../accounts/hashing-slots.ts';
 import type { Session } from '../accounts/sessions.ts';
 import type { Account } from '../accounts/account.ts';
@@ -7,7 +7,6 @@ import type { ApiOperation, ApiRequest, InputFailure } from '../api/operation.ts
 import { jsonResponse } from '../api/responses.ts';
 import { AccountLimitError, AppInputError, AppNotFoundError, StaleVersionError } from '../apps/errors.ts';
 import { retryAfterSeconds } from '../limits/retry-after.ts';
-import { WebhookNotFoundError } from '../webhooks/errors.ts';
 import type { DashboardApi } from './api.ts';
 import { dashboardErrorResponse, type DashboardFailure } from './errors.ts';
 import { createDashboardGuard, type DashboardGuard, type Visitor } from './guard.ts';
@@ -128,13 +127,13 @@ const PASSWORD_QUEUE_RETRY_MS = 2_000;
 /** A store's refusal as the failure a person reads; null for anything else (a 500). */
 function failureOf(error: unknown): DashboardFailure | null {
   if (error instanceof AppNotFoundError) return { code: 'not_found', message: `There is no app ${error.appId} in your account.` };
-  if (error instanceof WebhookNotFoundError) return { code: 'not_found', message: error.message };
+  if (error instanceof NotFoundError) return { code: 'not_found', message: error.message };
   if (error instanceof StaleVersionError)
     return {
       code: 'stale_version',
       message: `This app changed since you read it: it is at version ${error.currentVersion} now, not ${error.expectedVersion}.`,
     };
-  // The webhook store's WebhookInputError (a token's name) is one too.
+  // An account token's refusal (its name) is one too.
   if (error instanceof AppInputError) {
     const label = FIELD_WORDS[error.field];
     return label

@@ -3,7 +3,7 @@ import { documentationUrlOf } from '../api/openapi.ts';
 import { accountOperations } from './account-operations.ts';
 import type { DashboardApi } from './api.ts';
 import { appOperations } from './app-operations.ts';
-import { DashboardError } from './errors.ts';
+import { DashboardError } from '../api/schemas.ts';
 import { createDashboardKit } from './kit.ts';
 import { AccountToken, Account, App } from './schemas.ts';
 import { tokenOperations } from './token-operations.ts';

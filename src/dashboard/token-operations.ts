@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation, type ApiOperation } from '../api/operation.ts';
-import { WebhookNotFoundError } from '../webhooks/errors.ts';
+import { NotFoundError } from '../accounts/errors.ts';
 import { dashboardErrorSpecs, REFUSED } from './errors.ts';
 import type { DashboardKit } from './kit.ts';
 import { CreatedToken, NewToken, TokenList } from './schemas.ts';
@@ -60,7 +60,7 @@ export function tokenOperations(kit: DashboardKit): ApiOperation[] {
       handler: ({ request, params }) =>
         kit.forAccount(request, async ({ account }) => {
           const { tokens } = kit.api();
-          if (!(await tokens.list(account.id)).some((token) => token.id === params.tokenId)) throw new WebhookNotFoundError('token', params.tokenId);
+          if (!(await tokens.list(account.id)).some((token) => token.id === params.tokenId)) throw new NotFoundError('token', params.tokenId);
           await tokens.revoke(params.tokenId);
           return kit.noContent();
         }),

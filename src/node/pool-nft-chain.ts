@@ -1,6 +1,6 @@
 import { numberToHex, type Hex } from 'viem';
 import type { NftChain } from '../nfts/contracts/chain.ts';
-import { TokenChainError } from '../chain/contract-reader.ts';
+import { ContractReadError } from '../chain/contract-reader.ts';
 import { chainOverPool, poolRequest } from './pool-chain.ts';
 import type { UpstreamPool } from './upstreams/upstream-pool.ts';
 
@@ -15,7 +15,7 @@ export function nftChainOverPool(pool: UpstreamPool): NftChain {
     genesisHash: async () => {
       const block = await request('eth_getBlockByNumber', ['0x0', false]);
       const hash = (block as { hash?: unknown } | null)?.hash;
-      if (typeof hash !== 'string') throw new TokenChainError({ kind: 'unavailable', reason: 'the upstream gave no block 0' });
+      if (typeof hash !== 'string') throw new ContractReadError({ kind: 'unavailable', reason: 'the upstream gave no block 0' });
       return hash as Hex;
     },
     blockReceipts: (blockNumber) => request('eth_getBlockReceipts', [numberToHex(blockNumber)]),

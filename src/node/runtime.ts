@@ -16,7 +16,7 @@ import { chainOverPool } from './pool-chain.ts';
 import { tokenMethods } from './token-methods.ts';
 import { createUpstreamPool, type UpstreamPool } from './upstreams/upstream-pool.ts';
 import type { TokenMetadataReader } from '../tokens/metadata.ts';
-import type { TokenIndex } from '../chain/contract-reader.ts';
+import type { TokenIndex } from '../tokens/token-index.ts';
 import type { TokenList } from '../token-list/token-list.ts';
 
 // Wires the gateway from its configuration and the parts the server holds (the app store's key

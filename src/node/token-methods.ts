@@ -1,8 +1,10 @@
 import { getTokenBalances } from '../tokens/balances.ts';
-import type { TokenMetadataReader, TokenLogos } from '../tokens/metadata.ts';
+import type { TokenLogos } from '../token-list/token-list.ts';
+import type { TokenMetadataReader } from '../tokens/metadata.ts';
 import { MulticallError } from '../chain/multicall-reads.ts';
 import { parseTokenMetadataParams, TokenParamsError } from './rpc/methods/token-params.ts';
-import { TokenChainError, type TokenChain, type TokenIndex } from '../chain/contract-reader.ts';
+import { ContractReadError, type ContractReader } from '../chain/contract-reader.ts';
+import type { TokenIndex } from '../tokens/token-index.ts';
 import type { ServedMethod } from './execute-calls.ts';
 import { IndexNotReadyError } from './token-index.ts';
 import type { RpcOutcome } from './rpc/jsonrpc.ts';
@@ -15,7 +17,7 @@ import { rpcFailure } from './rpc/errors.ts';
 
 export interface NetworkTokenData {
   network: string;
-  chain: TokenChain;
+  chain: ContractReader;
   /** The network's transfer index ("erc20" balances are refused while it holds nothing for the network). */
   index: TokenIndex;
   metadata: TokenMetadataReader;
@@ -39,7 +41,7 @@ async function answer(network: string, read: () => Promise<unknown>): Promise<Rp
     if (error instanceof TokenParamsError) return { failure: rpcFailure('invalid_params', { detail: error.message }) };
     if (error instanceof IndexNotReadyError) return { failure: rpcFailure('index_unavailable', { network }) };
     if (error instanceof MulticallError) return { nodeError: { code: -32000, message: error.message } };
-    if (error instanceof TokenChainError) {
+    if (error instanceof ContractReadError) {
       const { failure } = error;
       if (failure.kind === 'unavailable') return { failure: rpcFailure('no_healthy_upstream', { network }) };
       return { nodeError: { code: failure.code, message: failure.message, ...(failure.data === undefined ? {} : { data: failure.data as JsonValue }) } };

@@ -6,7 +6,7 @@ import { openDatabase, type Database } from '../db/open.ts';
 import { chainOverPool } from '../node/pool-chain.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import { loadTokenList } from '../token-list/token-list.ts';
-import type { TokenChain } from '../chain/contract-reader.ts';
+import type { ContractReader } from '../chain/contract-reader.ts';
 import type { PricesApi } from './api/operations.ts';
 import { backfillHistory } from './backfill.ts';
 import { createExchangeTickers } from './exchange-tickers.ts';
@@ -53,7 +53,7 @@ export async function loadPriceServices(options: {
   let pools: ReadonlyMap<string, UpstreamPool> = new Map();
   let backfillTimer: NodeJS.Timeout | null = null;
   let backfilling: Promise<unknown> = Promise.resolve();
-  const chains = new Map<string, TokenChain>();
+  const chains = new Map<string, ContractReader>();
   const sampler = createPriceSampler({
     db: options.database.db,
     plan,

@@ -9,7 +9,6 @@ import { WORLD_TOKEN_ADDRESSES } from '../chain/world/price-layer.ts';
 import { PriceSourcesSpec } from './price-sources.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
-import type { TokenLogos } from '../tokens/metadata.ts';
 
 // Crucible's token list (platform §4): content/tokens/<symbol-or-slug>.yaml, where token logos come
 // from, never invented. A token is listed on networks by address, and on the local world by the
@@ -31,6 +30,11 @@ const line = (max: number) =>
 const address = z.string({ error: 'must be an address' }).regex(/^0x[0-9a-fA-F]{40}$/, { error: 'must be a 20-byte address: "0x" and 40 hex digits' });
 
 const decimalsPhrase = 'must be an integer from 0 to 78';
+
+/** One network's logos (TokenList.logos): the URL of a listed contract's logo, or null. */
+export interface TokenLogos {
+  logoOf(contract: Address): string | null;
+}
 
 /** One file of content/tokens/. */
 const tokenListData = z

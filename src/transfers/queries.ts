@@ -24,6 +24,12 @@ export async function indexedBlock(db: Kysely<DatabaseSchema>, network: string):
   return row?.block_hash ? { number: row.block_number, hash: row.block_hash as Hex, timestamp: row.block_timestamp } : null;
 }
 
+/** The genesis hash of the chain the index holds for a network; null before the network is first led. */
+export async function indexedGenesisHash(db: Kysely<DatabaseSchema>, network: string): Promise<Hex | null> {
+  const row = await db.selectFrom('indexer_checkpoints').select('genesis_hash').where('network', '=', network).executeTakeFirst();
+  return row ? (row.genesis_hash as Hex) : null;
+}
+
 /** The ERC-20 contracts `holder` ever received or sent on `network`, by address, those after `after`, at most `limit`. */
 export async function tokensOfHolder(
   db: Kysely<DatabaseSchema>,

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { Transfer } from '../transfers/transfer.ts';
 import type { NftKind } from '../transfers/transfer.ts';
-import type { NftMetadataRecord } from '../nfts/ports.ts';
 import type { WebhookType } from './schemas.ts';
 
 // What a delivery POSTs (platform §6), in the incumbent's shape: `{ webhookId, id, createdAt, type,
@@ -34,6 +33,21 @@ export interface ActivityItem {
   erc1155Metadata: Array<{ tokenId: string; value: string }> | null;
   category: ActivityCategory;
   log: ActivityLog;
+}
+
+/**
+ * What a webhook tells of an NFT's metadata record, as the NFT metadata store keeps it
+ * (src/nfts/nft-sources.ts, NftMetadataRecord): the fields of a snapshot, and the image's URLs.
+ */
+export interface NftMetadataFacts {
+  tokenUri: string | null;
+  metadata: Record<string, unknown> | null;
+  name: string | null;
+  description: string | null;
+  image: { cachedUrl: string | null; originalUrl: string | null };
+  error: string | null;
+  /** ms since the epoch. */
+  timeLastUpdated: number;
 }
 
 /** A token's metadata before or after a refresh, as an NFT_METADATA_UPDATE tells it. */
@@ -111,7 +125,7 @@ export function byBlock<T extends Transfer>(transfers: readonly T[]): Array<{ bl
     .map(([block, list]) => ({ block, transfers: list.sort((a, b) => a.logIndex - b.logIndex || a.batchIndex - b.batchIndex) }));
 }
 
-export function metadataSnapshot(record: NftMetadataRecord): MetadataSnapshot {
+export function metadataSnapshot(record: NftMetadataFacts): MetadataSnapshot {
   return {
     tokenUri: record.tokenUri,
     metadata: record.metadata,

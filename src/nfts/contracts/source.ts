@@ -3,7 +3,7 @@ import pLimit from 'p-limit';
 import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import type { NftContractsConfig } from '../../config/nft-contracts.ts';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import { readCheckpoint } from '../../indexer/checkpoints.ts';
+import { indexedGenesisHash } from '../../transfers/queries.ts';
 import type { NftContractFacts, NftContractSource, NftTokenType } from '../ports.ts';
 import type { NftChain } from './chain.ts';
 import { readContractFacts, type ContractChainFacts } from './contract-reads.ts';
@@ -85,7 +85,7 @@ export function createNftContractSource(options: NftContractSourceOptions): NftC
       const chain = options.chainOf(network);
       if (!chain) return new Map();
       const contracts = [...new Set(requested.filter((contract) => isAddress(contract, { strict: false })).map((contract) => getAddress(contract)))];
-      const genesisHash = await chain.genesisHash().catch(async () => (await readCheckpoint(options.db, network))?.genesisHash ?? null);
+      const genesisHash = await chain.genesisHash().catch(() => indexedGenesisHash(options.db, network));
       if (genesisHash === null || contracts.length === 0) return new Map();
       const known = await readStoredContracts(options.db, network, genesisHash, contracts);
       const expired = (stored: StoredContract) => now() - stored.readAt >= options.config.factsTtlMs;

@@ -4,7 +4,7 @@ import { ConfigError } from '../../config/config-error.ts';
 import { openDatabase } from '../../db/open.ts';
 import { chainOverPool } from '../../node/pool-chain.ts';
 import { createUpstreamPool } from '../../node/upstreams/upstream-pool.ts';
-import type { TokenChain } from '../../chain/contract-reader.ts';
+import type { ContractReader } from '../../chain/contract-reader.ts';
 import { createNftMetadataRuntime, type NftMetadataRuntime } from './runtime.ts';
 import type { OnMetadataChange } from './store.ts';
 
@@ -34,7 +34,7 @@ export async function loadNftMetadataWorker(options: { root: string; onMetadataC
       createUpstreamPool({ urls: async () => upstreams.upstreams[network.id]!, timeoutMs: upstreams.upstreamTimeoutMs }),
     ]),
   );
-  const chains = new Map<string, TokenChain>([...pools].map(([id, pool]) => [id, chainOverPool(pool)]));
+  const chains = new Map<string, ContractReader>([...pools].map(([id, pool]) => [id, chainOverPool(pool)]));
   const local = platformConfig().mode === 'local';
   const database = await openDatabase(databaseConfig());
   const runtime = createNftMetadataRuntime({

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { NftMetadataConfig } from '../../config/nft-metadata.ts';
 import type { NftsConfig } from '../../config/nfts.ts';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import type { TokenChain } from '../../chain/contract-reader.ts';
+import type { ContractReader } from '../../chain/contract-reader.ts';
 import { NON_PUBLIC_ADDRESSES } from '../blocked-addresses.ts';
 import { createMediaRoute, type MediaRoute } from '../media/media-route.ts';
 import { createNftMetadataStore, type NftMetadataStore, type OnMetadataChange } from './store.ts';
@@ -15,7 +15,7 @@ export interface NftMetadataRuntimeOptions {
   db: Kysely<DatabaseSchema>;
   /** The networks whose indexed NFTs the worker fetches. */
   networks: readonly string[];
-  chainOf(network: string): TokenChain | null;
+  chainOf(network: string): ContractReader | null;
   /** Media URLs are absolute on this origin. */
   siteOrigin: string;
   nfts: NftsConfig;

@@ -11,8 +11,7 @@ import { errorBodyResponse } from '../../errors/error-body.ts';
 import { documentationUrlOf } from '../../api/openapi.ts';
 import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure, type ResponseSpec } from '../../api/operation.ts';
 import { jsonResponse } from '../../api/responses.ts';
-import { ErrorBody } from '../../api/schemas.ts';
-import { DashboardError, ReachedLimit } from '../../dashboard/errors.ts';
+import { DashboardError, ErrorBody, ReachedLimit } from '../../api/schemas.ts';
 
 // The webhook API under /api/webhooks (platform §6): create, list, get, update, pause, resume and
 // delete webhooks, and read their deliveries with every attempt. Every call carries an account auth

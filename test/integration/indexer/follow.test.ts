@@ -2,7 +2,7 @@ import { encodeFunctionData, type Address } from 'viem';
 import { ARTIFACTS } from '../../../src/chain/world/artifacts.ts';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/open.ts';
-import type { IndexReset, TransfersIndexed, TransfersUndone } from '../../../src/indexer/index-writes.ts';
+import type { IndexReset, TransfersIndexed, TransfersUndone } from '../../../src/transfers/index-events.ts';
 import { createTransferIndexer, type TransferIndexer, type TransferIndexerOptions } from '../../../src/indexer/indexer.ts';
 import { indexerStatus } from '../../../src/transfers/queries.ts';
 import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
