@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { clientIp } from '../src/api/client-ip.ts';
 import { openApiDocumentPaths } from '../src/api/operations/openapi.ts';
-import { isApiPath, loadSiteApi, type SiteApi } from '../src/api/site-api.ts';
+import { isApiPath, loadSiteApi, type SiteApi } from '../src/runtime/site-api.ts';
 import { devApiConfig } from '../src/config/config.ts';
 import { isLocale } from '../src/site/locales.ts';
 import { headerValue, toApiRequest, writeWebResponse } from '../src/server/node-adapter.ts';

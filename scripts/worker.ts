@@ -5,11 +5,11 @@
 import { fileURLToPath } from 'node:url';
 import { platformConfig } from '../src/config/config.ts';
 import { ConfigError } from '../src/config/config-error.ts';
-import { loadTransferIndexer } from '../src/indexer/load.ts';
-import { loadNftMetadataWorker } from '../src/nfts/metadata/load.ts';
+import { loadTransferIndexer } from '../src/runtime/transfer-indexer.ts';
+import { loadNftMetadataWorker } from '../src/runtime/nft-metadata-worker.ts';
 import { redactUrls } from '../src/log/redact.ts';
-import { loadPriceWorker } from '../src/prices/load.ts';
-import { loadDeliveryWorker } from '../src/webhooks/load.ts';
+import { loadPriceWorker } from '../src/runtime/price-services.ts';
+import { loadDeliveryWorker } from '../src/runtime/webhook-delivery.ts';
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 

@@ -2,7 +2,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../../src/api/operation.ts';
 import type { FaucetHandlers } from '../../../src/faucet/api/operations.ts';
-import { createSiteApi, siteOpenApiDocument } from '../../../src/api/site-api.ts';
+import { createSiteApi, siteOpenApiDocument } from '../../../src/runtime/site-api.ts';
 import { createTransferIndexer } from '../../../src/indexer/indexer.ts';
 import { registerIndexerMetrics } from '../../../src/indexer/metrics.ts';
 import { indexerStatus } from '../../../src/transfers/queries.ts';

@@ -20,7 +20,7 @@ import { createMemoryQuotaCounter } from '../../../src/limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
 import { createKeyLookup } from '../../../src/admission/callers.ts';
 import type { UsageRecorder } from '../../../src/admission/admission.ts';
-import { startNodeRuntime, type NodeRuntime } from '../../../src/node/runtime.ts';
+import { startNodeRuntime, type NodeRuntime } from '../../../src/runtime/node-gateway.ts';
 import { attachNodeWebSockets, type NodeWebSocketOptions, type NodeWebSockets } from '../../../src/node/websocket/attach.ts';
 import { NOTIFICATION_METHOD, SUBSCRIPTION_UPKEEP_METHOD } from '../../../src/node/websocket/connection.ts';
 import { createRedisWebSocketHolds } from '../../../src/node/websocket/redis-holds.ts';

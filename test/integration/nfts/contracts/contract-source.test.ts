@@ -14,7 +14,7 @@ import { forgetContractsOnReset } from '../../../../src/nfts/contracts/facts-sto
 import { loadCollectionsRegistry, type CollectionsRegistry } from '../../../../src/nfts/contracts/registry.ts';
 import { createNftContractSource } from '../../../../src/nfts/contracts/source.ts';
 import type { NftContractFacts } from '../../../../src/nfts/ports.ts';
-import { nftChainOverPool } from '../../../../src/node/pool-nft-chain.ts';
+import { nftChainOverPool } from '../../../../src/runtime/adapters/nft-chain-over-pool.ts';
 import { createUpstreamPool, type UpstreamPool } from '../../../../src/node/upstreams/upstream-pool.ts';
 import { ContractReadError } from '../../../../src/chain/contract-reader.ts';
 import { randomAddress, startTestAnvil, type TestAnvil } from '../../../support/anvil.ts';

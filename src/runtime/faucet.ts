@@ -9,10 +9,10 @@ import { createRedisLock } from '../store/redis-lock.ts';
 import { connectRedis, createRedisLimitStore, type RedisClient } from '../store/redis.ts';
 import { openSqliteStore } from '../store/sqlite.ts';
 import type { FaucetStore } from '../store/types.ts';
-import { createDevelopmentVerifier, createTurnstileVerifier } from './captcha.ts';
-import { describeCause } from './cause.ts';
-import { hashIp } from './ip-hash.ts';
-import { createFaucet, type Faucet } from './service.ts';
+import { createDevelopmentVerifier, createTurnstileVerifier } from '../faucet/captcha.ts';
+import { describeCause } from '../faucet/cause.ts';
+import { hashIp } from '../faucet/ip-hash.ts';
+import { createFaucet, type Faucet } from '../faucet/service.ts';
 
 // Wires the faucet from its configuration: the one call the server makes at start.
 

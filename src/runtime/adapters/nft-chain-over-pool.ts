@@ -1,8 +1,8 @@
 import { numberToHex, type Hex } from 'viem';
-import type { NftChain } from '../nfts/contracts/chain.ts';
-import { ContractReadError } from '../chain/contract-reader.ts';
-import { chainOverPool, poolRequest } from './pool-chain.ts';
-import type { UpstreamPool } from './upstreams/upstream-pool.ts';
+import type { NftChain } from '../../nfts/contracts/chain.ts';
+import { ContractReadError } from '../../chain/contract-reader.ts';
+import { chainOverPool, poolRequest } from './contract-reader-over-pool.ts';
+import type { UpstreamPool } from '../../node/upstreams/upstream-pool.ts';
 
 // The chain the NFT contract reader reads (src/nfts/contracts/chain.ts) over a network's upstream
 // pool: the token core's reads as chainOverPool makes them, and the block, receipt and trace calls

@@ -1,15 +1,15 @@
-import { getTokenBalances } from '../tokens/balances.ts';
-import type { TokenLogos } from '../token-list/token-list.ts';
-import type { TokenMetadataReader } from '../tokens/metadata.ts';
-import { MulticallError } from '../chain/multicall-reads.ts';
-import { parseTokenMetadataParams, TokenParamsError } from './rpc/methods/token-params.ts';
-import { ContractReadError, type ContractReader } from '../chain/contract-reader.ts';
-import type { TokenIndex } from '../tokens/token-index.ts';
-import type { ServedMethod } from './execute-calls.ts';
-import { IndexNotReadyError } from './token-index.ts';
-import type { RpcOutcome } from './rpc/jsonrpc.ts';
-import type { JsonValue } from './rpc/method.ts';
-import { rpcFailure } from './rpc/errors.ts';
+import { getTokenBalances } from '../../tokens/balances.ts';
+import type { TokenLogos } from '../../token-list/token-list.ts';
+import type { TokenMetadataReader } from '../../tokens/metadata.ts';
+import { MulticallError } from '../../chain/multicall-reads.ts';
+import { parseTokenMetadataParams, TokenParamsError } from '../../node/rpc/methods/token-params.ts';
+import { ContractReadError, type ContractReader } from '../../chain/contract-reader.ts';
+import type { TokenIndex } from '../../tokens/token-index.ts';
+import type { ServedMethod } from '../../node/execute-calls.ts';
+import { IndexNotReadyError } from './database-token-index.ts';
+import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
+import type { JsonValue } from '../../node/rpc/method.ts';
+import { rpcFailure } from '../../node/rpc/errors.ts';
 
 // The token data methods (platform §4) as one network's gateway serves them: the token core over the
 // network's chain (its upstream pool), its transfer index and the token list, with the core's typed

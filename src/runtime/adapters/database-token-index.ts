@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
-import { indexedBlock, tokensOfHolder } from '../transfers/queries.ts';
-import type { TokenIndex } from '../tokens/token-index.ts';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import { indexedBlock, tokensOfHolder } from '../../transfers/queries.ts';
+import type { TokenIndex } from '../../tokens/token-index.ts';
 
 // A network's transfer index as the token methods read it, from the database the indexer writes
 // (in this process, or in `npm run worker -- indexer` processes on the same database).

@@ -9,7 +9,7 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import { forgetContractsOnReset } from '../nfts/contracts/facts-store.ts';
 import { clearNetworkMetadata } from '../nfts/metadata/metadata-table.ts';
 import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
-import { createTransferIndexer, type IndexerLogEntry, type TransferIndexer, type TransferIndexerNetwork } from './indexer.ts';
+import { createTransferIndexer, type IndexerLogEntry, type TransferIndexer, type TransferIndexerNetwork } from '../indexer/indexer.ts';
 import { indexerStatus, type NetworkIndexStatus } from '../transfers/queries.ts';
 import { webhookIndexHooks } from '../webhooks/outbox.ts';
 

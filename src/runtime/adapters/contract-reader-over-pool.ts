@@ -1,6 +1,6 @@
 import { hexToBigInt, numberToHex, type Address, type Hex } from 'viem';
-import { ContractReadError, type ContractReader } from '../chain/contract-reader.ts';
-import { NoHealthyUpstreamError, type UpstreamPool } from './upstreams/upstream-pool.ts';
+import { ContractReadError, type ContractReader } from '../../chain/contract-reader.ts';
+import { NoHealthyUpstreamError, type UpstreamPool } from '../../node/upstreams/upstream-pool.ts';
 
 // A network's chain as the data products read it: plain JSON-RPC reads through the network's
 // upstream pool (health, failover of idempotent reads), each at the block the product chose.

@@ -1,16 +1,16 @@
 import { loadFaucetNetworks } from '../chain/networks.ts';
 import { nftContractsConfig, nftMetadataConfig, nftsConfig, nodeConfig } from '../config/config.ts';
 import type { Database } from '../db/open.ts';
-import { nftChainOverPool } from '../node/pool-nft-chain.ts';
-import { chainOverPool } from '../node/pool-chain.ts';
+import { nftChainOverPool } from './adapters/nft-chain-over-pool.ts';
+import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
 import type { UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import { enqueueMetadataUpdate } from '../webhooks/outbox.ts';
-import type { NftApiOptions } from './api/handlers.ts';
-import { loadCollectionsRegistry } from './contracts/registry.ts';
-import { createNftContractSource } from './contracts/source.ts';
-import type { MediaRoute } from './media/media-route.ts';
-import { createNftMetadataRuntime } from './metadata/runtime.ts';
-import type { NftMetadataWorker } from './metadata/worker.ts';
+import type { NftApiOptions } from '../nfts/api/handlers.ts';
+import { loadCollectionsRegistry } from '../nfts/contracts/registry.ts';
+import { createNftContractSource } from '../nfts/contracts/source.ts';
+import type { MediaRoute } from '../nfts/media/media-route.ts';
+import { createNftMetadataRuntime } from './nft-metadata.ts';
+import type { NftMetadataWorker } from '../nfts/metadata/worker.ts';
 
 // The NFT products as the server runs them (platform §5–6), configured from content and the
 // environment: the metadata store (with its worker and the media route) and the contract facts,

@@ -17,11 +17,11 @@ import { loadNetworks } from '../site/read-content.ts';
 import { connectRedis } from '../store/redis.ts';
 import type { WebSocketSettings } from '../config/node.ts';
 import { createKeyLookup } from '../admission/callers.ts';
-import { serveMetrics } from './metrics.ts';
-import { startNodeRuntime, type NodeRuntime } from './runtime.ts';
-import { databaseTokenIndex } from './token-index.ts';
-import { createMemoryWebSocketHolds, type WebSocketHolds } from './websocket/holds.ts';
-import { createRedisWebSocketHolds } from './websocket/redis-holds.ts';
+import { serveMetrics } from '../node/metrics.ts';
+import { startNodeRuntime, type NodeRuntime } from './node-gateway.ts';
+import { databaseTokenIndex } from './adapters/database-token-index.ts';
+import { createMemoryWebSocketHolds, type WebSocketHolds } from '../node/websocket/holds.ts';
+import { createRedisWebSocketHolds } from '../node/websocket/redis-holds.ts';
 
 // The gateway as the server runs it, configured from the project's content and environment:
 // the database (apps, usage), the limits (in memory, or in Redis with REDIS_URL so several

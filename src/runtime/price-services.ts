@@ -3,15 +3,15 @@ import { WORLD_PRICE_SOURCES } from '../chain/world/price-layer.ts';
 import { buildConfig, databaseConfig, nodeConfig, platformConfig, pricesConfig } from '../config/config.ts';
 import type { PricesConfig } from '../config/prices.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import { chainOverPool } from '../node/pool-chain.ts';
+import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import { loadTokenList } from '../token-list/token-list.ts';
 import type { ContractReader } from '../chain/contract-reader.ts';
-import type { PricesApi } from './api/operations.ts';
-import { backfillHistory } from './backfill.ts';
-import { createExchangeTickers } from './exchange-tickers.ts';
-import { planPrices, type PricePlan } from './plan.ts';
-import { createPriceSampler, type PriceSampler } from './sampler.ts';
+import type { PricesApi } from '../prices/api/operations.ts';
+import { backfillHistory } from '../prices/backfill.ts';
+import { createExchangeTickers } from '../prices/exchange-tickers.ts';
+import { planPrices, type PricePlan } from '../prices/plan.ts';
+import { createPriceSampler, type PriceSampler } from '../prices/sampler.ts';
 
 // Prices as the server and the worker run them (platform §7), configured from the token list and
 // the environment: the plan, the sampler over the gateway's upstream pools and the exchanges' HTTP

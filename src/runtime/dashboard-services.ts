@@ -11,7 +11,7 @@ import { loadNetworks } from '../site/read-content.ts';
 import { nodeUrlOf } from '../site/urls.ts';
 import { connectRedis } from '../store/redis.ts';
 import { createAccountTokens } from '../accounts/auth-tokens.ts';
-import type { DashboardApi } from './api.ts';
+import type { DashboardApi } from '../dashboard/api.ts';
 
 // The dashboard as the server runs it (platform §8): accounts, sessions and the apps over the
 // process's database, sign-in and sign-up limits in memory or in Redis (REDIS_URL, shared by every

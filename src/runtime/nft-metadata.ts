@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { NftMetadataConfig } from '../../config/nft-metadata.ts';
-import type { NftsConfig } from '../../config/nfts.ts';
-import type { DatabaseSchema } from '../../db/schema.ts';
-import type { ContractReader } from '../../chain/contract-reader.ts';
-import { NON_PUBLIC_ADDRESSES } from '../blocked-addresses.ts';
-import { createMediaRoute, type MediaRoute } from '../media/media-route.ts';
-import { createNftMetadataStore, type NftMetadataStore, type OnMetadataChange } from './store.ts';
-import { createNftMetadataWorker, type NftMetadataWorker } from './worker.ts';
+import type { NftMetadataConfig } from '../config/nft-metadata.ts';
+import type { NftsConfig } from '../config/nfts.ts';
+import type { DatabaseSchema } from '../db/schema.ts';
+import type { ContractReader } from '../chain/contract-reader.ts';
+import { NON_PUBLIC_ADDRESSES } from '../nfts/blocked-addresses.ts';
+import { createMediaRoute, type MediaRoute } from '../nfts/media/media-route.ts';
+import { createNftMetadataStore, type NftMetadataStore, type OnMetadataChange } from '../nfts/metadata/store.ts';
+import { createNftMetadataWorker, type NftMetadataWorker } from '../nfts/metadata/worker.ts';
 
 // The metadata store, its worker and the media route wired from configuration: what the server
 // runs beside the API (NFT_METADATA_IN_SERVER) and what `npm run worker -- nft-metadata` runs alone.

@@ -1,24 +1,24 @@
 import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks } from '../chain/networks.ts';
-import { startFaucetRuntime } from '../faucet/runtime.ts';
+import { startFaucetRuntime } from './faucet.ts';
 import { faucetHandlers } from '../faucet/api/handlers.ts';
-import { buildOpenApiDocument } from './openapi.ts';
-import type { ApiOperation, DescribedOperation } from './operation.ts';
+import { buildOpenApiDocument } from '../api/openapi.ts';
+import type { ApiOperation, DescribedOperation } from '../api/operation.ts';
 import { faucetOperations, type FaucetHandlers } from '../faucet/api/operations.ts';
 import { indexerStatusOperation, type IndexerStatusSource } from '../indexer/status-operation.ts';
-import { ipOperation } from './operations/ip.ts';
-import { openApiOperations } from './operations/openapi.ts';
-import { searchOperation } from './operations/search.ts';
-import { surfaceOperations } from './operations/surface.ts';
+import { ipOperation } from '../api/operations/ip.ts';
+import { openApiOperations } from '../api/operations/openapi.ts';
+import { searchOperation } from '../api/operations/search.ts';
+import { surfaceOperations } from '../api/operations/surface.ts';
 import { webhookComponentSchemas, webhookOperations, type WebhookApi } from '../webhooks/api/operations.ts';
 import { describedOperations } from '../rest/openapi.ts';
-import { restProducts } from '../rest/registry.ts';
+import { restProducts } from './rest-products.ts';
 import type { DashboardApi } from '../dashboard/api.ts';
 import { dashboardComponentSchemas, dashboardEndpoints, dashboardTag } from '../dashboard/operations.ts';
-import { createRouter, type BodyLimits, type Router } from './router.ts';
+import { createRouter, type BodyLimits, type Router } from '../api/router.ts';
 import { API_BODY_LIMIT_DEFAULTS } from '../config/server.ts';
 import { DEFAULT_JSON_MAX_DEPTH } from '../http/json-depth.ts';
-import { componentSchemas, faucetIdSchema } from './schemas.ts';
+import { componentSchemas, faucetIdSchema } from '../api/schemas.ts';
 
 // The whole website API in one place: the operation registry, its router and its OpenAPI
 // document. The production server (src/server/) and `astro dev` (integrations/api-dev.ts)

@@ -1,12 +1,12 @@
-import { loadFaucetNetworks, speaksEvmRpc } from '../../chain/networks.ts';
-import { buildConfig, databaseConfig, nftMetadataConfig, nftsConfig, nodeConfig, platformConfig } from '../../config/config.ts';
-import { ConfigError } from '../../config/config-error.ts';
-import { openDatabase } from '../../db/open.ts';
-import { chainOverPool } from '../../node/pool-chain.ts';
-import { createUpstreamPool } from '../../node/upstreams/upstream-pool.ts';
-import type { ContractReader } from '../../chain/contract-reader.ts';
-import { createNftMetadataRuntime, type NftMetadataRuntime } from './runtime.ts';
-import type { OnMetadataChange } from './store.ts';
+import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
+import { buildConfig, databaseConfig, nftMetadataConfig, nftsConfig, nodeConfig, platformConfig } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { openDatabase } from '../db/open.ts';
+import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
+import { createUpstreamPool } from '../node/upstreams/upstream-pool.ts';
+import type { ContractReader } from '../chain/contract-reader.ts';
+import { createNftMetadataRuntime, type NftMetadataRuntime } from './nft-metadata.ts';
+import type { OnMetadataChange } from '../nfts/metadata/store.ts';
 
 // `npm run worker -- nft-metadata`: the metadata worker as a process of its own, over the database
 // and each EVM network's configured upstreams (NODE_UPSTREAMS_<ID>, else RPC_URL_<ID>), as the
