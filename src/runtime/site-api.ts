@@ -4,7 +4,7 @@ import { startFaucetRuntime } from './faucet.ts';
 import { faucetHandlers } from '../faucet/api/handlers.ts';
 import { buildOpenApiDocument } from '../api/openapi.ts';
 import type { ApiOperation, DescribedOperation } from '../api/operation.ts';
-import { faucetOperations, type FaucetHandlers } from '../faucet/api/operations.ts';
+import { faucetComponentSchemas, faucetOperations, type FaucetHandlers } from '../faucet/api/operations.ts';
 import { indexerStatusOperation, type IndexerStatusSource } from '../indexer/status-operation.ts';
 import { ipOperation } from '../api/operations/ip.ts';
 import { openApiOperations } from '../api/operations/openapi.ts';
@@ -18,7 +18,7 @@ import { dashboardComponentSchemas, dashboardEndpoints, dashboardTag } from '../
 import { createRouter, type BodyLimits, type Router } from '../api/router.ts';
 import { API_BODY_LIMIT_DEFAULTS } from '../config/server.ts';
 import { DEFAULT_JSON_MAX_DEPTH } from '../http/json-depth.ts';
-import { componentSchemas, faucetIdSchema } from '../api/schemas.ts';
+import { Address, ClientIp, ErrorBody, faucetIdSchema, Locale, SearchGroup, SearchIndex, SearchItem, TransactionHash } from '../api/schemas.ts';
 
 // The whole website API in one place: the operation registry, its router and its OpenAPI
 // document. The production server (src/server/) and `astro dev` (integrations/api-dev.ts)
@@ -71,11 +71,6 @@ const tags = [
   { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
 ];
 
-/** Paths the API answers unless dist/ holds a prerendered file there (spec 4.3–4.6); `/prices/` is the keyed REST door's under the production server. */
-export function isApiPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/') || path === '/openapi.json' || path.startsWith('/prices/');
-}
-
 export function createSiteApi(options: SiteApiOptions): SiteApi {
   const { routed } = siteOperations(options.origin, options.networks, options.faucet, options.indexerStatus, options.webhooks, options.dashboard);
   return { router: createRouter(routed, { origin: options.origin, bodies: options.bodies }), close: options.close ?? (async () => {}) };
@@ -85,7 +80,25 @@ export function createSiteApi(options: SiteApiOptions): SiteApi {
 export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
   const { described, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null);
   const operations: DescribedOperation[] = [...described, ...surfaceOperations()];
-  const components = { ...componentSchemas(faucetId), ...webhookComponentSchemas, ...dashboardComponentSchemas };
+  const faucetSchemas = faucetComponentSchemas(faucetId);
+  const components = {
+    FaucetId: faucetSchemas.FaucetId,
+    Locale,
+    Address,
+    TransactionHash,
+    FaucetSendRequest: faucetSchemas.FaucetSendRequest,
+    FaucetSendSuccess: faucetSchemas.FaucetSendSuccess,
+    FaucetErrorCode: faucetSchemas.FaucetErrorCode,
+    FaucetError: faucetSchemas.FaucetError,
+    FaucetTransactionStatus: faucetSchemas.FaucetTransactionStatus,
+    Error: ErrorBody,
+    SearchItem,
+    SearchGroup,
+    SearchIndex,
+    ClientIp,
+    ...webhookComponentSchemas,
+    ...dashboardComponentSchemas,
+  };
   return buildOpenApiDocument({ origin: options.origin, components, operations, tags, description });
 }
 

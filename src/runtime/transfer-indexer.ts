@@ -4,14 +4,9 @@ import { databaseConfig, indexerConfig } from '../config/config.ts';
 import { LOCAL_INDEXED_NETWORKS, type IndexerConfig } from '../config/indexer.ts';
 import { ConfigError } from '../config/config-error.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import type { Kysely } from 'kysely';
-import type { DatabaseSchema } from '../db/schema.ts';
-import { forgetContractsOnReset } from '../nfts/contracts/facts-store.ts';
-import { clearNetworkMetadata } from '../nfts/metadata/metadata-table.ts';
-import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
+import { productIndexHooks } from './adapters/index-hooks.ts';
 import { createTransferIndexer, type IndexerLogEntry, type TransferIndexer, type TransferIndexerNetwork } from '../indexer/indexer.ts';
 import { indexerStatus, type NetworkIndexStatus } from '../transfers/queries.ts';
-import { webhookIndexHooks } from '../webhooks/outbox.ts';
 
 // The indexer as a process runs it, configured from the project's content and environment: the
 // EVM networks of content/networks/, each over its configured upstream (the node gateway's URLs)
@@ -96,9 +91,8 @@ async function startConfigured(
     leaseMs: config.leaseMs,
     rpcTimeoutMs: config.rpcTimeoutMs,
     log: options.log,
-    // Wherever the indexer runs, the webhook outbox fills in the index's transactions, and what the
-    // NFT products keep of a network (metadata, contract facts) goes with a reset index.
-    ...bothHooks(webhookIndexHooks({ reorgWindow: config.reorgWindow }), { onReset: forgetNftData }),
+    // Wherever the indexer runs, the products that follow the index write in its transactions.
+    ...productIndexHooks({ reorgWindow: config.reorgWindow }),
   });
   const ids = networks.map((network) => network.id);
   return {
@@ -108,30 +102,6 @@ async function startConfigured(
     async close() {
       await indexer.stop();
       if (!options.database) await database.close();
-    },
-  };
-}
-
-async function forgetNftData(event: IndexReset, trx: Kysely<DatabaseSchema>): Promise<void> {
-  await clearNetworkMetadata(trx, event.network);
-  await forgetContractsOnReset(event, trx);
-}
-
-/** Each hook of `first`, then the same hook of `second`, in the one transaction. */
-function bothHooks(first: Required<IndexHooks>, second: IndexHooks): IndexHooks {
-  const { onTransfers, onReorg, onReset } = second;
-  return {
-    onTransfers: async (event, trx) => {
-      await first.onTransfers(event, trx);
-      await onTransfers?.(event, trx);
-    },
-    onReorg: async (event, trx) => {
-      await first.onReorg(event, trx);
-      await onReorg?.(event, trx);
-    },
-    onReset: async (event, trx) => {
-      await first.onReset(event, trx);
-      await onReset?.(event, trx);
     },
   };
 }

@@ -1,12 +1,24 @@
 import { z } from 'zod';
-import { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../bodies.ts';
+import { FaucetError, FaucetErrorCode as FaucetErrorCodeSchema, FaucetSendSuccess, FaucetTransactionStatus } from '../bodies.ts';
 import { faucetError, faucetErrorCodesOf, faucetErrorRow, type FaucetErrorCode } from '../errors.ts';
 import { faucetErrorResponse } from '../../errors/faucet-body.ts';
 import { defineOperation, type ApiOperation, type InputFailure, type OperationInput, type ResponseSpec } from '../../api/operation.ts';
-import { Address, FaucetSendRequest, TransactionHash } from '../../api/schemas.ts';
+import { Address, TransactionHash } from '../../api/schemas.ts';
 
 // The faucet operations (spec 4.1, 4.2): their inputs, responses and input-error mapping live
 // here; the service behind them is injected as FaucetHandlers (src/faucet/ provides it).
+
+/** 2.1 */
+const FaucetSendRequest = z.object({
+  address: Address.describe('Recipient address.'),
+  turnstileToken: z.string().min(1).describe('Token from the CAPTCHA on the faucet page of this network ({base_url}/faucets/{faucetId}).'),
+});
+type FaucetSendRequest = z.infer<typeof FaucetSendRequest>;
+
+/** The faucet's named schemas of the OpenAPI document (`#/components/schemas/<name>`). */
+export function faucetComponentSchemas(faucetId: z.ZodType) {
+  return { FaucetId: faucetId, FaucetSendRequest, FaucetSendSuccess, FaucetErrorCode: FaucetErrorCodeSchema, FaucetError, FaucetTransactionStatus };
+}
 
 type FaucetSendOperationInput = OperationInput<{ faucetId: string }, Record<string, never>, FaucetSendRequest>;
 type FaucetStatusOperationInput = OperationInput<{ faucetId: string }, { transactionHash: string }, undefined>;
