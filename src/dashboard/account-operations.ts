@@ -2,7 +2,7 @@ import type { Account } from '../accounts/account.ts';
 import { newSecretToken } from '../accounts/sessions.ts';
 import { defineOperation, type ApiOperation, type RequestContext } from '../api/operation.ts';
 import { dashboardErrorSpecs, REFUSED } from './errors.ts';
-import type { DashboardKit, SignedIn as SignedInCaller } from './kit.ts';
+import type { DashboardKit, SignedIn as SignedInCaller } from './operation-context.ts';
 import type { Visitor } from './guard.ts';
 import { Credentials, PasswordChange, SessionState, SignedIn } from './schemas.ts';
 import { accountView } from './views.ts';

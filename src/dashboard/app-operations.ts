@@ -3,7 +3,7 @@ import type { App as AppRecord } from '../apps/app.ts';
 import { AppNotFoundError } from '../apps/errors.ts';
 import { defineOperation, type ApiOperation } from '../api/operation.ts';
 import { dashboardErrorSpecs, REFUSED } from './errors.ts';
-import type { DashboardKit } from './kit.ts';
+import type { DashboardKit } from './operation-context.ts';
 import { AppChange, AppKey, AppList, AppWithKey, KeyRotation, NetworkList, NewApp, OneApp, Usage, UsageQuery } from './schemas.ts';
 import { readAppUsage } from './usage.ts';
 import { appView } from './views.ts';

@@ -4,7 +4,7 @@ import { accountOperations } from './account-operations.ts';
 import type { DashboardApi } from './api.ts';
 import { appOperations } from './app-operations.ts';
 import { DashboardError } from '../api/schemas.ts';
-import { createDashboardKit } from './kit.ts';
+import { createDashboardKit } from './operation-context.ts';
 import { AccountToken, Account, App } from './schemas.ts';
 import { tokenOperations } from './token-operations.ts';
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type ApiOperation } from '../api/operation.ts';
 import { NotFoundError } from '../accounts/errors.ts';
 import { dashboardErrorSpecs, REFUSED } from './errors.ts';
-import type { DashboardKit } from './kit.ts';
+import type { DashboardKit } from './operation-context.ts';
 import { CreatedToken, NewToken, TokenList } from './schemas.ts';
 import { tokenView } from './views.ts';
 

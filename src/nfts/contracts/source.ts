@@ -4,7 +4,7 @@ import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import type { NftContractsConfig } from '../../config/nft-contracts.ts';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import { indexedGenesisHash } from '../../transfers/queries.ts';
-import type { NftContractFacts, NftContractSource, NftTokenType } from '../ports.ts';
+import type { NftContractFacts, NftContractSource, NftTokenType } from '../nft-sources.ts';
 import type { NftChain } from './chain.ts';
 import { readContractFacts, type ContractChainFacts } from './contract-reads.ts';
 import { findDeployment, type Deployment } from './deployment.ts';

@@ -5,7 +5,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 import type { ContractReader } from '../../chain/contract-reader.ts';
 import type { LoadUriOptions } from '../load-uri.ts';
 import { createImageFetcher } from '../media/image-fetcher.ts';
-import { nftKey, type NftMetadataRecord, type NftMetadataSource, type NftRef } from '../ports.ts';
+import { nftKey, type NftMetadataRecord, type NftMetadataSource, type NftRef } from '../nft-sources.ts';
 import type { UriGateways } from '../token-uri.ts';
 import { fetchMetadata, isPassingFailure, type FetchedMetadata } from './fetch-metadata.ts';
 import { insertRecord, metadataRow, readRecords, replaceRecord, touchRecord, type StoredNftMetadata } from './metadata-table.ts';

@@ -1,7 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Address } from 'viem';
 import { readInOneCall } from '../../chain/multicall-reads.ts';
 import type { ContractReader } from '../../chain/contract-reader.ts';
-import type { NftRef } from '../ports.ts';
+import type { NftRef } from '../nft-sources.ts';
 
 // The token URIs of many NFTs in one Multicall3 eth_call at one block (platform §5): ERC-721's
 // tokenURI(id), ERC-1155's uri(id) (its `{id}` left in: what the contract returned). Each read may

@@ -10,7 +10,7 @@ import {
   type NftMetadataRecord,
   type NftMetadataSource,
   type NftRef,
-} from '../../../../src/nfts/ports.ts';
+} from '../../../../src/nfts/nft-sources.ts';
 import type { NftMetadataRefresh } from '../../../../src/nfts/api/handlers.ts';
 import type { TestAnvil } from '../../../support/anvil.ts';
 

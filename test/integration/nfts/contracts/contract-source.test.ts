@@ -13,7 +13,7 @@ import type { NftChain } from '../../../../src/nfts/contracts/chain.ts';
 import { forgetContractsOnReset } from '../../../../src/nfts/contracts/facts-store.ts';
 import { loadCollectionsRegistry, type CollectionsRegistry } from '../../../../src/nfts/contracts/registry.ts';
 import { createNftContractSource } from '../../../../src/nfts/contracts/source.ts';
-import type { NftContractFacts } from '../../../../src/nfts/ports.ts';
+import type { NftContractFacts } from '../../../../src/nfts/nft-sources.ts';
 import { nftChainOverPool } from '../../../../src/runtime/adapters/nft-chain-over-pool.ts';
 import { createUpstreamPool, type UpstreamPool } from '../../../../src/node/upstreams/upstream-pool.ts';
 import { ContractReadError } from '../../../../src/chain/contract-reader.ts';

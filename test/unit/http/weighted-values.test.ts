@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseWeightedValues } from '../../../src/http/accept.ts';
+import { parseWeightedValues } from '../../../src/http/weighted-values.ts';
 
 describe('parseWeightedValues', () => {
   it('reads values, q-values and positions, lower-cased, parameters dropped', () => {

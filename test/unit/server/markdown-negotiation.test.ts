@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cachedPrefersMarkdown, parseAccept, prefersMarkdown } from '../../../src/server/accept.ts';
+import { cachedPrefersMarkdown, parseAccept, prefersMarkdown } from '../../../src/server/markdown-negotiation.ts';
 
 describe('prefersMarkdown (spec 4.7 negotiation)', () => {
   it.each([

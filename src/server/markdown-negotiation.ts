@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { parseWeightedValues } from '../http/accept.ts';
+import { parseWeightedValues } from '../http/weighted-values.ts';
 
 // Content negotiation for markdown twins (spec 4.7), by RFC 9110 12.5.1: each offered type takes
 // the q of the most specific matching media range; ties go to the more specific match, then
