@@ -21,7 +21,7 @@ export interface SignedIn {
   visitor: Visitor;
 }
 
-export interface DashboardKit {
+export interface OperationContext {
   /** The services; only a serving router calls a handler, so the described document never reaches them. */
   api(): DashboardApi;
   guard(): DashboardGuard;
@@ -37,7 +37,7 @@ export interface DashboardKit {
   invalid(access: 'visitors' | 'accounts'): NonNullable<ApiOperation['invalid']>;
 }
 
-export function createDashboardKit(documentationUrl: string, api: DashboardApi | null): DashboardKit {
+export function createOperationContext(documentationUrl: string, api: DashboardApi | null): OperationContext {
   const services = () => {
     if (!api) throw new Error('the dashboard is described, not served, here');
     return api;
@@ -57,9 +57,9 @@ export function createDashboardKit(documentationUrl: string, api: DashboardApi |
     return response;
   };
   const fail = (failure: DashboardFailure, cookies: readonly string[] = []) => withCookies(dashboardErrorResponse(failure, documentationUrl), cookies);
-  const json: DashboardKit['json'] = (body, options = {}) =>
+  const json: OperationContext['json'] = (body, options = {}) =>
     withCookies(jsonResponse(body, { status: options.status ?? 200, headers: { 'cache-control': 'no-store' } }), options.cookies ?? []);
-  const noContent: DashboardKit['noContent'] = (cookies = []) =>
+  const noContent: OperationContext['noContent'] = (cookies = []) =>
     withCookies(new BufferedResponse(null, { status: 204, headers: { 'cache-control': 'no-store' } }), cookies);
 
   /** The guard's answer: a refusal, or the visitor (and for accounts, the session) to go on with. */

@@ -1,4 +1,3 @@
-import { createHmac } from 'node:crypto';
 import type { Transfer } from '../transfers/transfer.ts';
 import type { NftKind } from '../transfers/transfer.ts';
 import type { WebhookType } from './schemas.ts';
@@ -139,22 +138,4 @@ export function metadataSnapshot(record: NftMetadataFacts): MetadataSnapshot {
 
 export function metadataCategory(kind: NftKind): ActivityCategory {
   return CATEGORY[kind];
-}
-
-/**
- * The headers that sign one attempt of a delivery, sent at `sentAtMs`, all keyed with the webhook's
- * signing key (src/webhooks/README.md):
- * - `X-Crucible-Timestamp`: the attempt's time in unix seconds (each retry has its own), and
- *   `X-Crucible-Signature`: hex HMAC-SHA256 of `<timestamp>.<raw body>`, so a receiver that refuses a
- *   timestamp more than 5 minutes from its clock refuses replays.
- * - `X-Alchemy-Signature`: hex HMAC-SHA256 of the raw body alone, as the incumbent signs it, so
- *   receivers written for its webhooks keep working (a captured delivery verifies again when replayed).
- */
-export function signatureHeaders(body: string, signingKey: string, sentAtMs: number): Record<string, string> {
-  const timestamp = String(Math.floor(sentAtMs / 1000));
-  return {
-    'x-crucible-timestamp': timestamp,
-    'x-crucible-signature': createHmac('sha256', signingKey).update(`${timestamp}.${body}`).digest('hex'),
-    'x-alchemy-signature': createHmac('sha256', signingKey).update(body).digest('hex'),
-  };
 }
