@@ -1,7 +1,7 @@
-// `npm run worker -- <name>`: one background worker as a process of its own (ARCHITECTURE
-// principle 7), configured from the environment and .env like the server (.env.example); it
-// builds the part of the runtime the worker needs (src/runtime/workers.ts). Exit codes: 0 stopped
-// by SIGINT/SIGTERM, 1 could not start, 2 no such worker.
+// `npm run worker -- <name>`: one background worker as a process of its own, configured from the
+// environment and .env like the server (.env.example); it builds the part of the runtime the
+// worker needs (src/runtime/workers.ts). Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not
+// start, 2 no such worker.
 import { fileURLToPath } from 'node:url';
 import { ConfigError } from '../src/config/config-error.ts';
 import { redactUrls } from '../src/log/redact.ts';

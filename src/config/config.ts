@@ -55,7 +55,7 @@ export function devApiConfig(): DevApiConfig {
   return readDevApiConfig(processEnvironment());
 }
 
-/** The faucet (src/faucet/runtime.ts); the networks' ids name its per-network variables. */
+/** The faucet (src/runtime/faucet.ts builds it); the networks' ids name its per-network variables. */
 export function faucetConfig(networks: ReadonlyArray<{ id: string }>): FaucetConfig {
   return readFaucetConfig(processEnvironment(), networks);
 }

@@ -98,7 +98,8 @@ export function appOperations(dashboard: OperationContext): ApiOperation[] {
       params: AppParams,
       responses: { 200: { description: 'The app.', content: { 'application/json': OneApp } }, ...dashboardErrorSpecs([REFUSED.unauthorized, missing]) },
       invalid: dashboard.invalid('accounts'),
-      handler: ({ request, params }) => dashboard.forAccount(request, async ({ account }) => dashboard.json({ app: view(await owned(account.id, params.appId)) })),
+      handler: ({ request, params }) =>
+        dashboard.forAccount(request, async ({ account }) => dashboard.json({ app: view(await owned(account.id, params.appId)) })),
     }),
     defineOperation({
       operationId: 'changeDashboardApp',

@@ -23,7 +23,8 @@ export function tokenOperations(dashboard: OperationContext): ApiOperation[] {
       tags,
       responses: { 200: { description: 'The tokens.', content: { 'application/json': TokenList } }, ...dashboardErrorSpecs([REFUSED.unauthorized]) },
       invalid: dashboard.invalid('accounts'),
-      handler: ({ request }) => dashboard.forAccount(request, async ({ account }) => dashboard.json({ tokens: (await dashboard.api().tokens.list(account.id)).map(tokenView) })),
+      handler: ({ request }) =>
+        dashboard.forAccount(request, async ({ account }) => dashboard.json({ tokens: (await dashboard.api().tokens.list(account.id)).map(tokenView) })),
     }),
     defineOperation({
       operationId: 'createAccountToken',

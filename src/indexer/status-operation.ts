@@ -6,7 +6,7 @@ import { errorResponseSpec, jsonResponse } from '../api/responses.ts';
 // GET /api/indexer/status: how far the transfer index reaches on each network (principle 7), read
 // from the database, so any server process answers for the indexer processes.
 
-/** Each indexed network's progress (src/indexer/queries.ts indexerStatus). */
+/** Each indexed network's progress (src/transfers/queries.ts indexerStatus). */
 export type IndexerStatusSource = () => Promise<NetworkIndexStatus[]>;
 
 const block = z.int().min(0);

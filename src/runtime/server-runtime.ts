@@ -68,18 +68,18 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
   // One database for every part (SQLite wants one connection per process).
   const database = await openDatabase(databaseConfig());
 
-  // The transfer index (platform §4–6), unless INDEXER_IN_SERVER=off or no network can be reached.
+  // The transfer index (docs/token-data.md#transfer-indexer), unless INDEXER_IN_SERVER=off or no network can be reached.
   const indexer = await loadServerTransferIndexer({ root, devnets, database });
 
-  // NFT webhooks (platform §6): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
+  // NFT webhooks (docs/webhooks.md): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
   const webhookStore = createWebhookStore(database.db, { networks: evmNetworks, urlRules: { local }, maxPerOwner: webhooksConfig({ local }).perAccount });
   const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore };
   const delivery = await loadServerDeliveryWorker({ local, database });
 
-  // NFT metadata, media and contract facts (platform §5), read through the gateway's upstreams.
+  // NFT metadata, media and contract facts (docs/nft-data.md), read through the gateway's upstreams.
   const nfts = await loadNftServices({ root, origin, database, indexedNetworks: indexer?.networks ?? [], local });
 
-  // The JSON-RPC gateway (platform §1–4): apps and keys, limits, upstream pools, the token methods.
+  // The JSON-RPC gateway (docs/json-rpc.md): apps and keys, limits, upstream pools, the token methods.
   const node = await loadNodeRuntime({
     root,
     origin,
@@ -92,7 +92,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
   for (const warning of [...platform.warnings, ...node.configWarnings]) log.info('setting renamed', { warning });
   nfts.start(node.pools);
 
-  // Token prices (platform §7): the sampler over the same pools, the endpoints under the same keys.
+  // Token prices (docs/prices.md): the sampler over the same pools, the endpoints under the same keys.
   const prices = await loadPriceServices({
     root,
     origin,
@@ -101,7 +101,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     onError: (error) => log.error('price sampling failed', { error: error instanceof Error ? error.message : String(error) }),
   });
 
-  // The developer dashboard (platform §8): accounts and sessions over the same database and apps.
+  // The developer dashboard (docs/dashboard.md): accounts and sessions over the same database and apps.
   const dashboard = await loadDashboard({
     root,
     origin,

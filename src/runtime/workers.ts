@@ -5,10 +5,10 @@ import { loadPriceWorker } from './price-services.ts';
 import { loadTransferIndexer } from './transfer-indexer.ts';
 import { loadDeliveryWorker } from './webhook-delivery.ts';
 
-// The background workers as processes of their own (`npm run worker -- <name>`, ARCHITECTURE
-// principle 7): each builds the part of the runtime it needs, over the database and each network's
-// configured upstreams, and says on stdout, one JSON line each, that it started. Several may run at
-// once against one PostgreSQL database: each network is led by one of them.
+// The background workers as processes of their own (`npm run worker -- <name>`, src/runtime/README.md):
+// each builds the part of the runtime it needs, over the database and each network's configured
+// upstreams, and says on stdout, one JSON line each, that it started. Several may run at once
+// against one PostgreSQL database: each network is led by one of them.
 
 export interface RunningWorker {
   close(): Promise<void>;

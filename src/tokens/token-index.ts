@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 
-// What the token core asks of the transfer index (platform §4): the runtime reads it from the
+// What the token core asks of the transfer index (docs/token-data.md#transfer-indexer): the runtime reads it from the
 // database the indexer writes (src/runtime/adapters/database-token-index.ts); tests from a list.
 
 /** One network's transfer index. */
