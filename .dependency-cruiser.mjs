@@ -57,9 +57,6 @@ const edges = ['runtime', 'server', 'pages', 'components', 'layouts'];
 const siteDocsModules = '^src/site/(ui|networks)\\.ts$';
 const registriesPagesDocument = ['^src/node/rpc/', '^src/prices/observation\\.ts$', '^src/webhooks/schemas\\.ts$'];
 
-/** Moving to src/net/ (the outbound HTTP layer, branch i24-net); until then the webhook sender imports them from src/nfts/. */
-const addressGuardBeforeNet = '^src/nfts/(blocked-addresses|guarded-lookup)\\.ts$';
-
 const anyOf = (/** @type {string[]} */ folders) => `^src/(${folders.join('|')})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -71,7 +68,7 @@ export default {
         'A product imports no other product, not even a type: it declares the port it needs (src/tokens/token-index.ts) or takes what several share from a kernel (src/chain/, src/transfers/), and the composition root (src/runtime/) joins them. The lists are at the top of .dependency-cruiser.mjs.',
       severity: 'error',
       from: { path: anyOf(products), pathNot: anyOf(kernels) },
-      to: { path: anyOf(products), pathNot: ['^src/$1/', anyOf(kernels), addressGuardBeforeNet] },
+      to: { path: anyOf(products), pathNot: ['^src/$1/', anyOf(kernels)] },
     },
     {
       name: 'products-not-to-edges',
@@ -270,6 +267,14 @@ export default {
       severity: 'error',
       from: { path: '^src/faucet/' },
       to: { path: '^src/(node|apps|limits)/' },
+    },
+    {
+      name: 'outbound-http-through-net',
+      comment:
+        'Outbound HTTP goes through src/net/ (one deadline, one size cap, the address guard): no other module imports an HTTP client. node:http and node:net also serve servers and address checks; test/unit/scripts/outbound-http.test.ts reads the sources for their client parts and for calls of fetch.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/net/' },
+      to: { path: '^(https|http2|tls|undici)$|(^|/)node_modules/undici/' },
     },
   ],
   options: {

@@ -3,7 +3,7 @@ import type { NftMetadataConfig } from '../config/nft-metadata.ts';
 import type { NftsConfig } from '../config/nfts.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { ContractReader } from '../chain/contract-reader.ts';
-import { NON_PUBLIC_ADDRESSES } from '../nfts/blocked-addresses.ts';
+import { privateAddressPolicy } from '../net/address-policy.ts';
 import { createMediaRoute, type MediaRoute } from '../nfts/media/media-route.ts';
 import { createNftMetadataStore, type NftMetadataStore, type OnMetadataChange } from '../nfts/metadata/store.ts';
 import { createNftMetadataWorker, type NftMetadataWorker } from '../nfts/metadata/worker.ts';
@@ -34,6 +34,8 @@ export interface NftMetadataRuntime {
 
 export function createNftMetadataRuntime(options: NftMetadataRuntimeOptions): NftMetadataRuntime {
   const { nfts, metadata } = options;
+  // Local mode's default (site): the world's documents are on the site, on this machine; nothing else here is.
+  const addresses = privateAddressPolicy(nfts.privateAddresses, options.siteOrigin);
   const store = createNftMetadataStore({
     db: options.db,
     chainOf: options.chainOf,
@@ -43,9 +45,8 @@ export function createNftMetadataRuntime(options: NftMetadataRuntimeOptions): Nf
       metadataMaxBytes: nfts.metadataMaxBytes,
       imageMaxBytes: nfts.imageMaxBytes,
       imageTimeoutMs: nfts.tokenUriTimeout.maxMs,
-      blockedAddresses: nfts.privateAddresses === 'allow' ? null : NON_PUBLIC_ADDRESSES,
-      // Local mode's default: the world's documents are on the site, on this machine; nothing else here is.
-      siteOrigin: nfts.privateAddresses === 'site' ? new URL(options.siteOrigin).origin : null,
+      blockedAddresses: addresses.blocked,
+      siteOrigin: addresses.exemptOrigin,
     },
     concurrency: metadata.concurrency,
     onMetadataChange: options.onMetadataChange,

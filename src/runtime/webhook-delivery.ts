@@ -1,7 +1,7 @@
 import { databaseConfig, webhooksConfig } from '../config/config.ts';
 import type { WebhooksConfig } from '../config/webhooks.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import { NON_PUBLIC_ADDRESSES } from '../nfts/blocked-addresses.ts';
+import { NON_PUBLIC_ADDRESSES } from '../net/blocked-addresses.ts';
 import { createDeliveryWorker, type DeliveryLogEntry, type DeliveryWorker } from '../webhooks/delivery-worker.ts';
 
 // The delivery worker as a process runs it, configured from the environment (WEBHOOK_* in

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../nfts/blocked-addresses.ts';
+import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../net/blocked-addresses.ts';
 import { WebhookInputError } from './errors.ts';
 import { ADDRESS_PATTERN, MAX_FILTER_ENTRIES, MAX_URL_LENGTH, TOKEN_ID_PATTERN, type WebhookType } from './schemas.ts';
 

@@ -1,5 +1,6 @@
 import { createWalletClient, encodeFunctionData, erc20Abi, http, parseUnits, publicActions, toHex, type Abi, type Address, type Hash, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { fetchPastRateLimits } from '../../net/fetch-past-rate-limits.ts';
 import { WORLD_DEPLOYER, WORLD_DEPLOYER_KEY } from './actors.ts';
 import { ARTIFACTS } from './artifacts.ts';
 import { WORLD_POOLS, WORLD_TOKEN_ADDRESSES, WORLD_WETH, type WorldPool, type WorldTokenId, worldTokenDecimals } from './price-layer.ts';
@@ -67,24 +68,6 @@ const RECEIPT_TIMEOUT_MS = 60_000;
  * gas on the first swap of a pool; rounded up.
  */
 const PRICE_ACCUMULATORS_GAS = 50_000n;
-/** Times one request is made while it is answered 429 (Retry-After: a second, on the demo key). */
-const RATE_LIMITED_ATTEMPTS = 30;
-
-/**
- * fetch that waits out a 429 for as long as its Retry-After says and asks again. A swap makes some
- * twenty requests within a second or two, about the demo key's burst on `{node_url}/v2/demo`, and
- * viem repeats neither eth_sendRawTransaction nor a request refused after its own few retries; a
- * 429 is answered before anything is forwarded, so asking again never sends a transaction twice.
- */
-async function fetchPastRateLimits(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  for (let attempt = 1; ; attempt++) {
-    const response = await fetch(input, init);
-    if (response.status !== 429 || attempt === RATE_LIMITED_ATTEMPTS) return response;
-    await response.body?.cancel();
-    await new Promise((resolve) => setTimeout(resolve, 1000 * Math.max(1, Number(response.headers.get('retry-after')) || 1)));
-  }
-}
-
 /** Sells `amount` of `sell` into the world pool `pool` at `rpcUrl`, as the world deployer. */
 export async function swapOnWorldPool(rpcUrl: string, request: WorldSwapRequest): Promise<WorldSwapResult> {
   const { pool, sell, amountIn } = checkRequest(request);

@@ -1,7 +1,8 @@
-import { createKeepAliveClient, type HttpAnswer, HttpExchangeError } from './keep-alive-client.ts';
+import { createKeepAliveClient, type HttpAnswer } from '../../net/keep-alive-client.ts';
+import { OutboundError } from '../../net/outbound-error.ts';
 
-// One upstream JSON-RPC endpoint: POSTs bodies over kept-alive connections and keeps the
-// figures the pool decides with (platform §3): its head, its recent errors, its latency.
+// One upstream JSON-RPC endpoint: POSTs bodies over kept-alive connections (src/net/README.md)
+// and keeps the figures the pool decides with (platform §3): its head, its recent errors, its latency.
 
 /** Why a call got no JSON-RPC answer: the pool retries idempotent reads on another upstream for these. */
 export class UpstreamError extends Error {
@@ -52,8 +53,11 @@ const OUTCOME_WINDOW = 50;
 
 export function createUpstream(url: string, options: UpstreamOptions): Upstream {
   const parsed = new URL(url);
-  const client = createKeepAliveClient(parsed, { maxSockets: options.maxSockets ?? 128 });
-  const limits = { timeoutMs: options.timeoutMs, maxResponseBytes: options.maxResponseBytes ?? 64 * 1024 * 1024 };
+  const client = createKeepAliveClient(parsed, {
+    maxSockets: options.maxSockets ?? 128,
+    timeoutMs: options.timeoutMs,
+    maxBytes: options.maxResponseBytes ?? 64 * 1024 * 1024,
+  });
   const label = upstreamLabel(parsed);
   const outcomes: boolean[] = [];
   let failures = 0;
@@ -71,10 +75,10 @@ export function createUpstream(url: string, options: UpstreamOptions): Upstream 
   const post = async (body: string): Promise<string> => {
     let answer: HttpAnswer;
     try {
-      answer = await client.post(body, limits);
+      answer = await client.post(body);
     } catch (error) {
       record(false);
-      if (error instanceof HttpExchangeError && error.kind === 'timeout')
+      if (error instanceof OutboundError && error.kind === 'timeout')
         throw new UpstreamError('timeout', `${label} did not answer within ${options.timeoutMs} ms`);
       throw new UpstreamError('connection', `${label}: ${error instanceof Error ? error.message : String(error)}`);
     }

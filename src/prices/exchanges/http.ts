@@ -1,11 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { OutboundError } from '../../net/outbound-error.ts';
+import { headerText, outboundRequest } from '../../net/outbound-request.ts';
 import { fail, type Failure, type Result } from '../result.ts';
 import { type BackoffPolicy, createHostBackoff, DEFAULT_BACKOFF } from './backoff.ts';
 import type { ExchangeCode } from './response.ts';
 import { retryAfterMs } from './retry-after.ts';
 
 // One GET of an exchange's public REST API (platform §7: "real HTTP clients with timeouts and
-// backoff"). Every failure is a value: a timeout, a connection that failed, an HTTP status, a rate
+// backoff"), through the outbound layer (src/net/README.md). Every failure is a value: a timeout, a connection that failed, an HTTP status, a rate
 // limit, a body over the size cap or not of the documented shape, the exchange's own refusal. Within a
 // call a transient failure is tried once more after a short jittered delay; across calls a host that
 // failed is left alone for a backoff (backoff.ts), during which a call answers `backing-off` at once.
@@ -34,7 +36,6 @@ export interface ExchangeHttpOptions {
   backoff?: BackoffPolicy;
   /** The wait before the one retry within a call (default 250–750 ms, jittered). */
   retryDelayMs?: () => number;
-  fetch?: typeof globalThis.fetch;
   /** The clock (ms): when answers came, backoffs, Retry-After dates. */
   now?: () => number;
 }
@@ -49,6 +50,8 @@ export interface ExchangeHttp {
 const USER_AGENT = 'Crucible-Prices/1';
 const DEFAULT_TIMEOUT_MS = 10_000;
 const DEFAULT_MAX_BYTES = 1024 * 1024;
+/** Redirects followed, as many as fetch follows. */
+const MAX_REDIRECTS = 20;
 /** A 429 asking for a longer wait than this ends the call; a shorter one is waited out and retried. */
 const MAX_RETRY_AFTER_IN_CALL_MS = 2_000;
 
@@ -65,38 +68,29 @@ export function exchangeUrl(base: string, path: string, query: Record<string, st
 export function createExchangeHttp(options: ExchangeHttpOptions = {}): ExchangeHttp {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
-  const fetchOnce = options.fetch ?? globalThis.fetch;
   const now = options.now ?? Date.now;
   const retryDelayMs = options.retryDelayMs ?? jitteredRetryDelay;
   const backoff = createHostBackoff(options.backoff ?? DEFAULT_BACKOFF);
 
   async function attempt<T>(url: URL, read: BodyReader<T>): Promise<ExchangeResult<T>> {
     const where = `${url.host}${url.pathname}`;
-    const signal = AbortSignal.timeout(timeoutMs);
     try {
-      const response = await fetchOnce(url, { headers: { accept: 'application/json', 'user-agent': USER_AGENT }, signal });
-      const { status } = response;
-      if (status === 429 || status === 418) {
-        await response.body?.cancel();
-        const wait = retryAfterMs(response.headers.get('retry-after'), now());
-        const asked = wait === null ? '' : `, Retry-After ${Math.ceil(wait / 1000)} s`;
-        return { ok: false, error: { code: 'rate-limited', message: `${where} answered HTTP ${status}${asked}`, status, retryAfterMs: wait } };
-      }
-      const clientError = status >= 400 && status <= 499;
-      if (!(status >= 200 && status <= 299) && !clientError) {
-        await response.body?.cancel();
-        return { ok: false, error: { code: 'http-status', message: `${where} answered HTTP ${status}`, status, retryable: status >= 500 } };
-      }
-      const body = await readAtMost(response, maxBytes);
-      if (body === null) return fail('garbage', `${where} answered more than ${maxBytes} bytes`);
-      const answer = read(body, now());
-      if (!clientError) return answer;
+      const { status, body } = await outboundRequest(url, {
+        headers: { accept: 'application/json', 'user-agent': USER_AGENT },
+        timeoutMs,
+        maxBytes,
+        maxRedirects: MAX_REDIRECTS,
+        // A 2xx body, and a 4xx one for the exchange's own refusal; a rate limit or a 5xx says all in its status.
+        takes: (code) => (code >= 200 && code <= 299) || (code >= 400 && code <= 499 && code !== 429 && code !== 418),
+      });
+      const answer = read(Buffer.from(body).toString('utf8'), now());
+      if (status < 400) return answer;
       // A 4xx carrying the exchange's own words (Coinbase's `message`, Binance's `msg`) says more than its status.
       if (!answer.ok && answer.error.code === 'exchange-error') return fail('exchange-error', `${answer.error.message} (HTTP ${status})`);
       return { ok: false, error: { code: 'http-status', message: `${where} answered HTTP ${status}`, status, retryable: false } };
     } catch (error) {
-      if (signal.aborted) return fail('timeout', `${where} did not answer within ${timeoutMs} ms`);
-      return fail('network', `${where}: ${connectionFailure(error)}`);
+      if (!(error instanceof OutboundError)) throw error;
+      return { ok: false, error: exchangeFailure(error, where, { timeoutMs, now: now() }) };
     }
   }
 
@@ -156,42 +150,23 @@ function hostUnwell(failure: ExchangeFailure): boolean {
   }
 }
 
-/** The body as text, or null once it passes `maxBytes` (a larger Content-Length fails before reading). */
-async function readAtMost(response: Response, maxBytes: number): Promise<string | null> {
-  if (Number(response.headers.get('content-length')) > maxBytes) {
-    await response.body?.cancel();
-    return null;
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      return null;
+/** The layer's failure as an exchange call's. */
+function exchangeFailure(error: OutboundError, where: string, at: { timeoutMs: number; now: number }): ExchangeFailure {
+  switch (error.kind) {
+    case 'status': {
+      const status = error.status!;
+      if (status !== 429 && status !== 418) return { code: 'http-status', message: `${where} answered HTTP ${status}`, status, retryable: status >= 500 };
+      const wait = retryAfterMs(headerText(error.headers?.['retry-after']), at.now);
+      const asked = wait === null ? '' : `, Retry-After ${Math.ceil(wait / 1000)} s`;
+      return { code: 'rate-limited', message: `${where} answered HTTP ${status}${asked}`, status, retryAfterMs: wait };
     }
-    chunks.push(value);
+    case 'timeout':
+      return { code: 'timeout', message: `${where} did not answer within ${at.timeoutMs} ms` };
+    case 'too_large':
+      return { code: 'garbage', message: `${where} answered more than ${error.maxBytes} bytes` };
+    case 'encoding':
+      return { code: 'garbage', message: `${where}: ${error.message}` };
+    default:
+      return { code: 'network', message: `${where}: ${error.message}` };
   }
-  return Buffer.concat(chunks, size).toString('utf8');
-}
-
-const CONNECTION_FAILURES: Record<string, string> = {
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'host not found',
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  UND_ERR_SOCKET: 'connection closed',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-};
-
-/** fetch's TypeError names the system's error in its cause. */
-function connectionFailure(error: unknown): string {
-  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
-  const code = (cause as NodeJS.ErrnoException).code;
-  return (code && CONNECTION_FAILURES[code]) ?? `connection failed: ${code ?? (cause instanceof Error ? cause.message : String(cause))}`;
 }

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { getCACertificates, setDefaultCACertificates } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NON_PUBLIC_ADDRESSES } from '../../../src/nfts/blocked-addresses.ts';
+import { NON_PUBLIC_ADDRESSES } from '../../../src/net/blocked-addresses.ts';
 import { MAX_REDIRECTS, safeFetch, type SafeFetchOptions } from '../../../src/nfts/safe-fetch.ts';
 import { refusingPort } from '../../support/free-port.ts';
 

@@ -191,6 +191,12 @@ describe('the layer rules', () => {
         'src/faucet/service.ts': 'import { gateway } from "../node/gateway.ts";\nexport const faucet = gateway;\n',
       },
     ],
+    [
+      'outbound-http-through-net',
+      'src/webhooks/post.ts → https',
+      { 'src/webhooks/post.ts': 'import { request } from "node:https";\nexport const post = request;\n' },
+    ],
+    ['outbound-http-through-net', 'src/prices/http.ts → undici', { 'src/prices/http.ts': 'import { request } from "undici";\nexport const get = request;\n' }],
   ])('fail on %s', async (rule, edge, files) => {
     const result = await check({ ...layers, ...files });
     expect(result.output).toContain(`error ${rule}: ${edge}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../../../src/nfts/blocked-addresses.ts';
+import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../../../src/net/blocked-addresses.ts';
 
 const blocked = (address: string) => isBlockedAddress(address, NON_PUBLIC_ADDRESSES);
 
