@@ -28,20 +28,12 @@ export type RpcCategory = (typeof rpcCategories)[number];
 /**
  * When the gateway may keep an answer:
  * - `forever`: the answer never changes (chain id);
- * - `when-found`: a lookup by hash of mined data; keep a non-null answer, and for an object with a
- *   `blockHash` field only when that is set (a pending transaction is not final);
- * - `when-final`: params[blockParam] (its `field` when the param is an object) names a block; keep the
- *   answer when that block is a number (or `earliest`) at least the network's finality depth below the
- *   head, or is named by hash;
- * - `when-answer-final`: the answer is a list whose items name their block (`blockNumber`); keep a
- *   non-empty one when every item's block is at least the finality depth below the head.
+ * - `when-found`: a lookup by hash of mined data; keep an answer that is neither null nor an empty
+ *   list, and for an object with a `blockHash` field only when that is set (a pending transaction is not final);
+ * - `when-final`: params[blockParam] names a block; keep the answer when that block is a number (or
+ *   `earliest`) at least the network's finality depth below the head, or is named by hash.
  */
-export type CachePolicy =
-  | { kind: 'none' }
-  | { kind: 'forever' }
-  | { kind: 'when-found' }
-  | { kind: 'when-final'; blockParam: number; field?: string }
-  | { kind: 'when-answer-final' };
+export type CachePolicy = { kind: 'none' } | { kind: 'forever' } | { kind: 'when-found' } | { kind: 'when-final'; blockParam: number };
 
 /**
  * How long the gateway waits for an upstream's answer: `default` NODE_UPSTREAM_TIMEOUT_MS, `trace`
@@ -49,7 +41,7 @@ export type CachePolicy =
  */
 export type UpstreamDeadline = 'default' | 'trace';
 
-/** How a method's params[0] names a block range, and how many blocks it may span (logs-range.ts). */
+/** How a method's params[0] names a block range, and how many blocks it may span (block-range.ts). */
 export interface BlockRangeLimit {
   maxBlocks: number;
   /** The range's ends, an omitted end given its default (tags or hex numbers); null when the filter names one block by hash. */
@@ -129,7 +121,7 @@ export interface RpcMethod {
   /** Answered by the gateway itself, without an upstream. */
   answer?: (params: readonly unknown[], context: LocalAnswerContext) => JsonValue;
   /**
-   * params[0] is a filter whose block range is limited (logs-range.ts): numbers are measured at
+   * params[0] is a filter whose block range is limited (block-range.ts): numbers are measured at
    * validation, tags once the gateway resolves them against the head.
    */
   blockRange?: BlockRangeLimit;
@@ -137,8 +129,6 @@ export interface RpcMethod {
   upstreamDeadline?: UpstreamDeadline;
   /** The params as the upstream gets them, when they differ from the validated ones (a tracer's timeout bounded by the deadline). */
   upstreamParams?: (params: readonly unknown[], context: UpstreamContext) => unknown[];
-  /** An example call for the docs: its params (the curl example) and, where the incumbent's SDK has the method, its alchemy-sdk call. */
-  example?: { params: JsonValue[]; sdk?: string };
   /** Rules across params (or on a param's value) that the schemas cannot say; runs on normalized params. */
   checkParams?: (params: readonly unknown[]) => ParamProblem | null;
   /** The params as one zod tuple: trailing optional params may be omitted or null. */

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { RpcFailure } from '../../errors/json-rpc.ts';
 import { rpcFailure } from './errors.ts';
 import type { RpcCall } from './jsonrpc.ts';
-import { blockRangeOf, blockRangeProblem, type ChainHead } from './logs-range.ts';
+import { blockRangeOf, blockRangeProblem, type ChainHead } from './block-range.ts';
 import type { RpcMethod } from './method.ts';
 import { rpcRegistry, type RpcRegistry } from './registry.ts';
 import { mustBePhrase } from './schemas/primitives.ts';

@@ -185,7 +185,7 @@ describe('platform §3: statuses and error codes', () => {
     expect(answer.body.error.message).toContain(named);
   });
 
-  it.each(['eth_madeUp', 'eth_sendTransaction', 'eth_sign', 'personal_unlockAccount', 'anvil_setBalance', 'evm_mine', 'debug_traceTransaction', 'admin_peers'])(
+  it.each(['eth_madeUp', 'eth_sendTransaction', 'eth_sign', 'personal_unlockAccount', 'anvil_setBalance', 'evm_mine', 'debug_setHead', 'debug_getRawBlock', 'trace_replayTransaction', 'admin_peers'])(
     '%s is refused with -32601 and a docs link, and never reaches the node',
     async (method) => {
       const before = upstreamCalls.length;

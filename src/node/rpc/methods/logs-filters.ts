@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from '../limits.ts';
-import { logsFilterRange, MAX_LOGS_BLOCK_RANGE } from '../logs-range.ts';
+import { logsFilterRange, MAX_LOGS_BLOCK_RANGE } from '../block-range.ts';
 import { defineRpcMethod, type RpcParam } from '../method.ts';
 import { HexId } from '../schemas/primitives.ts';
 import { LogFilter } from '../schemas/requests.ts';

@@ -14,6 +14,8 @@ export const MAX_LOGS_BLOCK_RANGE = 10_000;
 /** The most blocks one trace_filter call may span, both ends counted: as many as a log filter. */
 export const MAX_TRACE_FILTER_BLOCK_RANGE = MAX_LOGS_BLOCK_RANGE;
 
+const hexNumber = (number: bigint) => `0x${number.toString(16)}`;
+
 /** The tags the head must resolve: `pending` is one past `latest`. */
 type HeadTag = 'latest' | 'safe' | 'finalized' | 'pending';
 
@@ -41,14 +43,14 @@ export const logsFilterRange: BlockRangeLimit = {
   },
 };
 
-/** trace_filter: from `earliest` and to `latest` by default, as the nodes that serve it read an omitted end. */
+/** trace_filter: fromBlock is required (its schema says so: from genesis would be unbounded); toBlock defaults to `latest`. */
 export const traceFilterRange: BlockRangeLimit = {
   maxBlocks: MAX_TRACE_FILTER_BLOCK_RANGE,
   ends: (filter) => {
     const { fromBlock, toBlock } = filter as { fromBlock?: string; toBlock?: string };
     return { from: fromBlock ?? 'earliest', to: toBlock ?? 'latest' };
   },
-  withNumbers: (filter, from, to) => ({ ...(filter as object), fromBlock: `0x${from.toString(16)}`, toBlock: `0x${to.toString(16)}` }),
+  withNumbers: (filter, from, to) => ({ ...(filter as object), fromBlock: hexNumber(from), toBlock: hexNumber(to) }),
 };
 
 /** The tags of a range's ends that only the head resolves; none for a block-hash filter. */
@@ -56,11 +58,6 @@ export function headTags(limit: BlockRangeLimit, filter: unknown): HeadTag[] {
   const ends = limit.ends(filter);
   if (ends === null) return [];
   return [ends.from, ends.to].filter((end) => blockNumberOf(end) === null) as HeadTag[];
-}
-
-/** The tags of a log filter's ends (an omitted end is `latest`); none for a block-hash filter. */
-export function logsHeadTags(filter: LogFilter): HeadTag[] {
-  return headTags(logsFilterRange, filter);
 }
 
 function resolve(end: 'from' | 'to', value: string, head: ChainHead | null): bigint | null {
@@ -81,11 +78,6 @@ export function blockRangeOf(limit: BlockRangeLimit, filter: unknown, head: Chai
   const to = resolve('to', ends.to, head);
   if (from === null || to === null) return { kind: 'needs-head', tags: headTags(limit, filter) };
   return { kind: 'range', from, to, blocks: to >= from ? to - from + 1n : 0n };
-}
-
-/** How many blocks a log filter spans, once its tags are resolved against `head`. */
-export function logsBlockRange(filter: LogFilter, head: ChainHead | null): BlockRange {
-  return blockRangeOf(logsFilterRange, filter, head);
 }
 
 /** The -32602 problem of a range over the method's limit (after the param's name), or null when within it. */

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from '../../../../src/node/rpc/limits.ts';
-import { logsBlockRange, logsHeadTags, MAX_LOGS_BLOCK_RANGE } from '../../../../src/node/rpc/logs-range.ts';
+import { blockRangeOf, headTags, logsFilterRange, MAX_LOGS_BLOCK_RANGE } from '../../../../src/node/rpc/block-range.ts';
+import type { LogFilter } from '../../../../src/node/rpc/schemas/requests.ts';
 import { findRpcMethod, rpcRegistry } from '../../../../src/node/rpc/registry.ts';
 import { blockRangeFailure, validateCall } from '../../../../src/node/rpc/validate.ts';
+
+const logsBlockRange = (filter: LogFilter, head: Parameters<typeof blockRangeOf>[2]) => blockRangeOf(logsFilterRange, filter, head);
+const logsHeadTags = (filter: LogFilter) => headTags(logsFilterRange, filter);
 
 const head = { latest: 20_000n, safe: 19_968n, finalized: 19_936n };
 const hash = `0x${'c3'.repeat(32)}`;
@@ -85,7 +89,7 @@ describe('the block-range limit of log filters (platform §3)', () => {
     expect(blockRangeFailure(getLogs, [{ blockHash: hash }], head)).toBeNull();
   });
 
-  it('applies to eth_newFilter alike, at validation and with the head, and to no other method', () => {
+  it('applies to eth_newFilter alike, at validation and with the head, and besides them only to trace_filter', () => {
     const newFilter = findRpcMethod('eth_newFilter')!;
     const over = validateCall({ method: 'eth_newFilter', params: [{ fromBlock: '0x0', toBlock: '0x2710' }] }, options);
     expect(over.ok || over.failure.error).toEqual({
@@ -97,7 +101,7 @@ describe('the block-range limit of log filters (platform §3)', () => {
     );
     expect(blockRangeFailure(newFilter, [{ fromBlock: 'finalized' }], head)).toBeNull();
     const limited = rpcRegistry.methods.filter((method) => method.blockRange !== undefined).map((method) => method.name);
-    expect(limited).toEqual(['eth_getLogs', 'eth_newFilter']);
+    expect(limited).toEqual(['eth_getLogs', 'eth_newFilter', 'trace_filter']);
   });
 });
 
