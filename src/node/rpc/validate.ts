@@ -34,8 +34,10 @@ function issueDetail(method: RpcMethod, found: z.core.$ZodIssue): string {
   const [index, ...path] = issue.path;
   if (typeof index !== 'number') return issue.message;
   const param = method.params[index]!;
-  // A wrong value at the param's root gets the param kind's one phrase, whichever union branch zod blamed.
-  const message = path.length === 0 && issue.code !== 'custom' ? (mustBePhrase(param.schema) ?? issue.message) : issue.message;
+  // A wrong value at the param's root gets the param kind's one phrase, whichever union branch zod
+  // blamed; a rule of its own (a refinement, fields it does not take) says what it says.
+  const own = issue.code === 'custom' || issue.code === 'unrecognized_keys';
+  const message = path.length === 0 && !own ? (mustBePhrase(param.schema) ?? issue.message) : issue.message;
   return `${paramPath(method, index, path)} ${message}`;
 }
 

@@ -26,12 +26,7 @@ const bundleParam: RpcParam = {
   name: 'transactions',
   required: true,
   schema: kind(
-    z
-      .array(TransactionCall, { error: bundlePhrase })
-      .min(1, { error: bundlePhrase })
-      .max(MAX_BUNDLE_TRANSACTIONS, {
-        error: (issue) => `has ${(issue.input as unknown[]).length} transactions; a bundle holds at most ${MAX_BUNDLE_TRANSACTIONS}`,
-      }),
+    z.array(TransactionCall, { error: bundlePhrase }).min(1, { error: bundlePhrase }).max(MAX_BUNDLE_TRANSACTIONS, { error: bundlePhrase }),
     'list of transaction call objects',
     bundlePhrase,
   ),

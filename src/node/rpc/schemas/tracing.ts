@@ -46,7 +46,7 @@ const TracerConfig = kind(
       disableStorage: Bool.optional(),
       timeout: Duration.optional(),
     },
-    `${tracerConfigPhrase}`,
+    tracerConfigPhrase,
   ),
   'tracer config',
   tracerConfigPhrase,
@@ -97,12 +97,12 @@ export const TraceCallOptions = kind(
   optionsPhrase,
 );
 
-const traceTypesPhrase = 'must be a non-empty list of "trace" and "stateDiff" ("vmTrace", an opcode trace, is not served)';
+const traceTypesPhrase = 'must be a non-empty list of "trace" and "stateDiff"';
 
 /** trace_call's trace types. */
 export const TraceTypes = kind(
   z
-    .array(z.enum(['trace', 'stateDiff'], { error: traceTypesPhrase }), { error: traceTypesPhrase })
+    .array(z.enum(['trace', 'stateDiff'], { error: 'must be "trace" or "stateDiff" ("vmTrace", an opcode trace, is not served)' }), { error: traceTypesPhrase })
     .min(1, { error: traceTypesPhrase })
     .describe('Which traces: "trace" (calls) and "stateDiff".'),
   'list of trace types',
@@ -110,11 +110,9 @@ export const TraceTypes = kind(
 );
 
 const addressListPhrase = `must be a list of at most ${MAX_LOGS_FILTER_ADDRESSES} addresses`;
-const AddressList = z
-  .array(Address, { error: addressListPhrase })
-  .max(MAX_LOGS_FILTER_ADDRESSES, {
-    error: (issue) => `has ${(issue.input as unknown[]).length} addresses; a filter may name at most ${MAX_LOGS_FILTER_ADDRESSES}`,
-  });
+const AddressList = z.array(Address, { error: addressListPhrase }).max(MAX_LOGS_FILTER_ADDRESSES, {
+  error: (issue) => `has ${(issue.input as unknown[]).length} addresses; a filter may name at most ${MAX_LOGS_FILTER_ADDRESSES}`,
+});
 
 const count = (what: string) => z.int({ error: `must be a whole number (${what})` }).min(0, { error: `must be a whole number (${what})` });
 
