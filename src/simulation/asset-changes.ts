@@ -1,4 +1,4 @@
-import { formatUnits, toEventSelector, zeroHash, type Address, type Hex } from 'viem';
+import { formatUnits, maxUint256, toEventSelector, zeroHash, type Address, type Hex } from 'viem';
 import type { ChainLog, Transfer, TransferKind } from '../transfers/transfer.ts';
 import { type CallFrame, type CallLog, executionEvents, frameError } from './call-frames.ts';
 
@@ -7,9 +7,9 @@ import { type CallFrame, type CallLog, executionEvents, frameError } from './cal
 // (the same decoder, so ERC-20, ERC-721, ERC-1155 and CryptoPunks-style moves are told apart alike),
 // and approvals. Each change carries the token's decimals, symbol, name and logo.
 
-export type AssetType = 'NATIVE' | 'ERC20' | 'ERC721' | 'ERC1155' | 'SPECIAL_NFT';
+type AssetType = 'NATIVE' | 'ERC20' | 'ERC721' | 'ERC1155' | 'SPECIAL_NFT';
 
-export interface AssetChange {
+interface AssetChange {
   assetType: AssetType;
   changeType: 'APPROVE' | 'TRANSFER';
   from: Address;
@@ -134,9 +134,11 @@ function draftsOf(frame: CallFrame, decode: TransferDecoder): Draft[] {
   return drafts;
 }
 
-/** rawAmount with `decimals` applied, or null when either is unknown. */
-function amountOf(raw: bigint | null, decimals: number | null): string | null {
-  return raw === null || decimals === null ? null : formatUnits(raw, decimals);
+/** rawAmount with `decimals` applied; null when either is unknown, and for an unlimited allowance (2^256 - 1), as the incumbent leaves it out. */
+function amountOf(draft: Draft, decimals: number | null): string | null {
+  if (draft.raw === null || decimals === null) return null;
+  if (draft.changeType === 'APPROVE' && draft.raw === maxUint256) return null;
+  return formatUnits(draft.raw, decimals);
 }
 
 /** The asset changes of one traced transaction; a failed one changes nothing and says why. */
@@ -161,7 +163,7 @@ export async function assetChangesOf(frame: CallFrame, decode: TransferDecoder, 
       from: draft.from.toLowerCase() as Address,
       to: draft.to.toLowerCase() as Address,
       rawAmount: draft.raw === null ? null : draft.raw.toString(),
-      amount: amountOf(draft.raw, decimals),
+      amount: amountOf(draft, decimals),
       contractAddress: draft.contract,
       tokenId: draft.tokenId,
       decimals,

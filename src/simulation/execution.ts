@@ -18,7 +18,7 @@ import { type CallFrame, executionEvents, flattenFrames } from './call-frames.ts
 // entry's authority is "CRUCIBLE". ERC-20 and ERC-721 share selectors and the Transfer and Approval
 // topics: a contract that emitted a 4-topic Transfer in this execution is read as ERC-721.
 
-export const DECODING_AUTHORITY = 'CRUCIBLE';
+const DECODING_AUTHORITY = 'CRUCIBLE';
 
 interface DecodedValue {
   name: string;
@@ -26,7 +26,7 @@ interface DecodedValue {
   value: string;
 }
 
-export interface SimulatedCall {
+interface SimulatedCall {
   type: string;
   from: Address;
   to: Address;
@@ -39,7 +39,7 @@ export interface SimulatedCall {
   decoded?: { methodName: string; inputs: DecodedValue[]; outputs: DecodedValue[]; authority: string };
 }
 
-export interface SimulatedLog {
+interface SimulatedLog {
   address: Address;
   topics: Hex[];
   data: Hex;

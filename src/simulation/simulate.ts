@@ -12,7 +12,7 @@ import { type Execution, executionOf } from './execution.ts';
 // prestateTracer in diff mode, whose changes the next ones run on (bundle-state.ts).
 
 /** The network's node, as the simulations call it. */
-export interface SimulationNode {
+interface SimulationNode {
   /** debug_traceCall with the trace deadline; throws ContractReadError (the node's error, or none answered). */
   traceCall(transaction: object, block: unknown, options: object): Promise<unknown>;
   /** The head's number, to pin a bundle's `latest`; throws ContractReadError. */

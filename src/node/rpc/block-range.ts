@@ -11,8 +11,8 @@ import type { LogFilter } from './schemas/requests.ts';
 /** The most blocks one log filter may span, both ends counted. */
 export const MAX_LOGS_BLOCK_RANGE = 10_000;
 
-/** The most blocks one trace_filter call may span, both ends counted: as many as a log filter. */
-export const MAX_TRACE_FILTER_BLOCK_RANGE = MAX_LOGS_BLOCK_RANGE;
+/** The most blocks one trace_filter call may span, both ends counted: as many as a log filter, its own limit all the same. */
+export const MAX_TRACE_FILTER_BLOCK_RANGE = 10_000;
 
 const hexNumber = (number: bigint) => `0x${number.toString(16)}`;
 

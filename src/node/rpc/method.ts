@@ -39,7 +39,7 @@ export type CachePolicy = { kind: 'none' } | { kind: 'forever' } | { kind: 'when
  * How long the gateway waits for an upstream's answer: `default` NODE_UPSTREAM_TIMEOUT_MS, `trace`
  * NODE_UPSTREAM_TRACE_TIMEOUT_MS (a traced execution replays a whole transaction or block).
  */
-export type UpstreamDeadline = 'default' | 'trace';
+type UpstreamDeadline = 'default' | 'trace';
 
 /** How a method's params[0] names a block range, and how many blocks it may span (block-range.ts). */
 export interface BlockRangeLimit {

@@ -318,6 +318,15 @@ describe('simulations through the alchemy-sdk transact namespace', () => {
         symbol: 'FORGE',
       }),
     ]);
+    // An unlimited allowance has no amount; a limited one has it with the token's decimals.
+    expect((await sdk().transact.simulateAssetChanges(approve)).changes[0]!.amount).toBeUndefined();
+    const limited = call(forge, encodeFunctionData({ abi: erc20Abi, functionName: 'approve', args: [to, 25n * 10n ** 17n] }));
+    expect((await sdk().transact.simulateAssetChanges(limited)).changes[0]).toMatchObject({
+      changeType: 'APPROVE',
+      rawAmount: '2500000000000000000',
+      amount: '2.5',
+      decimals: 18,
+    });
   });
 
   it('ERC-721, ERC-1155 and legacy NFT transfers carry their token ids; the punk’s count Transfer is no ERC-20 move', async () => {

@@ -11,7 +11,7 @@ import { stateBlockParam } from './params.ts';
 // its `error`, not a failed request.
 
 /** The most transactions one bundle holds, as the incumbent's. */
-export const MAX_BUNDLE_TRANSACTIONS = 3;
+const MAX_BUNDLE_TRANSACTIONS = 3;
 
 const transactionParam: RpcParam = {
   name: 'transaction',

@@ -9,7 +9,7 @@ import { StateOverride } from './requests.ts';
 // the opcode logger's switches) could make the node do unbounded work, so it is refused by name.
 
 /** The tracers served; a JavaScript tracer (any other string) or none at all is refused before any upstream. */
-export const BUILT_IN_TRACERS = ['callTracer', 'prestateTracer'] as const;
+const BUILT_IN_TRACERS = ['callTracer', 'prestateTracer'] as const;
 
 const tracerPhrase = 'must be "callTracer" or "prestateTracer": JavaScript tracers and the opcode logger are not served';
 
