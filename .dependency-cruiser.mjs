@@ -1,11 +1,113 @@
 // @ts-check
-// The layers of the code (ARCHITECTURE.md, principles 2 and 5), checked by `npm run lint:deps`
+// The layers of the code (ARCHITECTURE.md, principles 2, 5 and 8), checked by `npm run lint:deps`
 // (scripts/check-dependencies.ts, which also reads .astro components). Paths are relative to the
 // project root. Type-only imports count: a type is a dependency too.
+
+// The folders of src/ by what they are, named here once; the rules below read these lists, and
+// src/runtime/README.md says why each is where it is.
+
+/**
+ * Products: what the platform offers, each a core over the ports it declares and the kernels. No
+ * product imports another (not even a type): the composition root, src/runtime/, joins them with
+ * its adapters (src/runtime/adapters/).
+ */
+const products = ['faucet', 'node', 'indexer', 'tokens', 'nfts', 'webhooks', 'prices', 'dashboard'];
+
+/**
+ * Shared kernels: what any product may import, each importing no product. The method registry
+ * (node/rpc/) is one although it sits in the gateway's folder: every product's JSON-RPC methods,
+ * their params included, are entries of it. In src/api/ every module is the API kernel
+ * (operations, router, OpenAPI builder, shared schemas, the site's own operations); the products'
+ * operations live in the products and the site API is assembled in the runtime.
+ */
+const kernels = [
+  'config',
+  'db',
+  'http',
+  'log',
+  'errors',
+  'limits',
+  'net',
+  'store',
+  'admission',
+  'rest',
+  'api',
+  'apps',
+  'accounts',
+  'chain',
+  'site',
+  'transfers',
+  'token-list',
+  'node/rpc',
+];
+
+/**
+ * Edges: they assemble the products (the runtime), serve them (the server) or present them (the
+ * Astro pages, layouts and components), so they may import any product. Pages document the
+ * products from their registries and schemas, and run at build time or in the browser: they never
+ * import the runtime or the server, which start services.
+ */
+const edges = ['runtime', 'server', 'pages', 'components', 'layouts'];
+
+/**
+ * The content model's modules that the pages' UI strings and network pages read (src/site/ui.ts,
+ * src/site/networks.ts): they name what products register (RPC method categories, price source
+ * kinds, webhook types), so they may read those registries, and no product imports them.
+ */
+const siteDocsModules = '^src/site/(ui|networks)\\.ts$';
+const registriesPagesDocument = ['^src/node/rpc/', '^src/prices/observation\\.ts$', '^src/webhooks/schemas\\.ts$'];
+
+const anyOf = (/** @type {string[]} */ folders) => `^src/(${folders.join('|')})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 export default {
   forbidden: [
+    {
+      name: 'products-import-no-product',
+      comment:
+        'A product imports no other product, not even a type: it declares the port it needs (src/tokens/token-index.ts) or takes what several share from a kernel (src/chain/, src/transfers/), and the composition root (src/runtime/) joins them. The lists are at the top of .dependency-cruiser.mjs.',
+      severity: 'error',
+      from: { path: anyOf(products), pathNot: anyOf(kernels) },
+      to: { path: anyOf(products), pathNot: ['^src/$1/', anyOf(kernels)] },
+    },
+    {
+      name: 'products-not-to-edges',
+      comment: 'Products are assembled by the runtime and served by the server; they import neither, nor a page.',
+      severity: 'error',
+      from: { path: anyOf(products), pathNot: anyOf(kernels) },
+      to: { path: anyOf(edges) },
+    },
+    {
+      name: 'products-not-to-site-docs',
+      comment:
+        "The site's UI strings and network pages read products' registries for the pages; a product that imported them would reach another product through them.",
+      severity: 'error',
+      from: { path: anyOf(products) },
+      to: { path: siteDocsModules },
+    },
+    {
+      name: 'kernels-import-no-product',
+      comment:
+        "Shared kernels are below every product: they import no product, nor the runtime, the server or a page, so a product that imports a kernel reaches no other product through it. The one exception: the site's UI strings and network pages (src/site/ui.ts, networks.ts) read the registries the pages document.",
+      severity: 'error',
+      from: { path: anyOf(kernels), pathNot: siteDocsModules },
+      to: { path: [anyOf(products), anyOf(edges)], pathNot: anyOf(kernels) },
+    },
+    {
+      name: 'site-docs-read-registries-only',
+      comment: "The site's UI strings and network pages read products' registries (RPC methods, price source kinds, webhook types), nothing else of a product.",
+      severity: 'error',
+      from: { path: siteDocsModules },
+      to: { path: [anyOf(products), anyOf(edges)], pathNot: registriesPagesDocument },
+    },
+    {
+      name: 'pages-start-no-service',
+      comment:
+        'Astro pages, layouts and components are rendered at build time or run in the browser: they read registries and schemas, never the runtime or the server, which start services.',
+      severity: 'error',
+      from: { path: '^src/(pages|components|layouts)/' },
+      to: { path: '^src/(runtime|server)/' },
+    },
     {
       name: 'no-circular',
       comment: 'No module reaches itself through its imports: move what both ends share to where it belongs.',
@@ -51,10 +153,11 @@ export default {
     },
     {
       name: 'faucet-core-not-to-edges',
-      comment: "The faucet's decision chain is a core: the HTTP API and the server adapt it, never the reverse.",
+      comment:
+        "The faucet's decision chain is a core: its HTTP side (src/faucet/api/) adapts it to the API kernel and the server serves it, never the reverse.",
       severity: 'error',
-      from: { path: '^src/faucet/' },
-      to: { path: '^src/(api|server)/' },
+      from: { path: '^src/faucet/', pathNot: '^src/faucet/api/' },
+      to: { path: '^src/(api|rest|server|runtime)/' },
     },
     {
       name: 'adapters-not-to-callers',
@@ -101,10 +204,10 @@ export default {
     {
       name: 'rpc-registry-is-pure',
       comment:
-        "The method registry (src/node/rpc/) is pure data and functions: it imports nothing else of src/ but the data products' params schemas, so a product's methods are validated and documented by its own, and the error model it answers from.",
+        "The method registry (src/node/rpc/) is pure data and functions, a kernel every product's JSON-RPC methods are entries of, their params schemas included (methods/token-params.ts): it imports nothing else of src/ but the error model it answers from.",
       severity: 'error',
       from: { path: '^src/node/rpc/' },
-      to: { path: '^src/', pathNot: ['^src/node/rpc/', '^src/tokens/(params|page-key)\\.ts$', '^src/errors/(codes|crucible-error|json-rpc)\\.ts$'] },
+      to: { path: '^src/', pathNot: ['^src/node/rpc/', '^src/errors/(codes|crucible-error|json-rpc)\\.ts$'] },
     },
     {
       name: 'error-model-imports-no-part',

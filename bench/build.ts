@@ -2,7 +2,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadSite } from '../src/site/load.ts';
+import { loadSite } from '../src/site/read-content.ts';
 import type { Locale } from '../src/site/locales.ts';
 import { sections } from '../src/site/sections.ts';
 import { ensureCorpus, projectRoot, type CorpusSummary } from './corpus.ts';

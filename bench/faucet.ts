@@ -95,7 +95,7 @@ const chain = await startTestAnvil({ chainId: CHAIN_ID, blockTimeSeconds: BLOCK_
 const server = await startBuiltSite({
   distDir: fixture.distDir,
   env: {
-    FAUCET_MODE: 'local',
+    CRUCIBLE_MODE: 'local',
     RPC_URL_CRUCIBLE_TESTNET: chain.rpcUrl,
     DATABASE_PATH: join(scratch, 'faucet.sqlite'),
     PER_IP_MAX_DRIPS: '0',

@@ -10,7 +10,7 @@ import { ARTIFACTS } from '../src/chain/world/artifacts.ts';
 import { deployWorld } from '../src/chain/world/deploy.ts';
 import { openDatabase } from '../src/db/open.ts';
 import { getTokenBalances, type TokenBalancesResult } from '../src/tokens/balances.ts';
-import type { TokenIndex } from '../src/tokens/ports.ts';
+import type { TokenIndex } from '../src/tokens/token-index.ts';
 import { viemTokenChain } from '../src/tokens/viem-chain.ts';
 import { randomAddress, startTestAnvil, THIRD_PARTY_KEY } from '../test/support/anvil.ts';
 import { writeFixtureDist } from '../test/support/fixture-dist.ts';

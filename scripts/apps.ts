@@ -9,8 +9,8 @@ import { AppInputError, AppNotFoundError } from '../src/apps/errors.ts';
 import type { NewApp } from '../src/apps/input.ts';
 import type { AppStore } from '../src/apps/store.ts';
 import type { AccountStore } from '../src/accounts/store.ts';
-import type { AccountTokens } from '../src/webhooks/account-tokens.ts';
-import { WebhookNotFoundError } from '../src/webhooks/errors.ts';
+import type { AccountTokens } from '../src/accounts/auth-tokens.ts';
+import { NotFoundError } from '../src/accounts/errors.ts';
 import { redactUrls } from '../src/log/redact.ts';
 
 const USAGE = `Usage: npx crucible apps <command> [options]   (or: npm run -s apps -- <command> [options])
@@ -129,7 +129,7 @@ async function main(argv: string[]): Promise<number> {
     import('../src/db/open.ts'),
     import('../src/apps/key-secret.ts'),
     import('../src/apps/store.ts'),
-    import('../src/webhooks/account-tokens.ts'),
+    import('../src/accounts/auth-tokens.ts'),
     import('../src/accounts/store.ts'),
   ]);
   const config = databaseConfig();
@@ -310,8 +310,7 @@ function describe(app: App, key: string): string {
 function failure(error: unknown): { message: string; code: number } {
   if (error instanceof UsageError) return { message: error.message, code: 2 };
   if (error instanceof AppInputError) return { message: `${flagOfField[error.field] ?? error.field} ${error.reason}.`, code: 2 };
-  if (error instanceof AppNotFoundError || error instanceof WebhookNotFoundError || error instanceof UnknownAccountError)
-    return { message: error.message, code: 1 };
+  if (error instanceof AppNotFoundError || error instanceof NotFoundError || error instanceof UnknownAccountError) return { message: error.message, code: 1 };
   return { message: redactUrls(error instanceof Error ? error.message : String(error)), code: 1 };
 }
 

@@ -2,7 +2,7 @@
 // translations whose English page changed after them (the table /authors/translations shows).
 import { resolve } from 'node:path';
 import { contentHistory } from '../src/site/content-history.ts';
-import { loadSite } from '../src/site/load.ts';
+import { loadSite } from '../src/site/read-content.ts';
 import { formatCount, formatDay, translationStatus, type LocaleStatus } from '../src/site/translation-status.ts';
 
 const root = resolve(import.meta.dirname, '..');

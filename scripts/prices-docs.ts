@@ -11,13 +11,13 @@ import { type PricesConfig, readPricesConfig } from '../src/config/prices.ts';
 import { formatDecimal, ONE } from '../src/prices/decimal.ts';
 import type { SourceKind } from '../src/prices/observation.ts';
 import { planPrices, type PricedEntry } from '../src/prices/plan.ts';
-import type { ExchangeSourceSpec } from '../src/prices/source-spec.ts';
+import type { ExchangeSourceSpec } from '../src/token-list/price-sources.ts';
 import { PRICE_INTERVALS, type PriceInterval } from '../src/prices/store.ts';
 import { uniswapV2Quote } from '../src/prices/uniswap-v2.ts';
 import { type Locale, localeLang, locales } from '../src/site/locales.ts';
 import { formatUi, ui } from '../src/site/ui.ts';
 import { pageUrl } from '../src/site/urls.ts';
-import { loadTokenList } from '../src/tokens/token-list.ts';
+import { loadTokenList } from '../src/token-list/token-list.ts';
 import { code, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from './generated-markdown.ts';
 
 const priceMethodSlug = 'price-method';

@@ -4,7 +4,7 @@ import { appData, networkData, pageFrontmatter } from './site/schema.ts';
 import { pagesLoader } from './site/pages-loader.ts';
 import { contentDir } from './config/config.ts';
 
-// Same files and schemas as src/site/load.ts, so HTML pages and the surface integration agree.
+// Same files and schemas as src/site/read-content.ts, so HTML pages and the surface integration agree.
 export const collections = {
   pages: defineCollection({ loader: pagesLoader({ base: contentDir() }), schema: pageFrontmatter }),
   apps: defineCollection({ loader: glob({ base: `${contentDir()}/apps`, pattern: '*.yaml' }), schema: appData }),

@@ -5,7 +5,7 @@ import type { AstroIntegration, AstroIntegrationLogger } from 'astro';
 import type { BuildEnvironment } from '../../src/config/build-environment.ts';
 import { surfaceManifestFile, type SurfaceManifest } from '../../src/http/surface-manifest.ts';
 import { checkContentLinks } from '../../src/site/content-links.ts';
-import { loadSite } from '../../src/site/load.ts';
+import { loadSite } from '../../src/site/read-content.ts';
 import { ContentError } from '../../src/site/records.ts';
 import { createSite, type Site } from '../../src/site/site.ts';
 import { canonicalPathOf, sitemapIntegrations } from './sitemap.ts';

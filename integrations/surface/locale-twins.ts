@@ -2,7 +2,7 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { splitFrontmatter } from '../../src/site/load.ts';
+import { splitFrontmatter } from '../../src/site/read-content.ts';
 import type { Locale } from '../../src/site/locales.ts';
 import type { PageRecord } from '../../src/site/records.ts';
 import { llmsFullUrl } from '../../src/site/urls.ts';

@@ -1,4 +1,4 @@
-import { siteOpenApiDocument } from '../../src/api/site-api.ts';
+import { siteOpenApiDocument } from '../../src/runtime/site-api.ts';
 import { loadFaucetNetworks } from '../../src/chain/networks.ts';
 
 // /openapi.json and /api/openapi.json (spec 4.5), prerendered: the document depends only on the

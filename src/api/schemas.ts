@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { FaucetError, FaucetErrorCode, FaucetSendSuccess, FaucetTransactionStatus } from '../faucet/bodies.ts';
 import { locales } from '../site/locales.ts';
-import { ERROR_BODY_CODES } from '../errors/codes.ts';
+import { ACCOUNT_LIMITS } from '../apps/errors.ts';
+import { DASHBOARD_CODES, ERROR_BODY_CODES } from '../errors/codes.ts';
 
-// The resources of spec 2.1–2.6 as zod schemas. The router validates requests with them,
-// handlers are typed by them, and src/api/openapi.ts turns them into the OpenAPI components.
-// The faucet's response bodies (2.2–2.4) live with the service that answers them
-// (src/faucet/bodies.ts); they are named here with the others.
+// The resources every API shares (spec 2.1, 2.5, 2.6) as zod schemas. The router validates
+// requests with them, handlers are typed by them, and src/api/openapi.ts turns them into the
+// OpenAPI components. The faucet's bodies live with the faucet (src/faucet/bodies.ts, and its
+// HTTP side src/faucet/api/operations.ts); the site API names them all (src/runtime/site-api.ts).
 
 /** 20-byte address (spec 8.4). */
 export const Address = z
@@ -28,13 +28,6 @@ export function faucetIdSchema(ids: readonly string[]) {
   return z.enum(ids as [string, ...string[]]).describe('Faucet (network) id, one per file in content/networks/.');
 }
 
-/** 2.1 */
-export const FaucetSendRequest = z.object({
-  address: Address.describe('Recipient address.'),
-  turnstileToken: z.string().min(1).describe('Token from the CAPTCHA on the faucet page of this network ({base_url}/faucets/{faucetId}).'),
-});
-export type FaucetSendRequest = z.infer<typeof FaucetSendRequest>;
-
 /** 2.5 */
 export const ErrorBody = z.object({
   error: z.object({
@@ -43,6 +36,27 @@ export const ErrorBody = z.object({
     hint: z.string().describe('Concrete next step.'),
     status: z.int().describe('The HTTP status, repeated.'),
     documentation_url: z.url().describe('Where the callable surface is described.'),
+  }),
+});
+
+/** A cap an account reached (409 `limit_reached`): its name as the docs give it, and its value. */
+export const ReachedLimit = z
+  .object({
+    name: z.enum(ACCOUNT_LIMITS).describe('appsPerAccount: DASHBOARD_APPS_PER_ACCOUNT; webhooksPerAccount: WEBHOOKS_PER_ACCOUNT.'),
+    max: z.int().min(1).describe('How many one account may have.'),
+  })
+  .describe('On 409 `limit_reached`, the cap the account reached.');
+
+/** The Error body as the account APIs (the dashboard's, the webhook API) answer it: their codes, and the input or cap at fault. */
+export const DashboardError = z.object({
+  error: z.object({
+    code: z.enum(DASHBOARD_CODES),
+    message: z.string().describe('One sentence on what went wrong, for a person.'),
+    hint: z.string().describe('Concrete next step.'),
+    status: z.int().describe('The HTTP status, repeated.'),
+    documentation_url: z.url().describe('Where the callable surface is described.'),
+    field: z.string().optional().describe('The input at fault (`email`, `allowedDomains`, …): the page shows `message` next to it.'),
+    limit: ReachedLimit.optional(),
   }),
 });
 
@@ -69,23 +83,3 @@ export const ClientIp = z.object({
   ipAddress: z.union([z.string(), z.null()]).describe('The address the edge saw for this request, or null when it supplied none.'),
 });
 export type ClientIp = z.infer<typeof ClientIp>;
-
-/** Named schemas of the OpenAPI document (`#/components/schemas/<name>`). */
-export function componentSchemas(faucetId: z.ZodType) {
-  return {
-    FaucetId: faucetId,
-    Locale,
-    Address,
-    TransactionHash,
-    FaucetSendRequest,
-    FaucetSendSuccess,
-    FaucetErrorCode,
-    FaucetError,
-    FaucetTransactionStatus,
-    Error: ErrorBody,
-    SearchItem,
-    SearchGroup,
-    SearchIndex,
-    ClientIp,
-  } satisfies Record<string, z.ZodType>;
-}

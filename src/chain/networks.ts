@@ -1,6 +1,6 @@
 import { parseUnits } from 'viem';
 import { contentLocation } from '../site/content-dir.ts';
-import { loadNetworks } from '../site/load.ts';
+import { loadNetworks } from '../site/read-content.ts';
 import { ContentError, type NetworkRecord } from '../site/records.ts';
 
 /**
@@ -59,7 +59,7 @@ export function speaksEvmRpc(network: FaucetNetwork): network is FaucetNetwork &
 
 /**
  * content/networks/*.yaml under the project root, read and validated by the content model
- * (src/site/load.ts), sorted by id: that order is `supportedChains` and the OpenAPI enum.
+ * (src/site/read-content.ts), sorted by id: that order is `supportedChains` and the OpenAPI enum.
  */
 export async function loadFaucetNetworks(rootDir = '.'): Promise<FaucetNetwork[]> {
   const records = await loadNetworks(rootDir);

@@ -1,7 +1,8 @@
 import type { Env } from './env.ts';
 import { pageTurnstile } from './faucet.ts';
 import { readNodeDomain } from './node.ts';
-import { ConfigError, defaultPort, readListenAddress } from './server.ts';
+import { ConfigError } from './config-error.ts';
+import { defaultPort, readListenAddress } from './server.ts';
 
 // The build's inputs that come from the environment rather than from files. astro.config.mjs
 // builds with them, the build records them in dist/_surface.json, and `npm start` rebuilds when

@@ -10,6 +10,7 @@ import { readNftContractsConfig, type NftContractsConfig } from './nft-contracts
 import { readNftMetadataConfig, type NftMetadataConfig } from './nft-metadata.ts';
 import { readNftsConfig, type NftsConfig } from './nfts.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
+import { readPlatformConfig, type PlatformConfig } from './platform.ts';
 import { readPricesConfig, type PricesConfig } from './prices.ts';
 import { readDevApiConfig, readServerConfig, type DevApiConfig, type ServerConfig } from './server.ts';
 import { readWebhooksConfig, type WebhooksConfig } from './webhooks.ts';
@@ -34,6 +35,11 @@ function processEnvironment(): Env {
   return environment;
 }
 
+/** The platform's mode, local or production (src/config/platform.ts), which every part reads. */
+export function platformConfig(): PlatformConfig {
+  return readPlatformConfig(processEnvironment());
+}
+
 /** Token prices (src/prices/): the sampler and `{prices_url}`. */
 export function pricesConfig(mode: { local: boolean }): PricesConfig {
   return readPricesConfig(processEnvironment(), mode);
@@ -49,7 +55,7 @@ export function devApiConfig(): DevApiConfig {
   return readDevApiConfig(processEnvironment());
 }
 
-/** The faucet (src/faucet/runtime.ts); the networks' ids name its per-network variables. */
+/** The faucet (src/runtime/faucet.ts builds it); the networks' ids name its per-network variables. */
 export function faucetConfig(networks: ReadonlyArray<{ id: string }>): FaucetConfig {
   return readFaucetConfig(processEnvironment(), networks);
 }
@@ -74,12 +80,12 @@ export function indexerConfig(networks: ReadonlyArray<{ id: string }>): IndexerC
   return readIndexerConfig(processEnvironment(), networks);
 }
 
-/** NFT webhooks' delivery (src/webhooks/); `local`: the platform runs in local mode (FAUCET_MODE=local). */
+/** NFT webhooks' delivery (src/webhooks/); `local`: the platform runs in local mode (CRUCIBLE_MODE=local). */
 export function webhooksConfig(mode: { local: boolean }): WebhooksConfig {
   return readWebhooksConfig(processEnvironment(), mode);
 }
 
-/** How NFT metadata and media are fetched (src/nfts/); `local`: the platform runs in local mode (FAUCET_MODE=local). */
+/** How NFT metadata and media are fetched (src/nfts/); `local`: the platform runs in local mode (CRUCIBLE_MODE=local). */
 export function nftsConfig(mode: { local: boolean }): NftsConfig {
   return readNftsConfig(processEnvironment(), mode);
 }

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { envValue, type Env } from './env.ts';
-import { ConfigError } from './server.ts';
+import { ConfigError } from './config-error.ts';
 
 // Where the platform's database lives (ARCHITECTURE principle 6): one SQLite file by default,
 // PostgreSQL when DATABASE_URL names one. The URL carries a password, so no message here

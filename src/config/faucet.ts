@@ -2,15 +2,15 @@ import { dirname, join } from 'node:path';
 import { parseEther, type Hex } from 'viem';
 import { z } from 'zod';
 import { DEV_FAUCET_PRIVATE_KEY, isWellKnownDevKey } from '../chain/dev-accounts.ts';
+import { FaucetConfigError } from './config-error.ts';
 import { readDatabasePath } from './database.ts';
 import { envValue, type Env } from './env.ts';
 import { decimalNumber, wholeNumber as wholeNumberFrom } from './numbers.ts';
+import { readPlatformConfig, type PlatformMode } from './platform.ts';
 
 // The faucet's configuration, validated with zod and refused with a message that names the
 // variable. Every variable is listed, commented, in .env.example. The server takes it through
 // readFaucetConfig, the build (the pages' Turnstile widget) through pageTurnstile.
-
-type FaucetMode = 'local' | 'production';
 
 interface NetworkChainConfig {
   /** Configured JSON-RPC endpoint. null: a local anvil in local mode, no chain in production. */
@@ -38,7 +38,8 @@ interface AntiSybilConfig {
 }
 
 export interface FaucetConfig {
-  mode: FaucetMode;
+  /** The platform's mode (CRUCIBLE_MODE, src/config/platform.ts), which decides what the faucet accepts. */
+  mode: PlatformMode;
   /** Keyed by faucet id; every network has an entry. */
   chains: Record<string, NetworkChainConfig>;
   /** null: no anti-sybil check (local mode without MAINNET_RPC_URL, or thresholds set to 0). */
@@ -68,15 +69,6 @@ export interface FaucetConfig {
    * temporary chains too.
    */
   devnetStateDir: string;
-}
-
-export class FaucetConfigError extends Error {
-  readonly variable: string;
-  constructor(variable: string, reason: string) {
-    super(`Invalid faucet configuration: ${variable} ${reason}`);
-    this.name = 'FaucetConfigError';
-    this.variable = variable;
-  }
 }
 
 export const TURNSTILE_SITEVERIFY_URL = 'https://challenges.cloudflare.com/turnstile/v0/siteverify';
@@ -115,10 +107,10 @@ const decimalEther = z.string().regex(/^\d+(\.\d{1,18})?$/, 'must be a decimal a
 /** The faucet networks (content/networks/): their ids name the per-network variables. */
 type Networks = ReadonlyArray<{ id: string }>;
 
-/** Validates the faucet's environment. Throws FaucetConfigError naming the first bad variable. */
+/** Validates the faucet's environment. Throws a ConfigError (FaucetConfigError for the faucet's own variables) naming the first bad variable. */
 export function readFaucetConfig(env: Env, networks: Networks): FaucetConfig {
   const { raw, read } = envReader(env);
-  const mode = readMode(read);
+  const { mode } = readPlatformConfig(env);
   const production = mode === 'production';
   const databasePath = readDatabasePath(env);
 
@@ -190,7 +182,7 @@ export interface PageTurnstile {
  */
 export function pageTurnstile(env: Env): PageTurnstile {
   const { read } = envReader(env);
-  const production = readMode(read) === 'production';
+  const production = readPlatformConfig(env).mode === 'production';
   return { siteKey: readSiteKey(read, production), action: readAction(read, production) };
 }
 
@@ -207,10 +199,6 @@ function envReader(env: Env): { raw: Raw; read: Read } {
     return parsed.data;
   };
   return { raw, read };
-}
-
-function readMode(read: Read): FaucetMode {
-  return read('FAUCET_MODE', z.enum(['local', 'production'], { error: 'must be "local" or "production"' })) ?? 'local';
 }
 
 function readSiteKey(read: Read, production: boolean): string | null {
@@ -260,7 +248,10 @@ function readCaptcha(read: Read, raw: Raw, production: boolean): CaptchaConfig {
 function readAntiSybil(read: Read, raw: Raw, production: boolean): AntiSybilConfig | null {
   const mainnetRpcUrl = read('MAINNET_RPC_URL', httpUrl);
   if (!production && mainnetRpcUrl && !isLocalUrl(mainnetRpcUrl)) {
-    throw new FaucetConfigError('MAINNET_RPC_URL', 'is not on this machine; local mode serves only local chains. Set FAUCET_MODE=production to check mainnet');
+    throw new FaucetConfigError(
+      'MAINNET_RPC_URL',
+      'is not on this machine; local mode serves only local chains. Set CRUCIBLE_MODE=production to check mainnet',
+    );
   }
   const minBalanceEth = read('ANTI_SYBIL_MIN_BALANCE_ETH', decimalEther);
   const minTxCount = read('ANTI_SYBIL_MIN_TX_COUNT', wholeNumber);
@@ -292,11 +283,11 @@ function refuseProductionOnlyChain(urlVariable: string, rpcUrl: string | null, k
   if (rpcUrl !== null && !isLocalUrl(rpcUrl)) {
     throw new FaucetConfigError(
       urlVariable,
-      `is not on this machine; local mode serves only local chains. Set FAUCET_MODE=production to use a remote RPC endpoint`,
+      `is not on this machine; local mode serves only local chains. Set CRUCIBLE_MODE=production to use a remote RPC endpoint`,
     );
   }
   if (key !== null && !isWellKnownDevKey(key)) {
-    throw new FaucetConfigError(keyVariable, `is not one of anvil's development keys; local mode refuses real keys. Set FAUCET_MODE=production to use it`);
+    throw new FaucetConfigError(keyVariable, `is not one of anvil's development keys; local mode refuses real keys. Set CRUCIBLE_MODE=production to use it`);
   }
 }
 

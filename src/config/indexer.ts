@@ -3,7 +3,7 @@ import type { Env } from './env.ts';
 import { envSuffixOf } from './faucet.ts';
 import { readNodeConfig } from './node.ts';
 import { positive, wholeNumber as wholeNumberFrom } from './numbers.ts';
-import { ConfigError } from './server.ts';
+import { ConfigError } from './config-error.ts';
 import { readConfigVariable } from './variable.ts';
 
 // The transfer indexer's configuration (src/indexer/), validated; a bad value stops start-up with

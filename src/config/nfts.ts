@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Env } from './env.ts';
 import { positive } from './numbers.ts';
-import { ConfigError } from './server.ts';
+import { ConfigError } from './config-error.ts';
 import { readConfigVariable } from './variable.ts';
 
 // How NFT metadata and media are fetched (platform §5), validated; a bad value stops start-up with
@@ -34,7 +34,7 @@ const baseUrl = z
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'NFT', name, schema, fallback);
 
-/** `local`: the platform runs in local mode (FAUCET_MODE=local), where NFT_FETCH_PRIVATE's default is `site`. */
+/** `local`: the platform runs in local mode (CRUCIBLE_MODE=local), where NFT_FETCH_PRIVATE's default is `site`. */
 export function readNftsConfig(env: Env, mode: { local: boolean }): NftsConfig {
   const tokenUriTimeout = {
     defaultMs: read(env, 'NFT_TOKEN_URI_TIMEOUT_MS', positive, 10_000),

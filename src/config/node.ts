@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { envValue, type Env } from './env.ts';
 import { envSuffixOf } from './faucet.ts';
 import { computeUnitAmount, port, wholeNumber } from './numbers.ts';
-import { ConfigError } from './server.ts';
+import { ConfigError } from './config-error.ts';
 
 // The node gateway's configuration (platform §1–3), validated; a bad value stops start-up with
 // a message naming the variable. Every variable is listed in .env.example.

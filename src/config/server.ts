@@ -1,6 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { ConfigError } from './config-error.ts';
 import { envValue, type Env } from './env.ts';
 import { count, port } from './numbers.ts';
 
@@ -71,10 +72,6 @@ const environment = z.object({
   API_BODY_REQUESTS_BURST: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.burst),
 });
 
-export class ConfigError extends Error {
-  override name = 'ConfigError';
-}
-
 export function readServerConfig(env: Env): ServerConfig {
   const config = parseEnvironment(environment, env);
   return {
@@ -90,7 +87,7 @@ export function readServerConfig(env: Env): ServerConfig {
 }
 
 /**
- * Local mode (FAUCET_MODE=local) is for the developer's own machine: its devnets sign with anvil's
+ * Local mode (CRUCIBLE_MODE=local) is for the developer's own machine: its devnets sign with anvil's
  * published keys, its faucet takes a dummy CAPTCHA, and its `demo` key works for anyone. Listening
  * where other machines reach it (a HOST that is not loopback, such as 0.0.0.0) hands all of that to
  * the network, so it needs ALLOW_LOCAL_MODE_ON_NETWORK=yes.
@@ -98,7 +95,7 @@ export function readServerConfig(env: Env): ServerConfig {
 export function refuseLocalModeOnNetwork(config: Pick<ServerConfig, 'host' | 'allowLocalModeOnNetwork'>, mode: { local: boolean }): void {
   if (!mode.local || config.allowLocalModeOnNetwork || isLoopbackHost(config.host)) return;
   throw new ConfigError(
-    `HOST=${config.host} would serve local mode (FAUCET_MODE=local) to other machines: its devnets sign with anvil's published keys, its faucet takes a dummy CAPTCHA and its demo key works for anyone. Set HOST=127.0.0.1, or set ALLOW_LOCAL_MODE_ON_NETWORK=yes if you mean to. See .env.example.`,
+    `HOST=${config.host} would serve local mode (CRUCIBLE_MODE=local) to other machines: its devnets sign with anvil's published keys, its faucet takes a dummy CAPTCHA and its demo key works for anyone. Set HOST=127.0.0.1, or set ALLOW_LOCAL_MODE_ON_NETWORK=yes if you mean to. See .env.example.`,
   );
 }
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Env } from './env.ts';
 import { positive } from './numbers.ts';
-import { ConfigError } from './server.ts';
+import { ConfigError } from './config-error.ts';
 import { readConfigVariable } from './variable.ts';
 
 // NFT webhooks' delivery (platform §6), validated; a bad value stops start-up with a message naming
@@ -39,7 +39,7 @@ const delays = z
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'webhooks', name, schema, fallback);
 
-/** `local`: the platform runs in local mode (FAUCET_MODE=local). */
+/** `local`: the platform runs in local mode (CRUCIBLE_MODE=local). */
 export function readWebhooksConfig(env: Env, mode: { local: boolean }): WebhooksConfig {
   const config: WebhooksConfig = {
     inServer: read(env, 'WEBHOOKS_IN_SERVER', z.enum(['on', 'off'], { error: 'must be on or off' }), 'on') === 'on',

@@ -2,7 +2,7 @@ import type { Account } from '../accounts/account.ts';
 import { newSecretToken } from '../accounts/sessions.ts';
 import { defineOperation, type ApiOperation, type RequestContext } from '../api/operation.ts';
 import { dashboardErrorSpecs, REFUSED } from './errors.ts';
-import type { DashboardKit, SignedIn as SignedInCaller } from './kit.ts';
+import type { OperationContext, SignedIn as SignedInCaller } from './operation-context.ts';
 import type { Visitor } from './guard.ts';
 import { Credentials, PasswordChange, SessionState, SignedIn } from './schemas.ts';
 import { accountView } from './views.ts';
@@ -21,28 +21,28 @@ const SWEEP_EVERY_MS = 3_600_000;
 const tags = ['Dashboard'];
 const csrf = 'A state change: send X-CSRF-Token equal to the CSRF cookie (and to the session’s token when signed in), from this site’s pages.';
 
-export function accountOperations(kit: DashboardKit): ApiOperation[] {
-  const now = () => (kit.api().now ?? Date.now)();
+export function accountOperations(dashboard: OperationContext): ApiOperation[] {
+  const now = () => (dashboard.api().now ?? Date.now)();
   let sweptAt = 0;
 
   /** A new session for `account` in place of the one the request carried: its cookies and CSRF token. */
   const startSession = async (account: Account, visitor: Visitor, context: RequestContext) => {
-    const { sessions } = kit.api();
+    const { sessions } = dashboard.api();
     if (visitor.signedIn) await sessions.end(visitor.signedIn.session.idHash);
     if (now() - sweptAt >= SWEEP_EVERY_MS) {
       sweptAt = now();
       await sessions.sweep().catch((error: unknown) => context.log.error('sweeping expired sessions failed', { error: String(error) }));
     }
     const { token, session } = await sessions.start(account.id);
-    return { csrfToken: session.csrfToken, cookies: kit.guard().sessionCookies(token, session.csrfToken) };
+    return { csrfToken: session.csrfToken, cookies: dashboard.guard().sessionCookies(token, session.csrfToken) };
   };
   const signedIn = async (account: Account, visitor: Visitor, context: RequestContext, status: number) => {
     const { csrfToken, cookies } = await startSession(account, visitor, context);
-    return kit.json({ account: accountView(account), csrfToken }, { status, cookies });
+    return dashboard.json({ account: accountView(account), csrfToken }, { status, cookies });
   };
   /** 429 for too many attempts of one kind (`Too many sign-in attempts`, `Too many sign-ups from this address`). */
   const tooMany = (what: string, retryAfterSeconds: number) =>
-    kit.fail({
+    dashboard.fail({
       code: 'rate_limited',
       message: `Too many ${what}. Try again in ${retryAfterSeconds < 120 ? `${retryAfterSeconds} seconds` : `${Math.ceil(retryAfterSeconds / 60)} minutes`}.`,
       retryAfterSeconds,
@@ -58,11 +58,11 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
       description: `${what} ${csrf}`,
       tags,
       responses: { 204: { description: 'Signed out.' }, ...dashboardErrorSpecs([REFUSED.unauthorized, REFUSED.forged]) },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request }) =>
-        kit.forAccount(request, async (caller) => {
+        dashboard.forAccount(request, async (caller) => {
           await end(caller);
-          return kit.noContent([kit.guard().endedSessionCookie()]);
+          return dashboard.noContent([dashboard.guard().endedSessionCookie()]);
         }),
     });
 
@@ -77,13 +77,13 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
       tags,
       responses: { 200: { description: 'The session.', content: { 'application/json': SessionState } }, ...dashboardErrorSpecs([]) },
       handler: ({ request }) =>
-        kit.forVisitor(request, async (visitor) => {
-          const cookies = visitor.staleSessionCookie ? [kit.guard().endedSessionCookie()] : [];
-          const held = visitor.cookies.get(kit.guard().names.csrf);
+        dashboard.forVisitor(request, async (visitor) => {
+          const cookies = visitor.staleSessionCookie ? [dashboard.guard().endedSessionCookie()] : [];
+          const held = visitor.cookies.get(dashboard.guard().names.csrf);
           // Signed in, the session's own token; signed out, the cookie's if it is one this site set.
           const csrfToken = visitor.signedIn?.session.csrfToken ?? (held !== undefined && CSRF_SHAPE.test(held) ? held : newSecretToken());
-          if (held !== csrfToken) cookies.push(kit.guard().csrfCookie(csrfToken));
-          return kit.json({ account: visitor.signedIn ? accountView(visitor.signedIn.account) : null, csrfToken }, { cookies });
+          if (held !== csrfToken) cookies.push(dashboard.guard().csrfCookie(csrfToken));
+          return dashboard.json({ account: visitor.signedIn ? accountView(visitor.signedIn.account) : null, csrfToken }, { cookies });
         }),
     }),
     defineOperation({
@@ -104,12 +104,12 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
           REFUSED.busy,
         ]),
       },
-      invalid: kit.invalid('visitors'),
+      invalid: dashboard.invalid('visitors'),
       handler: ({ request, body, context }) =>
-        kit.forVisitor(request, async (visitor) => {
-          const attempt = await kit.api().attemptLimits.signUp(context.clientIp);
+        dashboard.forVisitor(request, async (visitor) => {
+          const attempt = await dashboard.api().attemptLimits.signUp(context.clientIp);
           if (!attempt.allowed) return tooMany('sign-ups from this address', attempt.retryAfterSeconds);
-          return signedIn(await kit.api().accounts.create(body), visitor, context, 201);
+          return signedIn(await dashboard.api().accounts.create(body), visitor, context, 201);
         }),
     }),
     defineOperation({
@@ -130,25 +130,25 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
           REFUSED.busy,
         ]),
       },
-      invalid: kit.invalid('visitors'),
+      invalid: dashboard.invalid('visitors'),
       handler: ({ request, body, context }) =>
-        kit.forVisitor(request, async (visitor) => {
-          const attempt = await kit.api().attemptLimits.signIn(body.email, context.clientIp);
+        dashboard.forVisitor(request, async (visitor) => {
+          const attempt = await dashboard.api().attemptLimits.signIn(body.email, context.clientIp);
           if (!attempt.allowed) return tooMany('sign-in attempts', attempt.retryAfterSeconds);
-          const account = await kit.api().accounts.verify(body);
-          if (!account) return kit.fail({ code: 'wrong_credentials', message: 'Email or password is wrong.' });
+          const account = await dashboard.api().accounts.verify(body);
+          if (!account) return dashboard.fail({ code: 'wrong_credentials', message: 'Email or password is wrong.' });
           return signedIn(account, visitor, context, 200);
         }),
     }),
     signOut('signOut', '/api/dashboard/sign-out', 'Sign out', 'Ends this session and deletes its cookie.', ({ session }) =>
-      kit.api().sessions.end(session.idHash),
+      dashboard.api().sessions.end(session.idHash),
     ),
     signOut(
       'signOutEverywhere',
       '/api/dashboard/sign-out-everywhere',
       'Sign out on every device',
       'Ends every session of the account, this one included.',
-      ({ account }) => kit.api().sessions.endAll(account.id),
+      ({ account }) => dashboard.api().sessions.endAll(account.id),
     ),
     defineOperation({
       operationId: 'changePassword',
@@ -168,13 +168,13 @@ export function accountOperations(kit: DashboardKit): ApiOperation[] {
           REFUSED.busy,
         ]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, body, context }) =>
-        kit.forAccount(request, async ({ account, visitor }) => {
-          const attempt = await kit.api().attemptLimits.signIn(account.email, context.clientIp);
+        dashboard.forAccount(request, async ({ account, visitor }) => {
+          const attempt = await dashboard.api().attemptLimits.signIn(account.email, context.clientIp);
           if (!attempt.allowed) return tooMany('sign-in attempts', attempt.retryAfterSeconds);
-          const changed = await kit.api().accounts.changePassword(account.id, body);
-          await kit.api().sessions.endAll(account.id);
+          const changed = await dashboard.api().accounts.changePassword(account.id, body);
+          await dashboard.api().sessions.endAll(account.id);
           return signedIn(changed, { ...visitor, signedIn: null }, context, 200);
         }),
     }),

@@ -4,9 +4,9 @@ import type { AttemptLimits } from '../accounts/attempt-limits.ts';
 import type { AppStore } from '../apps/store.ts';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { AccountTokens } from '../webhooks/account-tokens.ts';
+import type { AccountTokens } from '../accounts/auth-tokens.ts';
 
-// What the dashboard's operations stand on (src/dashboard/load.ts builds it for the server).
+// What the dashboard's operations stand on (src/runtime/dashboard-services.ts builds it for the server).
 
 /** A network an app may use, and where its node answers (platform §1). */
 export interface DashboardNetwork {

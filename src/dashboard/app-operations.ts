@@ -3,7 +3,7 @@ import type { App as AppRecord } from '../apps/app.ts';
 import { AppNotFoundError } from '../apps/errors.ts';
 import { defineOperation, type ApiOperation } from '../api/operation.ts';
 import { dashboardErrorSpecs, REFUSED } from './errors.ts';
-import type { DashboardKit } from './kit.ts';
+import type { OperationContext } from './operation-context.ts';
 import { AppChange, AppKey, AppList, AppWithKey, KeyRotation, NetworkList, NewApp, OneApp, Usage, UsageQuery } from './schemas.ts';
 import { readAppUsage } from './usage.ts';
 import { appView } from './views.ts';
@@ -20,11 +20,11 @@ const session = 'Needs a session.';
 
 const AppParams = z.object({ appId: z.string().min(1).max(100).describe('The app’s id.') });
 
-export function appOperations(kit: DashboardKit): ApiOperation[] {
-  const now = () => (kit.api().now ?? Date.now)();
+export function appOperations(dashboard: OperationContext): ApiOperation[] {
+  const now = () => (dashboard.api().now ?? Date.now)();
   /** The account's app, or AppNotFoundError: another account's is no different from none. */
   const owned = async (ownerId: string, appId: string): Promise<AppRecord> => {
-    const app = await kit
+    const app = await dashboard
       .api()
       .apps.get(appId)
       .catch((error: unknown) => {
@@ -34,7 +34,7 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
     if (app?.ownerId !== ownerId) throw new AppNotFoundError(appId);
     return app;
   };
-  const view = (app: AppRecord) => appView(app, kit.api().networks);
+  const view = (app: AppRecord) => appView(app, dashboard.api().networks);
 
   const missing = ['not_found', 'the account has no app with this id.'] as const;
 
@@ -47,8 +47,8 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
       description: `Each with its \`{node_url}\`. ${session}`,
       tags,
       responses: { 200: { description: 'Every network.', content: { 'application/json': NetworkList } }, ...dashboardErrorSpecs([REFUSED.unauthorized]) },
-      invalid: kit.invalid('accounts'),
-      handler: ({ request }) => kit.forAccount(request, async () => kit.json({ networks: kit.api().networks })),
+      invalid: dashboard.invalid('accounts'),
+      handler: ({ request }) => dashboard.forAccount(request, async () => dashboard.json({ networks: dashboard.api().networks })),
     }),
     defineOperation({
       operationId: 'listDashboardApps',
@@ -58,10 +58,10 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
       description: `Newest first, with the most apps the account may have. ${session}`,
       tags,
       responses: { 200: { description: 'The apps.', content: { 'application/json': AppList } }, ...dashboardErrorSpecs([REFUSED.unauthorized]) },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request }) =>
-        kit.forAccount(request, async ({ account }) =>
-          kit.json({ apps: (await kit.api().apps.listByOwner(account.id)).map(view), maxApps: kit.api().maxAppsPerAccount }),
+        dashboard.forAccount(request, async ({ account }) =>
+          dashboard.json({ apps: (await dashboard.api().apps.listByOwner(account.id)).map(view), maxApps: dashboard.api().maxAppsPerAccount }),
         ),
     }),
     defineOperation({
@@ -81,11 +81,11 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
           ['limit_reached', 'the account has as many apps as it may: `limit` names the cap (`appsPerAccount`) and its value.'],
         ]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, body }) =>
-        kit.forAccount(request, async ({ account }) => {
-          const { app, key } = await kit.api().apps.create({ ...body, ownerId: account.id }, { maxPerOwner: kit.api().maxAppsPerAccount });
-          return kit.json({ app: view(app), key }, { status: 201 });
+        dashboard.forAccount(request, async ({ account }) => {
+          const { app, key } = await dashboard.api().apps.create({ ...body, ownerId: account.id }, { maxPerOwner: dashboard.api().maxAppsPerAccount });
+          return dashboard.json({ app: view(app), key }, { status: 201 });
         }),
     }),
     defineOperation({
@@ -97,8 +97,9 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
       tags,
       params: AppParams,
       responses: { 200: { description: 'The app.', content: { 'application/json': OneApp } }, ...dashboardErrorSpecs([REFUSED.unauthorized, missing]) },
-      invalid: kit.invalid('accounts'),
-      handler: ({ request, params }) => kit.forAccount(request, async ({ account }) => kit.json({ app: view(await owned(account.id, params.appId)) })),
+      invalid: dashboard.invalid('accounts'),
+      handler: ({ request, params }) =>
+        dashboard.forAccount(request, async ({ account }) => dashboard.json({ app: view(await owned(account.id, params.appId)) })),
     }),
     defineOperation({
       operationId: 'changeDashboardApp',
@@ -119,14 +120,14 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
           ['stale_version', 'the app changed since `version`: read it again.'],
         ]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, params, body }) =>
-        kit.forAccount(request, async ({ account }) => {
+        dashboard.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
           const { version, ...change } = body;
-          const app = await kit.api().apps.update(params.appId, change, version);
-          if (change.state !== undefined) kit.api().keysChanged?.();
-          return kit.json({ app: view(app) });
+          const app = await dashboard.api().apps.update(params.appId, change, version);
+          if (change.state !== undefined) dashboard.api().keysChanged?.();
+          return dashboard.json({ app: view(app) });
         }),
     }),
     defineOperation({
@@ -138,13 +139,13 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
       tags,
       params: AppParams,
       responses: { 204: { description: 'Deleted.' }, ...dashboardErrorSpecs([REFUSED.unauthorized, REFUSED.forged, missing]) },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, params }) =>
-        kit.forAccount(request, async ({ account }) => {
+        dashboard.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
-          await kit.api().apps.delete(params.appId);
-          kit.api().keysChanged?.();
-          return kit.noContent();
+          await dashboard.api().apps.delete(params.appId);
+          dashboard.api().keysChanged?.();
+          return dashboard.noContent();
         }),
     }),
     defineOperation({
@@ -159,11 +160,11 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
         200: { description: 'The key.', content: { 'application/json': AppKey } },
         ...dashboardErrorSpecs([REFUSED.unauthorized, REFUSED.forged, missing]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, params }) =>
-        kit.forAccount(request, async ({ account }) => {
+        dashboard.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
-          return kit.json({ key: await kit.api().apps.revealKey(params.appId) });
+          return dashboard.json({ key: await dashboard.api().apps.revealKey(params.appId) });
         }),
     }),
     defineOperation({
@@ -179,13 +180,13 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
         200: { description: 'The app and its new key.', content: { 'application/json': AppWithKey } },
         ...dashboardErrorSpecs([REFUSED.invalid, REFUSED.unauthorized, REFUSED.forged, missing]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, params, body }) =>
-        kit.forAccount(request, async ({ account }) => {
+        dashboard.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
-          const { app, key } = await kit.api().apps.rotate(params.appId, { graceSeconds: body.graceSeconds ?? 0 });
-          kit.api().keysChanged?.();
-          return kit.json({ app: view(app), key });
+          const { app, key } = await dashboard.api().apps.rotate(params.appId, { graceSeconds: body.graceSeconds ?? 0 });
+          dashboard.api().keysChanged?.();
+          return dashboard.json({ app: view(app), key });
         }),
     }),
     defineOperation({
@@ -201,11 +202,11 @@ export function appOperations(kit: DashboardKit): ApiOperation[] {
         200: { description: 'The usage.', content: { 'application/json': Usage } },
         ...dashboardErrorSpecs([REFUSED.invalid, REFUSED.unauthorized, missing]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, params, query }) =>
-        kit.forAccount(request, async ({ account }) => {
+        dashboard.forAccount(request, async ({ account }) => {
           await owned(account.id, params.appId);
-          return kit.json(await readAppUsage(kit.api().db, params.appId, query.range, now()));
+          return dashboard.json(await readAppUsage(dashboard.api().db, params.appId, query.range, now()));
         }),
     }),
   ] as unknown as ApiOperation[];

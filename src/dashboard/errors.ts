@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ACCOUNT_LIMITS } from '../apps/errors.ts';
 import type { ResponseSpec } from '../api/operation.ts';
-import { DASHBOARD_CODES, errorCodes, type DashboardCode } from '../errors/codes.ts';
+import { DashboardError, type ReachedLimit } from '../api/schemas.ts';
+import { errorCodes, type DashboardCode } from '../errors/codes.ts';
 import { CrucibleError } from '../errors/crucible-error.ts';
 import { errorBodyResponse } from '../errors/error-body.ts';
 
@@ -19,26 +19,6 @@ const DASHBOARD_HINTS: Partial<Record<DashboardErrorCode, string>> = {
 };
 
 export type DashboardErrorCode = DashboardCode;
-
-/** A cap an account reached (409 `limit_reached`): its name as the docs give it, and its value. */
-export const ReachedLimit = z
-  .object({
-    name: z.enum(ACCOUNT_LIMITS).describe('appsPerAccount: DASHBOARD_APPS_PER_ACCOUNT; webhooksPerAccount: WEBHOOKS_PER_ACCOUNT.'),
-    max: z.int().min(1).describe('How many one account may have.'),
-  })
-  .describe('On 409 `limit_reached`, the cap the account reached.');
-
-export const DashboardError = z.object({
-  error: z.object({
-    code: z.enum(DASHBOARD_CODES),
-    message: z.string().describe('One sentence on what went wrong, for a person.'),
-    hint: z.string().describe('Concrete next step.'),
-    status: z.int().describe('The HTTP status, repeated.'),
-    documentation_url: z.url().describe('Where the callable surface is described.'),
-    field: z.string().optional().describe('The input at fault (`email`, `allowedDomains`, …): the page shows `message` next to it.'),
-    limit: ReachedLimit.optional(),
-  }),
-});
 
 /** What a dashboard refusal says; dashboardError makes it the one error. */
 export interface DashboardFailure {

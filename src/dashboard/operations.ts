@@ -3,8 +3,8 @@ import { documentationUrlOf } from '../api/openapi.ts';
 import { accountOperations } from './account-operations.ts';
 import type { DashboardApi } from './api.ts';
 import { appOperations } from './app-operations.ts';
-import { DashboardError } from './errors.ts';
-import { createDashboardKit } from './kit.ts';
+import { DashboardError } from '../api/schemas.ts';
+import { createOperationContext } from './operation-context.ts';
 import { AccountToken, Account, App } from './schemas.ts';
 import { tokenOperations } from './token-operations.ts';
 
@@ -32,11 +32,11 @@ export interface DashboardEndpoints {
 
 /** `api` null: described only (the document the build writes). */
 export function dashboardEndpoints(origin: string, api: DashboardApi | null): DashboardEndpoints {
-  const kit = createDashboardKit(documentationUrlOf(origin), api);
+  const dashboard = createOperationContext(documentationUrlOf(origin), api);
   return {
-    operations: [...accountOperations(kit), ...appOperations(kit), ...tokenOperations(kit)],
+    operations: [...accountOperations(dashboard), ...appOperations(dashboard), ...tokenOperations(dashboard)],
     async sessionOwner(request) {
-      const guard = kit.guard();
+      const guard = dashboard.guard();
       if (!guard.carriesSession(request)) return null;
       const admission = await guard.admit(request);
       if (!admission.ok) return { refused: admission.response };

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineOperation, type ApiOperation } from '../api/operation.ts';
-import { WebhookNotFoundError } from '../webhooks/errors.ts';
+import { NotFoundError } from '../accounts/errors.ts';
 import { dashboardErrorSpecs, REFUSED } from './errors.ts';
-import type { DashboardKit } from './kit.ts';
+import type { OperationContext } from './operation-context.ts';
 import { CreatedToken, NewToken, TokenList } from './schemas.ts';
 import { tokenView } from './views.ts';
 
@@ -12,7 +12,7 @@ import { tokenView } from './views.ts';
 const tags = ['Dashboard'];
 const TokenParams = z.object({ tokenId: z.string().min(1).max(100).describe('The token’s id.') });
 
-export function tokenOperations(kit: DashboardKit): ApiOperation[] {
+export function tokenOperations(dashboard: OperationContext): ApiOperation[] {
   return [
     defineOperation({
       operationId: 'listAccountTokens',
@@ -22,8 +22,9 @@ export function tokenOperations(kit: DashboardKit): ApiOperation[] {
       description: 'Never their secrets. Needs a session.',
       tags,
       responses: { 200: { description: 'The tokens.', content: { 'application/json': TokenList } }, ...dashboardErrorSpecs([REFUSED.unauthorized]) },
-      invalid: kit.invalid('accounts'),
-      handler: ({ request }) => kit.forAccount(request, async ({ account }) => kit.json({ tokens: (await kit.api().tokens.list(account.id)).map(tokenView) })),
+      invalid: dashboard.invalid('accounts'),
+      handler: ({ request }) =>
+        dashboard.forAccount(request, async ({ account }) => dashboard.json({ tokens: (await dashboard.api().tokens.list(account.id)).map(tokenView) })),
     }),
     defineOperation({
       operationId: 'createAccountToken',
@@ -37,11 +38,11 @@ export function tokenOperations(kit: DashboardKit): ApiOperation[] {
         201: { description: 'The token and its secret.', content: { 'application/json': CreatedToken } },
         ...dashboardErrorSpecs([['invalid_input', 'the name is too long.'], REFUSED.unauthorized, REFUSED.forged]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, body }) =>
-        kit.forAccount(request, async ({ account }) => {
-          const { token, secret } = await kit.api().tokens.create({ ownerId: account.id, name: body.name ?? null });
-          return kit.json({ token: tokenView(token), secret }, { status: 201 });
+        dashboard.forAccount(request, async ({ account }) => {
+          const { token, secret } = await dashboard.api().tokens.create({ ownerId: account.id, name: body.name ?? null });
+          return dashboard.json({ token: tokenView(token), secret }, { status: 201 });
         }),
     }),
     defineOperation({
@@ -56,13 +57,13 @@ export function tokenOperations(kit: DashboardKit): ApiOperation[] {
         204: { description: 'Revoked.' },
         ...dashboardErrorSpecs([REFUSED.unauthorized, REFUSED.forged, ['not_found', 'the account has no token with this id.']]),
       },
-      invalid: kit.invalid('accounts'),
+      invalid: dashboard.invalid('accounts'),
       handler: ({ request, params }) =>
-        kit.forAccount(request, async ({ account }) => {
-          const { tokens } = kit.api();
-          if (!(await tokens.list(account.id)).some((token) => token.id === params.tokenId)) throw new WebhookNotFoundError('token', params.tokenId);
+        dashboard.forAccount(request, async ({ account }) => {
+          const { tokens } = dashboard.api();
+          if (!(await tokens.list(account.id)).some((token) => token.id === params.tokenId)) throw new NotFoundError('token', params.tokenId);
           await tokens.revoke(params.tokenId);
-          return kit.noContent();
+          return dashboard.noContent();
         }),
     }),
   ] as unknown as ApiOperation[];

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Account as AccountRecord } from '../accounts/account.ts';
 import type { App as AppRecord } from '../apps/app.ts';
-import type { AccountTokens } from '../webhooks/account-tokens.ts';
+import type { AccountTokens } from '../accounts/auth-tokens.ts';
 import type { DashboardNetwork } from './api.ts';
 import type { Account, App, AccountToken } from './schemas.ts';
 

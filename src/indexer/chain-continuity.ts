@@ -1,5 +1,5 @@
 import type { Hex } from 'viem';
-import type { BlockHeader, BlockRef, ChainLog } from './transfer.ts';
+import type { BlockHeader, BlockRef, ChainLog } from '../transfers/transfer.ts';
 
 // Reorg detection as functions over what the follower read (principle 2): whether new headers
 // chain onto the checkpoint, whether logs belong to the blocks read with them, and which stored

@@ -1,7 +1,7 @@
 import { http, numberToHex, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 import { FOLLOWED_TOPICS } from './events.ts';
-import type { BlockHeader, ChainLog } from './transfer.ts';
+import type { BlockHeader, ChainLog } from '../transfers/transfer.ts';
 
 // The follower's view of a network over JSON-RPC: the head, headers by number, and the followed
 // events' logs (topic-filtered, no address filter) by range or by block hash. Answers are

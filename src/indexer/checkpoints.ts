@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
 import type { DatabaseSchema, IndexerCheckpointRow } from '../db/schema.ts';
-import type { BlockRef } from './transfer.ts';
+import type { BlockRef } from '../transfers/transfer.ts';
 
 // A network's checkpoint row: where the index stands, read before each step and moved only by
 // index-writes.ts, in the transaction that stores the step. The row is made when a network is

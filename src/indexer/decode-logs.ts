@@ -1,6 +1,6 @@
 import { decodeAbiParameters, type Address, type Hex } from 'viem';
 import { EVENT_TOPICS } from './events.ts';
-import { ZERO_ADDRESS, type ChainLog, type Transfer, type TransferKind } from './transfer.ts';
+import { ZERO_ADDRESS, type ChainLog, type Transfer, type TransferKind } from '../transfers/transfer.ts';
 
 // Logs to transfers (platform §4–5). Any contract may emit these events with any shape, so a log
 // that does not have the shape its standard gives it (topic count, data length, equal batch

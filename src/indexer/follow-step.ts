@@ -6,11 +6,12 @@ import { ChainReadError } from './chain-reader.ts';
 import { checkLinks, logsMatchBlocks, newestCommonBlock } from './chain-continuity.ts';
 import { createCheckpoint, readCheckpoint, recentBlocks, recordHead, type Checkpoint } from './checkpoints.ts';
 import { decodeTransferLogs } from './decode-logs.ts';
-import { applyStep, resetIndex, rollbackTo, type IndexHooks, type IndexReset, type WriterLease } from './index-writes.ts';
+import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
+import { applyStep, resetIndex, rollbackTo, type WriterLease } from './index-writes.ts';
 import { classifyLogsError } from './logs-range-errors.ts';
 import { rangeAfterAnswer, rangeAfterRefusal, type RangeSize, type RangeSizeLimits } from './range-size.ts';
 import { planStep } from './step-plan.ts';
-import type { BlockHeader, BlockRef, ChainLog } from './transfer.ts';
+import type { BlockHeader, BlockRef, ChainLog } from '../transfers/transfer.ts';
 
 // One step of one network's follower (principle 7): read the head, check the checkpoint block is
 // still the node's (else find the common ancestor and roll back, or reset), then read and store the

@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { ZERO_ADDRESS, type NftKind, type Transfer } from './transfer.ts';
+import { ZERO_ADDRESS, type NftKind, type Transfer } from '../transfers/transfer.ts';
 
 // What a batch of transfers changes in the two views the products read (platform §4–5): which
 // ERC-20 contracts each holder ever received or sent (with the first block, so a rollback knows

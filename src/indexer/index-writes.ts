@@ -5,44 +5,14 @@ import type { DatabaseSchema, IndexerCheckpointRow, IndexerNftBalanceRow, Indexe
 import { freshCheckpoint } from './checkpoints.ts';
 import { holderTokens, nftBalanceDeltas, nftKey, type NftBalanceDelta } from './holdings.ts';
 import { fenceLease } from './lease.ts';
-import type { BlockRef, Transfer } from './transfer.ts';
+import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
+import type { BlockRef, Transfer } from '../transfers/transfer.ts';
 
 // Every write of the transfer index, each in ONE transaction that first renews the writer's lease
 // (lease.ts): a step's transfers with their effect on the holder and NFT views, its block hashes
 // and the moved checkpoint; a rollback that deletes what a reorg undid and reverses its effect; a
 // reset. A crash anywhere loses nothing and counts nothing twice. Hooks run inside the same
 // transaction, so a consumer (webhooks' outbox) commits with the index or not at all.
-
-/** A step's transfers, committed. */
-export interface TransfersIndexed {
-  network: string;
-  from: number;
-  to: number;
-  transfers: readonly Transfer[];
-}
-
-/** Transfers a reorg undid (platform §6: delivered with `removed: true`). */
-export interface TransfersUndone {
-  network: string;
-  /** The newest block both forks share; everything after it was removed. */
-  ancestor: BlockRef;
-  removed: readonly Transfer[];
-}
-
-/** The network's whole index was dropped, to be built again from its first block. */
-export interface IndexReset {
-  network: string;
-  reason: 'genesis-changed' | 'reorg-beyond-window';
-}
-
-type Hook<E> = (event: E, trx: Kysely<DatabaseSchema>) => Promise<void> | void;
-
-/** Called inside the index's transaction (`trx`); a throw rolls the write back and the step is tried again. */
-export interface IndexHooks {
-  onTransfers?: Hook<TransfersIndexed>;
-  onReorg?: Hook<TransfersUndone>;
-  onReset?: Hook<IndexReset>;
-}
 
 export interface WriterLease {
   network: string;

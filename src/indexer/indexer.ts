@@ -8,7 +8,8 @@ import { redactUrls } from '../log/redact.ts';
 import { createChainReader, type ChainSource } from './chain-reader.ts';
 import { recordError } from './checkpoints.ts';
 import { followStep, type FollowContext, type FollowSettings } from './follow-step.ts';
-import { CheckpointMovedError, type IndexHooks } from './index-writes.ts';
+import type { IndexHooks } from '../transfers/index-events.ts';
+import { CheckpointMovedError } from './index-writes.ts';
 import { acquireLease, LeaseLostError, releaseLease, renewLease } from './lease.ts';
 import { initialRangeSize } from './range-size.ts';
 

@@ -3,7 +3,7 @@ import type { NftFetchError } from './fetch-error.ts';
 
 // Where a token URI's content is (platform §5): http(s) URLs as they are, ipfs:// and ar:// through
 // the configured gateways, data: URIs decoded in place. ERC-1155 `{id}` is substituted before
-// (erc1155-uri.ts). Relative references inside a document resolve against the URI itself, so an
+// (src/chain/erc1155-uri.ts). Relative references inside a document resolve against the URI itself, so an
 // ipfs:// document's image goes through the gateway too.
 
 /** Base URLs ending in `/`: the content id is appended (NFT_IPFS_GATEWAY, NFT_ARWEAVE_GATEWAY). */

@@ -1,7 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData, multicall3Abi, type Hex } from 'viem';
 import { MULTICALL3_ADDRESS } from '../chain/multicall3.ts';
-import { readInOneCall, type ContractRead, type ReadOutcome } from '../tokens/multicall.ts';
-import type { TokenChain } from '../tokens/ports.ts';
+import { readInOneCall, type ContractRead, type ReadOutcome } from '../chain/multicall-reads.ts';
+import type { ContractReader } from '../chain/contract-reader.ts';
 import type { Fixed } from './decimal.ts';
 import { aggregatorV3Abi, readOracleFeed } from './oracle-feed.ts';
 import type { ChainSource } from './plan.ts';
@@ -28,8 +28,8 @@ export type ChainReadCode =
   | 'not-updated'
   | 'bad-updated-at';
 
-/** Every source's reading, by source id. Throws TokenChainError or MulticallError when the network cannot be read at all. */
-export async function readChainSources(chain: TokenChain, sources: readonly ChainSource[]): Promise<Map<string, Result<ChainReading, ChainReadCode>>> {
+/** Every source's reading, by source id. Throws ContractReadError or MulticallError when the network cannot be read at all. */
+export async function readChainSources(chain: ContractReader, sources: readonly ChainSource[]): Promise<Map<string, Result<ChainReading, ChainReadCode>>> {
   const reads: ContractRead[] = [
     { target: MULTICALL3_ADDRESS, callData: encodeFunctionData({ abi: multicall3Abi, functionName: 'getCurrentBlockTimestamp' }) },
   ];

@@ -3,7 +3,7 @@ import type { PairDecimals } from './amm-quote.ts';
 import { binanceSource } from './exchanges/binance.ts';
 import { coinbaseSource } from './exchanges/coinbase.ts';
 import { krakenSource } from './exchanges/kraken.ts';
-import type { ExchangeSourceSpec, PriceSourcesSpec } from './source-spec.ts';
+import type { ExchangeSourceSpec, PriceSourcesSpec } from '../token-list/price-sources.ts';
 
 // What the sampler reads (platform §7), resolved once from the token list: each token's sources as
 // contracts on networks and markets on exchanges, the order in which tokens are priced (a pool's

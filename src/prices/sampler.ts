@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { TokenChain } from '../tokens/ports.ts';
+import type { ContractReader } from '../chain/contract-reader.ts';
 import type { AggregateOptions } from './aggregate.ts';
 import { readChainSources, type ChainReadCode, type ChainReading } from './chain-reader.ts';
 import type { Observation } from './observation.ts';
@@ -18,7 +18,7 @@ export interface PriceSamplerOptions {
   db: Kysely<DatabaseSchema>;
   plan: PricePlan;
   /** A network's chain, or null when the network cannot be read here. */
-  chainOf(network: string): TokenChain | null;
+  chainOf(network: string): ContractReader | null;
   /** An exchange source's ticker now; absent: no exchange is asked. */
   exchangeTicker?(source: ExchangeSourcePlan): Promise<Result<Observation, string>>;
   periodMs: number;

@@ -4,7 +4,7 @@ import type { RestProduct } from './operation.ts';
 
 // The keyed REST operations as the OpenAPI documents describe them, from their entries: each path
 // of an entry is one operation. The site's products are part of the site's /openapi.json
-// (src/api/site-api.ts); the node's make each network's `{node_url}/openapi.json`.
+// (src/runtime/site-api.ts); the node's make each network's `{node_url}/openapi.json`.
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of products of any services.
 type AnyProduct = RestProduct<any>;

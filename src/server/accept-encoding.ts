@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { parseWeightedValues } from '../http/accept.ts';
+import { parseWeightedValues } from '../http/weighted-values.ts';
 
 // Picks the precompressed variant to send (RFC 9110 12.5.3): brotli over gzip when both are
 // acceptable at the same q; `identity` unless explicitly refused (we then still send it, as

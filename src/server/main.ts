@@ -1,34 +1,20 @@
 import { fileURLToPath } from 'node:url';
 import { clientIp } from '../api/client-ip.ts';
-import { loadSiteApi } from '../api/site-api.ts';
 import type { BuildEnvironment } from '../config/build-environment.ts';
-import { createLocalDevnets } from '../chain/local-devnets.ts';
-import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
-import { buildConfig, databaseConfig, faucetConfig, serverConfig, webhooksConfig } from '../config/config.ts';
-import { openDatabase } from '../db/open.ts';
-import { loadServerTransferIndexer } from '../indexer/load.ts';
-import { registerIndexerMetrics } from '../indexer/metrics.ts';
-import { loadNftServices } from '../nfts/load.ts';
-import { nftApisOf } from '../nfts/api/handlers.ts';
-import { loadNodeRuntime } from '../node/load.ts';
-import { nodeUrlOf } from '../node/node-url.ts';
-import { loadPriceServices } from '../prices/load.ts';
-import { createRestDoor, mountProduct } from '../rest/door.ts';
-import { restProducts } from '../rest/registry.ts';
-import { loadDashboard } from '../dashboard/load.ts';
+import { buildConfig, platformConfig, serverConfig } from '../config/config.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { refuseLocalModeOnNetwork, type ServerConfig } from '../config/server.ts';
 import { attachNodeWebSockets } from '../node/websocket/attach.ts';
-import { ConfigError, refuseLocalModeOnNetwork, type ServerConfig } from '../config/server.ts';
+import { buildServerRuntime } from '../runtime/server-runtime.ts';
 import { createServerLogger } from './log.ts';
 import { headerValue } from './node-adapter.ts';
-import { createAccountTokens } from '../webhooks/account-tokens.ts';
-import { loadServerDeliveryWorker } from '../webhooks/load.ts';
-import { createWebhookStore } from '../webhooks/store.ts';
 import { createSiteServer, listen } from './server.ts';
 import { openStaticSite } from './static-site.ts';
 import { loadSurfaceRules } from './surface-rules.ts';
 
 // Entry point of the production server: `node src/server/main.ts` (npm start runs it after
-// building when needed). Configuration comes from the environment and `.env` (see .env.example).
+// building when needed). It reads the configuration (the environment and `.env`, see
+// .env.example), opens the built site, builds the platform's runtime (src/runtime/) and serves both.
 
 const projectRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -39,110 +25,24 @@ export interface RunningServer {
 
 export async function startSiteServer(config: ServerConfig): Promise<RunningServer> {
   const logger = createServerLogger({ requests: config.requestLog });
+  refuseLocalModeOnNetwork(config, { local: platformConfig().mode === 'local' });
   const rules = await loadSurfaceRules(config.distDir);
   refuseOtherBuild(rules.environment, buildConfig());
   const site = await openStaticSite(config.distDir, rules);
-  // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
-  // visible through the node API.
-  // Each devnet carries the local world, kept across restarts beside the database.
-  const faucetNetworks = await loadFaucetNetworks(projectRoot);
-  const faucet = faucetConfig(faucetNetworks);
-  refuseLocalModeOnNetwork(config, { local: faucet.mode === 'local' });
-  const devnets =
-    faucet.mode === 'local'
-      ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: rules.site })
-      : null;
-  // One database for the gateway and the indexer (SQLite wants one connection per process).
-  const database = await openDatabase(databaseConfig());
-  const indexer = await loadServerTransferIndexer({ root: projectRoot, devnets, database });
-  // NFT webhooks (platform §6): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
-  const local = faucet.mode === 'local';
-  // The networks that speak the EVM's JSON-RPC: webhooks and NFT data are theirs.
-  const webhookNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
-  const webhookStore = createWebhookStore(database.db, { networks: webhookNetworks, urlRules: { local }, maxPerOwner: webhooksConfig({ local }).perAccount });
-  const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore };
-  const delivery = await loadServerDeliveryWorker({ local, database });
-  // NFT metadata, media and contract facts (platform §5), read through the gateway's upstreams.
-  const nfts = await loadNftServices({ root: projectRoot, origin: rules.site, database, indexedNetworks: indexer?.networks ?? [], local });
-  const node = await loadNodeRuntime({
-    root: projectRoot,
-    origin: rules.site,
-    devnets,
-    redisUrl: faucet.redisUrl,
-    ipv6PrefixLength: faucet.ipv6PrefixLength,
-    jsonMaxDepth: config.jsonMaxDepth,
-    database,
-  });
-  for (const warning of node.configWarnings) logger.info('setting renamed', { warning });
-  nfts.start(node.pools);
-  // Token prices (platform §7): the sampler over the same pools, the endpoints under the same keys.
-  const prices = await loadPriceServices({
-    root: projectRoot,
-    origin: rules.site,
-    database,
-    local,
-    onError: (error) => logger.error('price sampling failed', { error: error instanceof Error ? error.message : String(error) }),
-  });
-  // The developer dashboard (platform §8): accounts and sessions over the same database and apps.
-  const dashboard = await loadDashboard({
-    root: projectRoot,
-    origin: rules.site,
-    database,
-    local,
-    redisUrl: faucet.redisUrl,
-    ipv6PrefixLength: faucet.ipv6PrefixLength,
-    keysChanged: node.forgetKeys,
-  });
-  // Nothing is read or parsed for a client before it pays (README, "Server limits").
-  const bodies = {
-    jsonMaxDepth: config.jsonMaxDepth,
-    perClient: { limiter: node.rateLimiter, ...config.apiBodyLimit, ipv6PrefixLength: faucet.ipv6PrefixLength },
-  };
-  const api = await loadSiteApi({
-    root: projectRoot,
-    origin: rules.site,
-    devnets: devnets ?? undefined,
-    indexerStatus: indexer ? () => indexer.status() : undefined,
-    webhooks,
-    dashboard: dashboard.api,
-    bodies,
-  });
-  // The REST products behind an app key, admitted as JSON-RPC is: NFTs under each EVM network's {node_url}, prices on the site.
-  const rest = createRestDoor({
-    admission: node.admission,
-    siteOrigin: rules.site,
-    networks: node.gateway.networks,
-    nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: rules.site, nodeDomain: node.nodeDomain }),
-    products: [
-      mountProduct(restProducts.nft, nftApisOf(webhookNetworks, { db: database.db, ...nfts.sources })),
-      mountProduct(restProducts.prices, () => prices.api),
-    ],
-    bodies,
-  });
-  prices.start(node.pools, 'server');
-  if (indexer) {
-    registerIndexerMetrics(node.metrics.registry, indexer);
-    indexer.start();
-  }
-  delivery?.start();
+  const runtime = await buildServerRuntime({ root: projectRoot, origin: rules.site, server: config, log: logger });
   const server = createSiteServer({
     site,
-    router: api.router,
-    node: { gateway: node.gateway, nodeDomain: node.nodeDomain },
-    rest,
-    media: nfts.media,
+    router: runtime.router,
+    node: runtime.node,
+    rest: runtime.rest,
+    media: runtime.media,
     origin: rules.site,
     trustProxy: config.trustProxy,
     logger,
   });
   const websockets = attachNodeWebSockets(server, {
-    gateway: node.gateway,
-    nodeDomain: node.nodeDomain,
+    ...runtime.webSockets,
     clientIp: (req) => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, config.trustProxy),
-    ipv6PrefixLength: faucet.ipv6PrefixLength,
-    ...node.webSocket,
-    limits: config.jsonMaxDepth === undefined ? undefined : { maxJsonDepth: config.jsonMaxDepth },
-    onKeysForgotten: node.onKeysForgotten,
     logger,
   });
   const url = await listen(server, config.port, config.host);
@@ -155,9 +55,7 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
       await closed;
-      await Promise.all([api.close(), prices.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close(), dashboard.close()]);
-      await database.close();
-      await devnets?.stop();
+      await runtime.close();
     },
   };
 }

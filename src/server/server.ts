@@ -8,7 +8,7 @@ import { CrucibleError, fail } from '../errors/crucible-error.ts';
 import { errorBodyResponse } from '../errors/error-body.ts';
 import { clientIp } from '../api/client-ip.ts';
 import type { Router } from '../api/router.ts';
-import { isApiPath } from '../api/site-api.ts';
+import { isApiPath } from '../api/paths.ts';
 import type { TrustProxy } from '../config/server.ts';
 import type { NodeGateway } from '../node/gateway.ts';
 import type { MediaRoute } from '../nfts/media/media-route.ts';

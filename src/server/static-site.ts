@@ -6,7 +6,7 @@ import { encodePath, pageRedirectTarget, sitePathOf } from '../http/site-paths.t
 import { unservedFiles } from '../http/surface-manifest.ts';
 import type { HeaderMap, SurfaceRules } from '../http/surface-rules.ts';
 import { cachedChooseEncoding, type Encoding } from './accept-encoding.ts';
-import { cachedPrefersMarkdown } from './accept.ts';
+import { cachedPrefersMarkdown } from './markdown-negotiation.ts';
 import { contentTypeByExtension } from './content-types.ts';
 
 // Serves dist/ under the rules manifest: clean URLs of Astro's `build.format: 'preserve'` and

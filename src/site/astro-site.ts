@@ -3,7 +3,7 @@ import { contentLocation } from './content-dir.ts';
 import { pageRecordFromSource, type PageRecord } from './records.ts';
 import { createSite, type Site } from './site.ts';
 
-// The content model as Astro pages see it: the same records and Site as src/site/load.ts,
+// The content model as Astro pages see it: the same records and Site as src/site/read-content.ts,
 // built from Astro's collections. Pages render their bodies from their files
 // (src/site/markdown.ts), so these records carry none; only twins read the source.
 

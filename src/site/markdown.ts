@@ -15,7 +15,7 @@ import { mdxToJs, type HastPluginDefinition, type PluginFactoryContext } from 's
 import { codeTitleTransformer } from './shiki-code-title.ts';
 import { collectContentLinks } from './content-links.ts';
 import { refuseScript } from './content-safety.ts';
-import { splitFrontmatter } from './load.ts';
+import { splitFrontmatter } from './read-content.ts';
 
 // How pages' bodies become HTML, when each HTML page is prerendered: nothing rendered is kept
 // in Astro's content store (src/site/pages-loader.ts), and no page becomes a module the build

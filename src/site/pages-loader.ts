@@ -3,7 +3,7 @@ import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Loader, LoaderContext } from 'astro/loaders';
 import { glob } from 'tinyglobby';
-import { pageGlob, splitFrontmatter } from './load.ts';
+import { pageGlob, splitFrontmatter } from './read-content.ts';
 import { placeOfContentPath } from './records.ts';
 
 /**

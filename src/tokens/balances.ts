@@ -1,9 +1,10 @@
 import { encodeFunctionData, erc20Abi, numberToHex, zeroAddress, type Address, type Hex } from 'viem';
-import { firstWord, revertReason } from './decode.ts';
-import { readInOneCall, type ReadOutcome } from './multicall.ts';
-import { encodePageKey } from './page-key.ts';
-import { parseTokenBalancesParams } from './params.ts';
-import type { TokenChain, TokenIndex } from './ports.ts';
+import { firstWord, revertReason } from '../chain/token-answers.ts';
+import { readInOneCall, type ReadOutcome } from '../chain/multicall-reads.ts';
+import { encodePageKey } from '../node/rpc/methods/token-page-key.ts';
+import { parseTokenBalancesParams } from '../node/rpc/methods/token-params.ts';
+import type { ContractReader } from '../chain/contract-reader.ts';
+import type { TokenIndex } from './token-index.ts';
 
 // crucible_getTokenBalances (platform §4): the balances of one answer are read at one block, the
 // tokens' in one aggregate3 eth_call; a balance that cannot be read is null with the reason.
@@ -24,9 +25,9 @@ export interface TokenBalancesResult {
 
 /**
  * Answers `(address, spec = "erc20", options?)`. Throws TokenParamsError for params that do not fit,
- * TokenChainError when the node fails, MulticallError when Multicall3 is missing.
+ * ContractReadError when the node fails, MulticallError when Multicall3 is missing.
  */
-export async function getTokenBalances(chain: TokenChain, index: TokenIndex, params: readonly unknown[]): Promise<TokenBalancesResult> {
+export async function getTokenBalances(chain: ContractReader, index: TokenIndex, params: readonly unknown[]): Promise<TokenBalancesResult> {
   const query = parseTokenBalancesParams(params);
   const { address } = query;
   if (query.spec === 'NATIVE_TOKEN') {

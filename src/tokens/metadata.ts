@@ -1,8 +1,9 @@
 import { LRUCache } from 'lru-cache';
 import { encodeFunctionData, erc20Abi, type Address } from 'viem';
-import { decodeTokenDecimals, decodeTokenText } from './decode.ts';
-import { readInOneCall } from './multicall.ts';
-import type { TokenChain } from './ports.ts';
+import { decodeTokenDecimals, decodeTokenText } from '../chain/token-answers.ts';
+import { readInOneCall } from '../chain/multicall-reads.ts';
+import type { ContractReader } from '../chain/contract-reader.ts';
+import type { TokenLogos } from '../token-list/token-list.ts';
 
 // crucible_getTokenMetadata (platform §4): name(), symbol() and decimals() in one aggregate3 call,
 // decoded leniently; the logo from Crucible's token list. What the chain says is cached per network
@@ -16,11 +17,6 @@ export interface TokenMetadata {
   logo: string | null;
 }
 
-/** One network's logos (TokenList.logos): the URL of a listed contract's logo, or null. */
-export interface TokenLogos {
-  logoOf(contract: Address): string | null;
-}
-
 interface ChainMetadata {
   /** false when the address holds no code: then every field is null, the logo too. */
   contract: boolean;
@@ -31,8 +27,8 @@ interface ChainMetadata {
 
 const metadataCalls = (['name', 'symbol', 'decimals'] as const).map((functionName) => encodeFunctionData({ abi: erc20Abi, functionName }));
 
-/** Throws TokenChainError when the node fails, MulticallError when Multicall3 is missing. */
-async function readChainMetadata(chain: TokenChain, contract: Address): Promise<ChainMetadata> {
+/** Throws ContractReadError when the node fails, MulticallError when Multicall3 is missing. */
+async function readChainMetadata(chain: ContractReader, contract: Address): Promise<ChainMetadata> {
   const blockNumber = await chain.blockNumber();
   const [name, symbol, decimals] = await readInOneCall(
     chain,
@@ -56,18 +52,18 @@ function withLogo(contract: Address, metadata: ChainMetadata, logos: TokenLogos)
 }
 
 /** The metadata of `address`, read now (no cache). */
-export async function getTokenMetadata(chain: TokenChain, logos: TokenLogos, address: Address): Promise<TokenMetadata> {
+export async function getTokenMetadata(chain: ContractReader, logos: TokenLogos, address: Address): Promise<TokenMetadata> {
   const contract = address.toLowerCase() as Address;
   return withLogo(contract, await readChainMetadata(chain, contract), logos);
 }
 
 export interface TokenMetadataReader {
   /** getTokenMetadata through the cache: a contract's metadata is read once per `ttlMs`; concurrent misses share one read. */
-  getTokenMetadata(network: string, chain: TokenChain, logos: TokenLogos, address: Address): Promise<TokenMetadata>;
+  getTokenMetadata(network: string, chain: ContractReader, logos: TokenLogos, address: Address): Promise<TokenMetadata>;
 }
 
 interface ReadContext {
-  chain: TokenChain;
+  chain: ContractReader;
   contract: Address;
 }
 

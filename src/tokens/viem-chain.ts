@@ -1,11 +1,11 @@
 import { BaseError, numberToHex, RpcRequestError, type Address, type Client, type Hex } from 'viem';
-import { TokenChainError, type TokenChain } from './ports.ts';
+import { ContractReadError, type ContractReader } from '../chain/contract-reader.ts';
 
-// A TokenChain over a viem client talking to one node: for scripts, tests and benchmarks that read
+// A ContractReader over a viem client talking to one node: for scripts, tests and benchmarks that read
 // a node directly (the gateway implements the port over its upstream pool). Raw JSON-RPC requests, so
-// each port call is exactly one request; node errors become TokenChainError.
+// each port call is exactly one request; node errors become ContractReadError.
 
-export function viemTokenChain(client: Client): TokenChain {
+export function viemTokenChain(client: Client): ContractReader {
   const request = async <T>(method: string, params: unknown[]): Promise<T> => {
     try {
       return (await client.request({ method, params } as never)) as T;
@@ -22,11 +22,11 @@ export function viemTokenChain(client: Client): TokenChain {
 }
 
 /** The node's own error when it answered one, else the node is unavailable. */
-function toTokenChainError(error: unknown): TokenChainError {
+function toTokenChainError(error: unknown): ContractReadError {
   const answered = error instanceof BaseError ? error.walk((cause) => cause instanceof RpcRequestError) : null;
   if (answered instanceof RpcRequestError) {
     const { code, data } = answered;
-    return new TokenChainError({ kind: 'node-error', code, message: answered.details, ...(data !== undefined && { data }) });
+    return new ContractReadError({ kind: 'node-error', code, message: answered.details, ...(data !== undefined && { data }) });
   }
-  return new TokenChainError({ kind: 'unavailable', reason: error instanceof BaseError ? error.shortMessage : String(error) });
+  return new ContractReadError({ kind: 'unavailable', reason: error instanceof BaseError ? error.shortMessage : String(error) });
 }

@@ -5,7 +5,7 @@ import type { BlockList } from 'node:net';
 import type { Database } from '../db/open.ts';
 import { redactUrls } from '../log/redact.ts';
 import { claimDueDeliveries, type ClaimedDelivery } from './claim.ts';
-import { signatureHeaders } from './payload.ts';
+import { signatureHeaders } from './signature.ts';
 import { postDelivery, type PostResult } from './post.ts';
 
 // The delivery worker (platform §6, ARCHITECTURE principle 7): claims due deliveries (claim.ts),

@@ -1,3 +1,4 @@
+import { NotFoundError } from '../accounts/errors.ts';
 import { AppInputError } from '../apps/errors.ts';
 
 // The webhook store's errors, as values callers tell apart: the API maps them to 400 and 404, the
@@ -8,10 +9,7 @@ export class WebhookInputError extends AppInputError {
   override name = 'WebhookInputError';
 }
 
-/** No such webhook, delivery or token for this owner: another owner's is answered the same way. */
-export class WebhookNotFoundError extends Error {
+/** No such webhook or delivery for this owner: another owner's is answered the same way. */
+export class WebhookNotFoundError extends NotFoundError {
   override name = 'WebhookNotFoundError';
-  constructor(what: string, id: string) {
-    super(`There is no ${what} ${JSON.stringify(id)}.`);
-  }
 }

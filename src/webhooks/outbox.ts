@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema, WebhookDeliveryRow } from '../db/schema.ts';
-import type { IndexHooks, IndexReset, TransfersIndexed, TransfersUndone } from '../indexer/index-writes.ts';
-import type { NftKind, Transfer } from '../indexer/transfer.ts';
-import type { NftMetadataRecord } from '../nfts/ports.ts';
-import { activityItem, byBlock, isNftTransfer, metadataCategory, metadataSnapshot, type WebhookEvent, type WebhookPayload } from './payload.ts';
+import type { IndexHooks, IndexReset, TransfersIndexed, TransfersUndone } from '../transfers/index-events.ts';
+import type { NftKind, Transfer } from '../transfers/transfer.ts';
+import {
+  activityItem,
+  byBlock,
+  isNftTransfer,
+  metadataCategory,
+  metadataSnapshot,
+  type NftMetadataFacts,
+  type WebhookEvent,
+  type WebhookPayload,
+} from './payload.ts';
 import type { WebhookType } from './schemas.ts';
 import { matchesFilters, type WebhookFilters } from './webhook.ts';
 
@@ -30,8 +38,8 @@ export interface MetadataChange {
   contract: string;
   tokenId: string;
   kind: NftKind;
-  before: NftMetadataRecord | null;
-  after: NftMetadataRecord;
+  before: NftMetadataFacts | null;
+  after: NftMetadataFacts;
 }
 
 const ROWS_PER_STATEMENT = 300;

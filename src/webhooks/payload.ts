@@ -1,7 +1,5 @@
-import { createHmac } from 'node:crypto';
-import type { Transfer } from '../indexer/transfer.ts';
-import type { NftKind } from '../indexer/transfer.ts';
-import type { NftMetadataRecord } from '../nfts/ports.ts';
+import type { Transfer } from '../transfers/transfer.ts';
+import type { NftKind } from '../transfers/transfer.ts';
 import type { WebhookType } from './schemas.ts';
 
 // What a delivery POSTs (platform §6), in the incumbent's shape: `{ webhookId, id, createdAt, type,
@@ -34,6 +32,21 @@ export interface ActivityItem {
   erc1155Metadata: Array<{ tokenId: string; value: string }> | null;
   category: ActivityCategory;
   log: ActivityLog;
+}
+
+/**
+ * What a webhook tells of an NFT's metadata record, as the NFT metadata store keeps it
+ * (src/nfts/nft-sources.ts, NftMetadataRecord): the fields of a snapshot, and the image's URLs.
+ */
+export interface NftMetadataFacts {
+  tokenUri: string | null;
+  metadata: Record<string, unknown> | null;
+  name: string | null;
+  description: string | null;
+  image: { cachedUrl: string | null; originalUrl: string | null };
+  error: string | null;
+  /** ms since the epoch. */
+  timeLastUpdated: number;
 }
 
 /** A token's metadata before or after a refresh, as an NFT_METADATA_UPDATE tells it. */
@@ -111,7 +124,7 @@ export function byBlock<T extends Transfer>(transfers: readonly T[]): Array<{ bl
     .map(([block, list]) => ({ block, transfers: list.sort((a, b) => a.logIndex - b.logIndex || a.batchIndex - b.batchIndex) }));
 }
 
-export function metadataSnapshot(record: NftMetadataRecord): MetadataSnapshot {
+export function metadataSnapshot(record: NftMetadataFacts): MetadataSnapshot {
   return {
     tokenUri: record.tokenUri,
     metadata: record.metadata,
@@ -125,22 +138,4 @@ export function metadataSnapshot(record: NftMetadataRecord): MetadataSnapshot {
 
 export function metadataCategory(kind: NftKind): ActivityCategory {
   return CATEGORY[kind];
-}
-
-/**
- * The headers that sign one attempt of a delivery, sent at `sentAtMs`, all keyed with the webhook's
- * signing key (src/webhooks/README.md):
- * - `X-Crucible-Timestamp`: the attempt's time in unix seconds (each retry has its own), and
- *   `X-Crucible-Signature`: hex HMAC-SHA256 of `<timestamp>.<raw body>`, so a receiver that refuses a
- *   timestamp more than 5 minutes from its clock refuses replays.
- * - `X-Alchemy-Signature`: hex HMAC-SHA256 of the raw body alone, as the incumbent signs it, so
- *   receivers written for its webhooks keep working (a captured delivery verifies again when replayed).
- */
-export function signatureHeaders(body: string, signingKey: string, sentAtMs: number): Record<string, string> {
-  const timestamp = String(Math.floor(sentAtMs / 1000));
-  return {
-    'x-crucible-timestamp': timestamp,
-    'x-crucible-signature': createHmac('sha256', signingKey).update(`${timestamp}.${body}`).digest('hex'),
-    'x-alchemy-signature': createHmac('sha256', signingKey).update(body).digest('hex'),
-  };
 }

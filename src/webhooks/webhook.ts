@@ -21,7 +21,7 @@ export interface Webhook {
   network: string;
   url: string;
   filters: WebhookFilters;
-  /** The key of its deliveries' signatures (payload.ts: signatureHeaders); shown to its owner whenever asked. */
+  /** The key of its deliveries' signatures (signature.ts: signatureHeaders); shown to its owner whenever asked. */
   signingKey: string;
   state: WebhookState;
   /** Why it is paused (`paused by its owner`, `repeated delivery failures: …`); null while active. */

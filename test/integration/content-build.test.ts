@@ -5,7 +5,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { surfaceManifestFile, type SurfaceManifest } from '../../src/http/surface-manifest.ts';
-import { loadSite } from '../../src/site/load.ts';
+import { loadSite } from '../../src/site/read-content.ts';
 import { locales } from '../../src/site/locales.ts';
 import { searchableSections, sections } from '../../src/site/sections.ts';
 import type { Site } from '../../src/site/site.ts';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
 
-// Local mode (FAUCET_MODE=local, the default) serves anvil's published keys, a faucet without a real
+// Local mode (CRUCIBLE_MODE=local, the default) serves anvil's published keys, a faucet without a real
 // CAPTCHA and a fetcher allowed onto this machine's site: the production server refuses to offer it to
 // the network (a HOST other than loopback) unless ALLOW_LOCAL_MODE_ON_NETWORK=yes says the operator means it.
 

@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { FaucetHandlers } from '../../src/api/operations/faucet.ts';
-import { createSiteApi } from '../../src/api/site-api.ts';
+import type { FaucetHandlers } from '../../src/faucet/api/operations.ts';
+import { createSiteApi } from '../../src/runtime/site-api.ts';
 import { createServerLogger } from '../../src/server/log.ts';
 import { createSiteServer, listen } from '../../src/server/server.ts';
 import { openStaticSite } from '../../src/server/static-site.ts';

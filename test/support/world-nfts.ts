@@ -5,7 +5,7 @@ import { DEMO_WALLET } from '../../src/chain/world/actors.ts';
 import { worldHoldings } from '../../src/chain/world/history.ts';
 import { WORLD_ADDRESSES } from '../../src/chain/world/manifest.ts';
 import { RELIC_FIRST_ONCHAIN_ID } from '../../src/chain/world/metadata.ts';
-import { erc1155UriId } from '../../src/nfts/erc1155-uri.ts';
+import { erc1155UriId } from '../../src/chain/erc1155-uri.ts';
 import { projectRoot } from './build.ts';
 
 // The demo wallet's NFTs as the world's history leaves them, each with the hosted document

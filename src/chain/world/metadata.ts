@@ -1,4 +1,4 @@
-import { erc1155UriId } from '../../nfts/erc1155-uri.ts';
+import { erc1155UriId } from '../erc1155-uri.ts';
 import { WORLD_HISTORY, type HostedCollectionId } from './history.ts';
 
 // The world's hosted NFT metadata: JSON documents and images under public/world/nft/<collection>/,

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { webhookComponentSchemas } from '../../api/operations/webhooks.ts';
+import type { webhookComponentSchemas } from '../../webhooks/api/operations.ts';
 import type * as schemas from '../../dashboard/schemas.ts';
 
 // What the dashboard's endpoints answer (platform §8), as the backend's schemas declare it.

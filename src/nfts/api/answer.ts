@@ -1,6 +1,6 @@
 import { getAddress, type Address } from 'viem';
-import type { NftKind } from '../../indexer/transfer.ts';
-import type { MarketplaceMetadata, NftContractFacts, NftMetadataRecord, NftTokenType } from '../ports.ts';
+import type { NftKind } from '../../transfers/transfer.ts';
+import type { MarketplaceMetadata, NftContractFacts, NftMetadataRecord, NftTokenType } from '../nft-sources.ts';
 import type { MintPoint, TransferPoint } from './index-reads.ts';
 import type { NftBody, NftContractBody } from './schemas.ts';
 

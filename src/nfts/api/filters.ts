@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Address } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import type { NftContractFacts } from '../ports.ts';
+import type { NftContractFacts } from '../nft-sources.ts';
 import { ownerContracts } from './index-reads.ts';
 
 // excludeFilters[] / includeFilters[] of an owner's NFTs (platform §5), decided per contract so that

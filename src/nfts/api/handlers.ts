@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import { getAddress, type Address } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import { indexedBlock, nftsOfOwner, type IndexedBlock } from '../../indexer/queries.ts';
+import { indexedBlock, nftsOfOwner, type IndexedBlock } from '../../transfers/queries.ts';
 import { CrucibleError } from '../../errors/crucible-error.ts';
 import { tokenUriTimeoutMs, type TokenUriTimeoutLimits } from '../fetch-timeout.ts';
-import { nftKey, type NftContractFacts, type NftContractSource, type NftMetadataSource, type NftRef } from '../ports.ts';
+import { nftKey, type NftContractFacts, type NftContractSource, type NftMetadataSource, type NftRef } from '../nft-sources.ts';
 import { acquiredAtBody, contractBody, isoOf, nftBody, tokenTypeOf } from './answer.ts';
 import { allowedContracts } from './filters.ts';
 import { acquisitionsOf, indexedContractKind, indexedTokenKind, mintsOf } from './index-reads.ts';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { getAddress, type Address, type Hex } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import { ZERO_ADDRESS, type NftKind } from '../../indexer/transfer.ts';
+import { ZERO_ADDRESS, type NftKind } from '../../transfers/transfer.ts';
 
 // What the NFT answers read from the transfer index besides an owner's page (spec 2.11 `mint`,
 // `acquiredAt`): a token's mint is its first transfer from the zero address; an owner acquired a token

@@ -1,5 +1,5 @@
 import { getAddress } from 'viem';
-import type { NftsOfOwnerQuery } from '../../indexer/queries.ts';
+import type { NftsOfOwnerQuery } from '../../transfers/queries.ts';
 
 // The pageKey of an owner's NFTs (platform §5): opaque to callers, it is the index's keyset cursor (the
 // last NFT of the page and the transfer that last changed it) with the order it was given in, as

@@ -1,13 +1,13 @@
 import type { Address, Hex } from 'viem';
-import type { TokenChain } from '../../tokens/ports.ts';
+import type { ContractReader } from '../../chain/contract-reader.ts';
 
 // What the contract reader asks of a network's chain (platform §5): the token core's reads (calls
 // at a block through Multicall3, code at a block), and the few calls that find where a contract was
 // created. Node answers are returned as given (`unknown`) and checked by the pure readers in
 // creation.ts, since nodes differ in what they support and how they spell it.
 
-/** One network's chain. Every method throws TokenChainError when the node fails or does not support the call. */
-export interface NftChain extends TokenChain {
+/** One network's chain. Every method throws ContractReadError when the node fails or does not support the call. */
+export interface NftChain extends ContractReader {
   /** Block 0's hash: the chain's identity (a reset devnet has another). */
   genesisHash(): Promise<Hex>;
   /** eth_getBlockReceipts: every receipt of the block. */

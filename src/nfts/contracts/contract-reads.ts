@@ -1,8 +1,8 @@
 import { decodeAbiParameters, encodeFunctionData, parseAbi, type Address, type Hex } from 'viem';
-import { decodeTokenText, firstWord } from '../../tokens/decode.ts';
-import { readInOneCall, type ContractRead, type ReadOutcome } from '../../tokens/multicall.ts';
-import type { NftKind } from '../../indexer/transfer.ts';
-import type { TokenChain } from '../../tokens/ports.ts';
+import { decodeTokenText, firstWord } from '../../chain/token-answers.ts';
+import { readInOneCall, type ContractRead, type ReadOutcome } from '../../chain/multicall-reads.ts';
+import type { NftKind } from '../../transfers/transfer.ts';
+import type { ContractReader } from '../../chain/contract-reader.ts';
 
 // A contract's facts as the chain states them (platform §5), many contracts read in one Multicall3
 // aggregate3 at one block: ERC-165 support for ERC-721 and ERC-1155 (and 0xffffffff, which a real
@@ -97,9 +97,9 @@ export function decodeContractReads(outcomes: readonly ReadOutcome[]): ContractC
   };
 }
 
-/** Every contract's facts in one aggregate3 call at `blockNumber`, in input order. Throws TokenChainError, MulticallError. */
+/** Every contract's facts in one aggregate3 call at `blockNumber`, in input order. Throws ContractReadError, MulticallError. */
 export async function readContractFacts(
-  chain: TokenChain,
+  chain: ContractReader,
   contracts: ReadonlyArray<{ address: Address; sample: SampleToken | null }>,
   blockNumber: bigint,
 ): Promise<ContractChainFacts[]> {

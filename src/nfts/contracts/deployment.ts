@@ -1,5 +1,5 @@
 import type { Address } from 'viem';
-import { TokenChainError } from '../../tokens/ports.ts';
+import { ContractReadError } from '../../chain/contract-reader.ts';
 import type { NftChain } from './chain.ts';
 import { creationFromOtterscan, creatorFromCallTraces, creatorFromParityTraces, creatorFromReceipts, minedSender } from './creation.ts';
 
@@ -19,7 +19,7 @@ export interface Deployment {
   settled: boolean;
 }
 
-/** Finds the deployment of `contract`, which has code at `head`. Throws TokenChainError only when no node answered. */
+/** Finds the deployment of `contract`, which has code at `head`. Throws ContractReadError only when no node answered. */
 export async function findDeployment(chain: NftChain, contract: Address, head: bigint): Promise<Deployment> {
   const block = await firstBlockWithCode(chain, contract, head);
   if (block === 0n) return { blockNumber: 0, deployer: null, settled: true };
@@ -76,7 +76,7 @@ async function whenSupported<T>(read: () => Promise<T | null>): Promise<T | null
   try {
     return await read();
   } catch (error) {
-    if (error instanceof TokenChainError && error.failure.kind === 'node-error') return null;
+    if (error instanceof ContractReadError && error.failure.kind === 'node-error') return null;
     throw error;
   }
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { getAddress, type Address, type Hex } from 'viem';
 import type { DatabaseSchema, NftContractRow } from '../../db/schema.ts';
-import type { IndexReset } from '../../indexer/index-writes.ts';
-import type { NftKind } from '../../indexer/transfer.ts';
+import type { IndexReset } from '../../transfers/index-events.ts';
+import type { NftKind } from '../../transfers/transfer.ts';
 import type { ContractChainFacts } from './contract-reads.ts';
 import type { Deployment } from './deployment.ts';
 import type { IndexEvidence } from './index-evidence.ts';

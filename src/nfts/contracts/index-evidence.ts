@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import { ZERO_ADDRESS, type NftKind } from '../../indexer/transfer.ts';
+import { ZERO_ADDRESS, type NftKind } from '../../transfers/transfer.ts';
 import type { SampleToken } from './contract-reads.ts';
 
 // What the transfer index knows of a contract (platform §5), for its token type when ERC-165 says

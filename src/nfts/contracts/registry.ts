@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { WORLD_ADDRESSES } from '../../chain/world/manifest.ts';
 import { contentLocation } from '../../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../../site/records.ts';
-import type { MarketplaceMetadata, NftCollection } from '../ports.ts';
+import type { MarketplaceMetadata, NftCollection } from '../nft-sources.ts';
 
 // The collections registry (platform §5): content/collections/<slug>.yaml says what a marketplace
 // would say of a collection (its name, description, links, images, safelist status, floor price),

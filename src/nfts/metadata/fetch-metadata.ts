@@ -1,8 +1,8 @@
 import type { NftFetchError } from '../fetch-error.ts';
-import { substituteTokenId } from '../erc1155-uri.ts';
+import { substituteTokenId } from '../../chain/erc1155-uri.ts';
 import { loadUri, type LoadUriOptions } from '../load-uri.ts';
 import { parseMetadataDocument } from '../metadata-document.ts';
-import type { NftRef } from '../ports.ts';
+import type { NftRef } from '../nft-sources.ts';
 import { resolveTokenUri } from '../token-uri.ts';
 import type { TokenUriRead } from './token-uri-calls.ts';
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema, NftMetadataRow } from '../../db/schema.ts';
 import { sha256Hex } from '../media/media-table.ts';
 import { mediaUrl } from '../media/media-urls.ts';
-import { nftKey, type NftMedia, type NftMetadataRecord, type NftRef } from '../ports.ts';
+import { nftKey, type NftMedia, type NftMetadataRecord, type NftRef } from '../nft-sources.ts';
 import type { FetchedMetadata } from './fetch-metadata.ts';
 
 // The stored metadata records (nft_metadata), read with their image's outcome (nft_images) and

@@ -2,10 +2,10 @@ import type { Kysely } from 'kysely';
 import type { BlockList } from 'node:net';
 import pLimit from 'p-limit';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import type { TokenChain } from '../../tokens/ports.ts';
+import type { ContractReader } from '../../chain/contract-reader.ts';
 import type { LoadUriOptions } from '../load-uri.ts';
 import { createImageFetcher } from '../media/image-fetcher.ts';
-import { nftKey, type NftMetadataRecord, type NftMetadataSource, type NftRef } from '../ports.ts';
+import { nftKey, type NftMetadataRecord, type NftMetadataSource, type NftRef } from '../nft-sources.ts';
 import type { UriGateways } from '../token-uri.ts';
 import { fetchMetadata, isPassingFailure, type FetchedMetadata } from './fetch-metadata.ts';
 import { insertRecord, metadataRow, readRecords, replaceRecord, touchRecord, type StoredNftMetadata } from './metadata-table.ts';
@@ -33,7 +33,7 @@ export type OnMetadataChange = (trx: Kysely<DatabaseSchema>, change: NftMetadata
 export interface NftMetadataStoreOptions {
   db: Kysely<DatabaseSchema>;
   /** A network's chain (the gateway's upstream pool, or a node); null: the network cannot be read, its tokens get no record. */
-  chainOf(network: string): TokenChain | null;
+  chainOf(network: string): ContractReader | null;
   /** The site's origin: media URLs are absolute on it. */
   siteOrigin: string;
   fetch: {

@@ -1,7 +1,7 @@
 import { decodeFunctionResult, encodeFunctionData, parseAbi, type Address } from 'viem';
-import { readInOneCall } from '../../tokens/multicall.ts';
-import type { TokenChain } from '../../tokens/ports.ts';
-import type { NftRef } from '../ports.ts';
+import { readInOneCall } from '../../chain/multicall-reads.ts';
+import type { ContractReader } from '../../chain/contract-reader.ts';
+import type { NftRef } from '../nft-sources.ts';
 
 // The token URIs of many NFTs in one Multicall3 eth_call at one block (platform §5): ERC-721's
 // tokenURI(id), ERC-1155's uri(id) (its `{id}` left in: what the contract returned). Each read may
@@ -15,8 +15,8 @@ export type TokenUriRead = { ok: true; uri: string } | { ok: false; reason: stri
 /** The function a token's URI is read with. */
 const uriFunctionOf = (kind: NftRef['kind']): 'tokenURI' | 'uri' => (kind === 'erc1155' ? 'uri' : 'tokenURI');
 
-/** Each token's URI, in the order given, all read at `blockNumber`. Throws TokenChainError or MulticallError when the call as a whole fails. */
-export async function readTokenUris(chain: TokenChain, tokens: readonly NftRef[], blockNumber: bigint): Promise<TokenUriRead[]> {
+/** Each token's URI, in the order given, all read at `blockNumber`. Throws ContractReadError or MulticallError when the call as a whole fails. */
+export async function readTokenUris(chain: ContractReader, tokens: readonly NftRef[], blockNumber: bigint): Promise<TokenUriRead[]> {
   const reads = tokens.map((token) => ({
     target: token.contract.toLowerCase() as Address,
     callData: encodeFunctionData({ abi: ABI, functionName: uriFunctionOf(token.kind), args: [BigInt(token.tokenId)] }),

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Address } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import type { NftRef } from '../ports.ts';
+import type { NftRef } from '../nft-sources.ts';
 import type { NftMetadataStore } from './store.ts';
 
 // The metadata worker (platform §5): fetches the metadata of every NFT the transfer index holds

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { ExchangeListing } from '../../token-list/price-sources.ts';
 import type { Observation, SourceRef } from '../observation.ts';
 import { binanceCandles, binanceTicker } from './binance-client.ts';
 import { binanceSource } from './binance.ts';
@@ -10,34 +10,10 @@ import { krakenCandles, krakenTicker } from './kraken-client.ts';
 import { krakenSource } from './kraken.ts';
 import type { UsdtObservation } from './usdt.ts';
 
-// An exchange market as the token list names it and the sampler holds it (platform §7): which exchange,
+// An exchange market as the token list names it (src/token-list/price-sources.ts) and the sampler holds it (platform §7): which exchange,
 // which of its markets, and the two calls the sampler makes. Only markets quoted in dollars, or in USDT
 // on Binance (its observations stay in tether until converted), can be listed.
 
-/** One exchange market pricing a token, as the token list writes it. */
-export const exchangeListing = z.discriminatedUnion(
-  'exchange',
-  [
-    z.strictObject({
-      exchange: z.literal('coinbase'),
-      /** A Coinbase Exchange product quoted in dollars. */
-      product: z.string().regex(/^[A-Z0-9]+-USD$/, { error: 'must be a Coinbase Exchange product quoted in dollars, such as ETH-USD' }),
-    }),
-    z.strictObject({
-      exchange: z.literal('kraken'),
-      /** A Kraken pair quoted in dollars, by either of its names. */
-      pair: z.string().regex(/^[A-Z0-9]+USD$/, { error: 'must be a Kraken pair quoted in dollars, such as XETHZUSD or ETHUSD' }),
-    }),
-    z.strictObject({
-      exchange: z.literal('binance'),
-      /** A Binance symbol quoted in USDT. */
-      symbol: z.string().regex(/^[A-Z0-9]+USDT$/, { error: 'must be a Binance symbol quoted in USDT, such as ETHUSDT' }),
-    }),
-  ],
-  { error: 'must name its exchange: coinbase, kraken or binance' },
-);
-
-export type ExchangeListing = z.output<typeof exchangeListing>;
 type ExchangeName = ExchangeListing['exchange'];
 
 interface QuotedSource<Quote extends string, O> {

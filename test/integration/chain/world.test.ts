@@ -5,7 +5,7 @@ import { deployWorld, PartialWorldError } from '../../../src/chain/world/deploy.
 import { AIRDROP_SIZE, worldHoldings, type Erc20Id } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract, type WorldContractId } from '../../../src/chain/world/manifest.ts';
 import { RELIC_FIRST_ONCHAIN_ID, worldBaseUri } from '../../../src/chain/world/metadata.ts';
-import { erc1155UriId } from '../../../src/nfts/erc1155-uri.ts';
+import { erc1155UriId } from '../../../src/chain/erc1155-uri.ts';
 import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 
 const siteOrigin = 'http://localhost:4321';

@@ -76,7 +76,7 @@ describe.each(variants)('faucet sends killed mid-burst on $label', ({ engine }) 
     const location = await engine.location();
     if (withRedis) redis ??= await startRedis();
     const env: Record<string, string> = {
-      FAUCET_MODE: 'local',
+      CRUCIBLE_MODE: 'local',
       RPC_URL_CRUCIBLE_TESTNET: anvil.rpcUrl,
       ...databaseEnv(location),
       ...(location.engine === 'sqlite' ? {} : { DATABASE_PATH: join(dir, 'faucet.sqlite') }),

@@ -16,6 +16,8 @@ export interface DashboardSite {
   origin: string;
   databasePath: string;
   validator: ResponseValidator;
+  /** The server's stdout so far, one line each. */
+  logLines(): string[];
   browser(ip?: string): Browser;
   stop(): Promise<void>;
 }
@@ -38,6 +40,7 @@ export async function startDashboardSite(env: Record<string, string> = {}): Prom
       origin,
       databasePath,
       validator,
+      logLines: () => server!.logLines(),
       browser: (ip) => {
         const n = ++browsers;
         return new Browser(origin, siteOrigin, validator, ip ?? `10.${(n >> 8) & 255}.${n & 255}.1`);

@@ -11,7 +11,7 @@ import type { Database } from '../../../src/db/open.ts';
 import { dashboardEndpoints } from '../../../src/dashboard/operations.ts';
 import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
 import { createKeyLookup } from '../../../src/admission/callers.ts';
-import { createAccountTokens } from '../../../src/webhooks/account-tokens.ts';
+import { createAccountTokens } from '../../../src/accounts/auth-tokens.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 
 // The gateway remembers each key it looked up for a second (src/admission/callers.ts). With the

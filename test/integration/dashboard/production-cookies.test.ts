@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newEmail, PASSWORD, startDashboardSite, type DashboardSite } from './dashboard-site.ts';
 
-// Outside local mode (FAUCET_MODE=production) the dashboard's cookies are Secure and named with
+// Outside local mode (production mode) the dashboard's cookies are Secure and named with
 // the __Host- prefix (platform §8), which a browser accepts only from a secure origin, for Path=/
 // and without a Domain: no subdomain can plant or overwrite them. (The test reads them over plain
-// HTTP; a browser would send them only over HTTPS.)
+// HTTP; a browser would send them only over HTTPS.) The server is put in production mode by
+// FAUCET_MODE, the former name of CRUCIBLE_MODE, which it still reads and warns about.
 
 let site: DashboardSite;
 
@@ -42,4 +43,13 @@ it('sets __Host-crucible_session (HttpOnly) and __Host-crucible_csrf, both Secur
   expect((await local.call('GET', '/api/dashboard/apps')).status).toBe(401);
   const signedOut = await browser.call('POST', '/api/dashboard/sign-out');
   expect(signedOut.setCookies).toEqual(['__Host-crucible_session=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Lax']);
+});
+
+it('reads FAUCET_MODE, the former name of CRUCIBLE_MODE, and says so at start-up', () => {
+  const renamed = site
+    .logLines()
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { msg?: string; warning?: string })
+    .filter((record) => record.msg === 'setting renamed');
+  expect(renamed.map((record) => record.warning)).toContainEqual(expect.stringMatching(/^FAUCET_MODE is renamed CRUCIBLE_MODE .*FAUCET_MODE=production/));
 });

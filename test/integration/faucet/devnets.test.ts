@@ -141,7 +141,7 @@ describe('faucet chains', () => {
   it('starts no devnet in production mode', async () => {
     const config = readFaucetConfig(
       {
-        FAUCET_MODE: 'production',
+        CRUCIBLE_MODE: 'production',
         TURNSTILE_SECRET_KEY: 's',
         TURNSTILE_SITE_KEY: 'k',
         TURNSTILE_EXPECTED_HOSTNAME: 'faucet.example.com',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { parseEther, type Address } from 'viem';
 import { privateKeyToAddress } from 'viem/accounts';
 import { envSuffixOf } from '../../../src/config/faucet.ts';
-import { startFaucetRuntime, type FaucetRuntime, type FaucetRuntimeOptions } from '../../../src/faucet/runtime.ts';
+import { startFaucetRuntime, type FaucetRuntime, type FaucetRuntimeOptions } from '../../../src/runtime/faucet.ts';
 import { FAUCET_KEY, startRpcProxy, startTestAnvil, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
 import { startSiteverify, type TestSiteverify } from '../../support/siteverify.ts';
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
       startBuiltSite({
         distDir: fixture.distDir,
         env: {
-          FAUCET_MODE: 'local',
+          CRUCIBLE_MODE: 'local',
           REDIS_URL: redis.url,
           RPC_URL_CRUCIBLE_TESTNET: chain.rpcUrl,
           DATABASE_PATH: join(dir, `${name}.sqlite`),

@@ -3,7 +3,7 @@ import { getAddress, parseEther, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
-import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
+import { startFaucetRuntime, type FaucetRuntime } from '../../../src/runtime/faucet.ts';
 import { FAUCET_KEY, frontRunEveryBroadcast, holdBlockGasLimit, randomAddress, THIRD_PARTY_KEY } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, HARNESS_TURNSTILE_ACTION, HARNESS_TURNSTILE_HOSTNAME, startHarness, type Harness } from './harness.ts';
 
@@ -276,7 +276,7 @@ describe('send: production mode', () => {
       chains: {},
       reuse: h,
       env: {
-        FAUCET_MODE: 'production',
+        CRUCIBLE_MODE: 'production',
         TURNSTILE_SITE_KEY: 'harness-site-key',
         TURNSTILE_EXPECTED_HOSTNAME: HARNESS_TURNSTILE_HOSTNAME,
         TURNSTILE_ACTION: HARNESS_TURNSTILE_ACTION,

@@ -2,7 +2,7 @@ import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_TURNSTILE_TOKEN } from '../../../src/faucet/captcha.ts';
-import { startFaucetRuntime, type FaucetRuntime } from '../../../src/faucet/runtime.ts';
+import { startFaucetRuntime, type FaucetRuntime } from '../../../src/runtime/faucet.ts';
 import type { FaucetStatusResult } from '../../../src/faucet/results.ts';
 import { randomAddress, startTestAnvil, THIRD_PARTY_KEY, type TestAnvil } from '../../support/anvil.ts';
 import { startHarness, type Harness } from './harness.ts';

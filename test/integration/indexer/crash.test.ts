@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/open.ts';
 import { readCheckpoint } from '../../../src/indexer/checkpoints.ts';
-import { indexerStatus } from '../../../src/indexer/queries.ts';
+import { indexerStatus } from '../../../src/transfers/queries.ts';
 import { startRpcProxy, startTestAnvil } from '../../support/anvil.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 import { cleanupAfterEach, deployTokenSet, devAccounts, expectIndexMatchesChain, tokenMoves, waitFor, waitForIndexed } from './token-chain.ts';

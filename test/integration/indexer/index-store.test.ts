@@ -4,8 +4,8 @@ import type { Database } from '../../../src/db/open.ts';
 import { createCheckpoint, readCheckpoint, recordError } from '../../../src/indexer/checkpoints.ts';
 import { applyStep, CheckpointMovedError, resetIndex, rollbackTo, type IndexStep } from '../../../src/indexer/index-writes.ts';
 import { acquireLease, LeaseLostError, releaseLease } from '../../../src/indexer/lease.ts';
-import { indexerStatus, nftsOfOwner, tokensOfHolder } from '../../../src/indexer/queries.ts';
-import type { Transfer } from '../../../src/indexer/transfer.ts';
+import { indexerStatus, nftsOfOwner, tokensOfHolder } from '../../../src/transfers/queries.ts';
+import type { Transfer } from '../../../src/transfers/transfer.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 
 // The index's writes and reads on both engines, over transfers made up here (the follower over a

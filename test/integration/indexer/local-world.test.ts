@@ -6,7 +6,7 @@ import { WORLD_HISTORY, worldHoldings } from '../../../src/chain/world/history.t
 import { WORLD_ADDRESSES } from '../../../src/chain/world/manifest.ts';
 import { type WorldErc20Id, worldErc20Address } from '../../../src/chain/world/price-layer.ts';
 import { createTransferIndexer } from '../../../src/indexer/indexer.ts';
-import { nftsOfOwner, tokensOfHolder } from '../../../src/indexer/queries.ts';
+import { nftsOfOwner, tokensOfHolder } from '../../../src/transfers/queries.ts';
 import { startTestAnvil } from '../../support/anvil.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 import { cleanupAfterEach, waitForIndexed } from './token-chain.ts';

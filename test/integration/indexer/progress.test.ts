@@ -1,11 +1,11 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import type { RequestContext } from '../../../src/api/operation.ts';
-import type { FaucetHandlers } from '../../../src/api/operations/faucet.ts';
-import { createSiteApi, siteOpenApiDocument } from '../../../src/api/site-api.ts';
+import type { FaucetHandlers } from '../../../src/faucet/api/operations.ts';
+import { createSiteApi, siteOpenApiDocument } from '../../../src/runtime/site-api.ts';
 import { createTransferIndexer } from '../../../src/indexer/indexer.ts';
 import { registerIndexerMetrics } from '../../../src/indexer/metrics.ts';
-import { indexerStatus } from '../../../src/indexer/queries.ts';
+import { indexerStatus } from '../../../src/transfers/queries.ts';
 import { startTestAnvil } from '../../support/anvil.ts';
 import { createResponseValidator } from '../../support/openapi-validator.ts';
 import { databaseEngines } from '../../support/postgres.ts';

@@ -4,7 +4,7 @@ import { afterEach, expect } from 'vitest';
 import { ARTIFACTS } from '../../../src/chain/world/artifacts.ts';
 import type { DatabaseSchema } from '../../../src/db/schema.ts';
 import { readCheckpoint } from '../../../src/indexer/checkpoints.ts';
-import { nftsOfOwner, tokensOfHolder } from '../../../src/indexer/queries.ts';
+import { nftsOfOwner, tokensOfHolder } from '../../../src/transfers/queries.ts';
 import type { TestAnvil } from '../../support/anvil.ts';
 
 // Tokens of every kind the indexer follows, deployed on a real anvil from the local world's

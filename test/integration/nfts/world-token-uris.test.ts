@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployWorld } from '../../../src/chain/world/deploy.ts';
 import { worldContract } from '../../../src/chain/world/manifest.ts';
 import { NON_PUBLIC_ADDRESSES } from '../../../src/net/blocked-addresses.ts';
-import { substituteTokenId } from '../../../src/nfts/erc1155-uri.ts';
+import { substituteTokenId } from '../../../src/chain/erc1155-uri.ts';
 import { loadUri, type LoadUriOptions } from '../../../src/nfts/load-uri.ts';
 import { parseMetadataDocument, type MetadataDocument } from '../../../src/nfts/metadata-document.ts';
 import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';

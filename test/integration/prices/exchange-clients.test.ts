@@ -4,7 +4,8 @@ import { parseBinanceTicker } from '../../../src/prices/exchanges/binance.ts';
 import { parseCoinbaseTicker } from '../../../src/prices/exchanges/coinbase.ts';
 import { createExchangeHttp } from '../../../src/prices/exchanges/http.ts';
 import { parseKrakenTicker } from '../../../src/prices/exchanges/kraken.ts';
-import { createExchangeSource, type ExchangeListing } from '../../../src/prices/exchanges/source.ts';
+import { createExchangeSource } from '../../../src/prices/exchanges/source.ts';
+import type { ExchangeListing } from '../../../src/token-list/price-sources.ts';
 import { answerJson, type ExchangeServer, fixture, startExchangeServer } from './exchange-server.ts';
 
 // The exchange clients against one local HTTP server that answers as Coinbase Exchange, Kraken and

@@ -12,7 +12,7 @@ import { planPrices } from '../../../src/prices/plan.ts';
 import { createExchangeTickers } from '../../../src/prices/exchange-tickers.ts';
 import { createPriceSampler } from '../../../src/prices/sampler.ts';
 import { currentPrices } from '../../../src/prices/store.ts';
-import { loadTokenList } from '../../../src/tokens/token-list.ts';
+import { loadTokenList } from '../../../src/token-list/token-list.ts';
 import { viemTokenChain } from '../../../src/tokens/viem-chain.ts';
 import { startTestAnvil } from '../../support/anvil.ts';
 import { startExchangeServer } from './exchange-server.ts';

@@ -4,9 +4,9 @@ import { DEMO_WALLET, WORLD_DEPLOYER, WORLD_HOLDERS } from '../../../src/chain/w
 import { worldHoldings } from '../../../src/chain/world/history.ts';
 import { WORLD_ADDRESSES } from '../../../src/chain/world/manifest.ts';
 import { getTokenBalances, type TokenBalancesResult } from '../../../src/tokens/balances.ts';
-import { MulticallError } from '../../../src/tokens/multicall.ts';
-import { TokenParamsError } from '../../../src/tokens/params.ts';
-import { TokenChainError } from '../../../src/tokens/ports.ts';
+import { MulticallError } from '../../../src/chain/multicall-reads.ts';
+import { TokenParamsError } from '../../../src/node/rpc/methods/token-params.ts';
+import { ContractReadError } from '../../../src/chain/contract-reader.ts';
 import { viemTokenChain } from '../../../src/tokens/viem-chain.ts';
 import { randomAddress, startTestAnvil } from '../../support/anvil.ts';
 import { startWorldChain } from './world-chain.ts';
@@ -178,7 +178,7 @@ describe('node failures', () => {
     }
     const gone = viemTokenChain(createPublicClient({ transport: http(empty.rpcUrl, { retryCount: 0 }) }));
     const failure = await getTokenBalances(gone, world.index, [DEMO_WALLET, [forge]]).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(TokenChainError);
-    expect((failure as TokenChainError).failure.kind).toBe('unavailable');
+    expect(failure).toBeInstanceOf(ContractReadError);
+    expect((failure as ContractReadError).failure.kind).toBe('unavailable');
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WORLD_ADDRESSES } from '../../../src/chain/world/manifest.ts';
 import { createTokenMetadataReader, getTokenMetadata } from '../../../src/tokens/metadata.ts';
-import { loadTokenList, type TokenList } from '../../../src/tokens/token-list.ts';
+import { loadTokenList, type TokenList } from '../../../src/token-list/token-list.ts';
 import { randomAddress } from '../../support/anvil.ts';
 import { SITE_ORIGIN, startWorldChain } from './world-chain.ts';
 

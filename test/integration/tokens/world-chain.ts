@@ -5,7 +5,7 @@ import { createPublicClient, http } from 'viem';
 import { deployWorld } from '../../../src/chain/world/deploy.ts';
 import { openDatabase } from '../../../src/db/open.ts';
 import { createTransferIndexer } from '../../../src/indexer/indexer.ts';
-import { databaseTokenIndex } from '../../../src/node/token-index.ts';
+import { databaseTokenIndex } from '../../../src/runtime/adapters/database-token-index.ts';
 import { viemTokenChain } from '../../../src/tokens/viem-chain.ts';
 import { startRpcProxy, startTestAnvil } from '../../support/anvil.ts';
 import { waitForIndexed } from '../indexer/token-chain.ts';

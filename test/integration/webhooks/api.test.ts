@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../../src/api/router.ts';
-import { webhookOperations } from '../../../src/api/operations/webhooks.ts';
-import { siteOpenApiDocument } from '../../../src/api/site-api.ts';
+import { webhookOperations } from '../../../src/webhooks/api/operations.ts';
+import { siteOpenApiDocument } from '../../../src/runtime/site-api.ts';
 import { createAppStore } from '../../../src/apps/store.ts';
 import type { Database } from '../../../src/db/open.ts';
-import { createAccountTokens, type AccountTokens } from '../../../src/webhooks/account-tokens.ts';
+import { createAccountTokens, type AccountTokens } from '../../../src/accounts/auth-tokens.ts';
 import { createWebhookStore } from '../../../src/webhooks/store.ts';
 import { createResponseValidator } from '../../support/openapi-validator.ts';
 import { databaseEngines } from '../../support/postgres.ts';

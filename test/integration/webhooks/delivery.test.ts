@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/open.ts';
 import { NON_PUBLIC_ADDRESSES } from '../../../src/net/blocked-addresses.ts';
-import type { NftMetadataRecord } from '../../../src/nfts/ports.ts';
+import type { NftMetadataRecord } from '../../../src/nfts/nft-sources.ts';
 import { enqueueMetadataUpdate } from '../../../src/webhooks/outbox.ts';
 import { pausedForFailuresReason, type DeliveryWorkerOptions } from '../../../src/webhooks/delivery-worker.ts';
 import { createWebhookStore, type WebhookStore } from '../../../src/webhooks/store.ts';

@@ -1,6 +1,6 @@
 import type { Address, Hex } from 'viem';
 import type { Database } from '../../../src/db/open.ts';
-import type { Transfer } from '../../../src/indexer/transfer.ts';
+import type { Transfer } from '../../../src/transfers/transfer.ts';
 import { webhookIndexHooks } from '../../../src/webhooks/outbox.ts';
 
 // Fills the outbox as the indexer does, through its own hook inside a transaction, with ERC-721

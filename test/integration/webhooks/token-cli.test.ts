@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccountStore } from '../../../src/accounts/store.ts';
 import { openDatabase, type Database } from '../../../src/db/open.ts';
-import { createAccountTokens } from '../../../src/webhooks/account-tokens.ts';
+import { createAccountTokens } from '../../../src/accounts/auth-tokens.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 
 // `npm run apps -- token …` as operators run it, a child process configured by its environment;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ERROR_BODY_CODES as apiErrorCodes } from '../../../src/errors/codes.ts';
 import { faucetErrorCodes } from '../../../src/faucet/errors.ts';
-import { siteOpenApiDocument } from '../../../src/api/site-api.ts';
+import { siteOpenApiDocument } from '../../../src/runtime/site-api.ts';
 import { locales } from '../../../src/site/locales.ts';
-import { loadSite } from '../../../src/site/load.ts';
+import { loadSite } from '../../../src/site/read-content.ts';
 import { sections } from '../../../src/site/sections.ts';
 
 const origin = 'https://crucible.dev';

@@ -3,7 +3,8 @@ import { parseEther } from 'viem';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEV_FAUCET_PRIVATE_KEY } from '../../../src/chain/dev-accounts.ts';
 import { loadFaucetNetworks, type FaucetNetwork } from '../../../src/chain/networks.ts';
-import { envSuffixOf, FaucetConfigError, isLocalUrl, pageTurnstile, readFaucetConfig, TURNSTILE_SITEVERIFY_URL } from '../../../src/config/faucet.ts';
+import { ConfigError } from '../../../src/config/config-error.ts';
+import { envSuffixOf, isLocalUrl, pageTurnstile, readFaucetConfig, TURNSTILE_SITEVERIFY_URL } from '../../../src/config/faucet.ts';
 
 let networks: FaucetNetwork[];
 beforeAll(async () => {
@@ -16,7 +17,7 @@ const OWN_KEY = `0x${'ab'.repeat(32)}`;
 const DEV_ACCOUNT_3_KEY = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
 
 const production = {
-  FAUCET_MODE: 'production',
+  CRUCIBLE_MODE: 'production',
   TURNSTILE_SECRET_KEY: '0x4AAAAAAAreal-secret',
   TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site',
   TURNSTILE_EXPECTED_HOSTNAME: 'faucet.example.com',
@@ -25,11 +26,11 @@ const production = {
   MAINNET_RPC_URL: 'https://mainnet.example.com',
 };
 
-function refusal(env: Record<string, string>): FaucetConfigError {
+function refusal(env: Record<string, string>): ConfigError {
   try {
     readFaucetConfig(env, networks);
   } catch (error) {
-    if (error instanceof FaucetConfigError) return error;
+    if (error instanceof ConfigError) return error;
     throw error;
   }
   throw new Error('configuration was accepted');
@@ -62,7 +63,7 @@ describe('readFaucetConfig in local mode', () => {
     for (const variable of ['RPC_URL_ETHEREUM_SEPOLIA', 'MAINNET_RPC_URL']) {
       const error = refusal({ [variable]: 'https://rpc.example.com/v2/key' });
       expect(error.variable).toBe(variable);
-      expect(error.message).toMatch(/FAUCET_MODE=production/);
+      expect(error.message).toMatch(/CRUCIBLE_MODE=production/);
     }
     // A remote endpoint with a dev key is refused for the endpoint, whatever the key.
     expect(refusal({ RPC_URL_BASE_SEPOLIA: 'http://10.0.0.2:8545', FAUCET_PRIVATE_KEY: DEV_FAUCET_PRIVATE_KEY }).variable).toBe('RPC_URL_BASE_SEPOLIA');
@@ -71,7 +72,7 @@ describe('readFaucetConfig in local mode', () => {
   it("refuses a key that is not one of anvil's, even for a local devnet, naming the variable", () => {
     const shared = refusal({ FAUCET_PRIVATE_KEY: OWN_KEY });
     expect(shared.variable).toBe('FAUCET_PRIVATE_KEY');
-    expect(shared.message).toMatch(/FAUCET_MODE=production/);
+    expect(shared.message).toMatch(/CRUCIBLE_MODE=production/);
     expect(refusal({ FAUCET_PRIVATE_KEY_BASE_SEPOLIA: OWN_KEY, RPC_URL_BASE_SEPOLIA: 'http://127.0.0.1:8545' }).variable).toBe(
       'FAUCET_PRIVATE_KEY_BASE_SEPOLIA',
     );
@@ -118,7 +119,7 @@ describe('readFaucetConfig in local mode', () => {
   it('names the variable of a bad value', () => {
     expect(refusal({ ANVIL_BLOCK_TIME: 'soon' }).variable).toBe('ANVIL_BLOCK_TIME');
     expect(refusal({ ANVIL_BLOCK_TIME: '0' }).variable).toBe('ANVIL_BLOCK_TIME');
-    expect(refusal({ FAUCET_MODE: 'prod' }).variable).toBe('FAUCET_MODE');
+    expect(refusal({ CRUCIBLE_MODE: 'prod' }).variable).toBe('CRUCIBLE_MODE');
     expect(refusal({ FAUCET_PRIVATE_KEY: '0x1234' }).variable).toBe('FAUCET_PRIVATE_KEY');
     expect(refusal({ RPC_URL_BASE_SEPOLIA: 'ftp://x' }).variable).toBe('RPC_URL_BASE_SEPOLIA');
     expect(refusal({ REDIS_URL: 'http://127.0.0.1:6379' }).variable).toBe('REDIS_URL');
@@ -221,7 +222,7 @@ describe('pageTurnstile (read by the build for the faucet pages)', () => {
     expect(pageTurnstile({})).toEqual({ siteKey: null, action: null });
     expect(pageTurnstile({ TURNSTILE_SITE_KEY: '' })).toEqual({ siteKey: null, action: null });
     expect(pageTurnstile({ TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toEqual({ siteKey: '1x00000000000000000000AA', action: null });
-    expect(pageTurnstile({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site', TURNSTILE_ACTION: 'faucet-send' })).toEqual({
+    expect(pageTurnstile({ CRUCIBLE_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site', TURNSTILE_ACTION: 'faucet-send' })).toEqual({
       siteKey: '0x4AAAAAAAreal-site',
       action: 'faucet-send',
     });
@@ -239,15 +240,17 @@ describe('pageTurnstile (read by the build for the faucet pages)', () => {
       try {
         pageTurnstile(env);
       } catch (error) {
-        if (error instanceof FaucetConfigError) return error.variable;
+        if (error instanceof ConfigError) return error.variable;
         throw error;
       }
       return null;
     };
-    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_ACTION: 'faucet-send' })).toBe('TURNSTILE_SITE_KEY');
-    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_ACTION: 'faucet-send', TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toBe('TURNSTILE_SITE_KEY');
-    expect(variable({ FAUCET_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site' })).toBe('TURNSTILE_ACTION');
-    expect(variable({ FAUCET_MODE: 'staging' })).toBe('FAUCET_MODE');
+    expect(variable({ CRUCIBLE_MODE: 'production', TURNSTILE_ACTION: 'faucet-send' })).toBe('TURNSTILE_SITE_KEY');
+    expect(variable({ CRUCIBLE_MODE: 'production', TURNSTILE_ACTION: 'faucet-send', TURNSTILE_SITE_KEY: '1x00000000000000000000AA' })).toBe(
+      'TURNSTILE_SITE_KEY',
+    );
+    expect(variable({ CRUCIBLE_MODE: 'production', TURNSTILE_SITE_KEY: '0x4AAAAAAAreal-site' })).toBe('TURNSTILE_ACTION');
+    expect(variable({ CRUCIBLE_MODE: 'staging' })).toBe('CRUCIBLE_MODE');
   });
 });
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readDevApiConfig, readServerConfig, refuseLocalModeOnNetwork } from '../../../src/config/server.ts';
+import { ConfigError } from '../../../src/config/config-error.ts';
+import { readDevApiConfig, readServerConfig, refuseLocalModeOnNetwork } from '../../../src/config/server.ts';
 
 describe('readServerConfig', () => {
   it('has defaults for everything', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { inputFailure } from '../../../src/dashboard/kit.ts';
+import { inputFailure } from '../../../src/dashboard/operation-context.ts';
 import { AppChange, Credentials, KeyRotation, NewApp, PasswordChange, UsageQuery } from '../../../src/dashboard/schemas.ts';
 
 // The dashboard's input schemas (platform §8), shared by the pages and the server: what they accept,

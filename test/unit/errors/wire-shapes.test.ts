@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DashboardError } from '../../../src/dashboard/errors.ts';
+import { DashboardError } from '../../../src/api/schemas.ts';
 import { ErrorBody } from '../../../src/api/schemas.ts';
 import { DASHBOARD_CODES, ERROR_BODY_CODES, errorCodes, FAUCET_CODES, type ErrorCode } from '../../../src/errors/codes.ts';
 import { CrucibleError, fail, overLimit } from '../../../src/errors/crucible-error.ts';

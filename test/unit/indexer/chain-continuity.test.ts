@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { checkLinks, logsMatchBlocks, newestCommonBlock } from '../../../src/indexer/chain-continuity.ts';
-import type { BlockHeader, ChainLog } from '../../../src/indexer/transfer.ts';
+import type { BlockHeader, ChainLog } from '../../../src/transfers/transfer.ts';
 
 const hash = (label: string): Hex => `0x${label.padStart(64, '0')}`;
 const header = (number: number, fork = 'a', parentFork = fork): BlockHeader => ({

@@ -2,7 +2,7 @@ import { encodeAbiParameters, pad, toHex, type Address, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { decodeTransferLogs } from '../../../src/indexer/decode-logs.ts';
 import { EVENT_TOPICS } from '../../../src/indexer/events.ts';
-import type { ChainLog } from '../../../src/indexer/transfer.ts';
+import type { ChainLog } from '../../../src/transfers/transfer.ts';
 
 const TOKEN: Address = '0x00000000000000000000000000000000000000aa';
 const ALICE: Address = '0x1111111111111111111111111111111111111111';

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { holderTokens, nftBalanceDeltas } from '../../../src/indexer/holdings.ts';
-import type { Transfer } from '../../../src/indexer/transfer.ts';
+import type { Transfer } from '../../../src/transfers/transfer.ts';
 
 const A: Address = '0x000000000000000000000000000000000000000a';
 const B: Address = '0x000000000000000000000000000000000000000b';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { hostedMetadataDocuments, worldBaseUri } from '../../../src/chain/world/metadata.ts';
-import { erc1155UriId, substituteTokenId } from '../../../src/nfts/erc1155-uri.ts';
+import { erc1155UriId, substituteTokenId } from '../../../src/chain/erc1155-uri.ts';
 import { resolveTokenUri, type ResolvedTokenUri } from '../../../src/nfts/token-uri.ts';
 
 const gateways = { ipfs: 'https://ipfs.example/ipfs/', arweave: 'https://arweave.example/' };

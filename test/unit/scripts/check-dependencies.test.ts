@@ -44,7 +44,72 @@ describe('the layer rules', () => {
     expect(result.exitCode).toBe(0);
   });
 
+  it('pass products that meet only in kernels and in the runtime, and docs modules that read registries', async () => {
+    const result = await check({
+      ...layers,
+      'src/chain/contract-reader.ts': 'export interface ContractReader { blockNumber(): Promise<bigint> }\n',
+      'src/node/rpc/methods/token-params.ts': 'export const tokenParams = {};\n',
+      'src/tokens/balances.ts':
+        'import type { ContractReader } from "../chain/contract-reader.ts";\nimport { tokenParams } from "../node/rpc/methods/token-params.ts";\nexport const balances = (chain: ContractReader) => [chain, tokenParams];\n',
+      'src/prices/sampler.ts': 'import type { ContractReader } from "../chain/contract-reader.ts";\nexport const sampler = (chain: ContractReader) => chain;\n',
+      'src/prices/observation.ts': 'export type SourceKind = "pool" | "feed";\n',
+      'src/site/ui.ts': 'import type { SourceKind } from "../prices/observation.ts";\nexport const kinds: SourceKind[] = [];\n',
+      'src/runtime/server-runtime.ts':
+        'import { balances } from "../tokens/balances.ts";\nimport { sampler } from "../prices/sampler.ts";\nexport const runtime = [balances, sampler];\n',
+    });
+    expect(result.output).toContain('no dependency violations found');
+    expect(result.exitCode).toBe(0);
+  });
+
   it.each([
+    [
+      'products-import-no-product',
+      'src/nfts/api/handlers.ts → src/indexer/queries.ts',
+      {
+        'src/indexer/queries.ts': 'export interface IndexedBlock { number: number }\n',
+        'src/nfts/api/handlers.ts': 'import type { IndexedBlock } from "../../indexer/queries.ts";\nexport type Valid = IndexedBlock;\n',
+      },
+    ],
+    [
+      'products-not-to-edges',
+      'src/prices/sampler.ts → src/runtime/price-services.ts',
+      {
+        'src/runtime/price-services.ts': 'export const services = {};\n',
+        'src/prices/sampler.ts': 'import { services } from "../runtime/price-services.ts";\nexport const sampler = services;\n',
+      },
+    ],
+    [
+      'products-not-to-site-docs',
+      'src/tokens/list.ts → src/site/ui.ts',
+      {
+        'src/site/ui.ts': 'export const ui = {};\n',
+        'src/tokens/list.ts': 'import { ui } from "../site/ui.ts";\nexport const list = ui;\n',
+      },
+    ],
+    [
+      'kernels-import-no-product',
+      'src/chain/world.ts → src/nfts/uri.ts',
+      {
+        'src/nfts/uri.ts': 'export const uri = "";\n',
+        'src/chain/world.ts': 'import { uri } from "../nfts/uri.ts";\nexport const world = uri;\n',
+      },
+    ],
+    [
+      'site-docs-read-registries-only',
+      'src/site/ui.ts → src/prices/sampler.ts',
+      {
+        'src/prices/sampler.ts': 'export const sampler = {};\n',
+        'src/site/ui.ts': 'import { sampler } from "../prices/sampler.ts";\nexport const ui = sampler;\n',
+      },
+    ],
+    [
+      'pages-start-no-service',
+      'src/components/Prices.astro → src/runtime/site-api.ts',
+      {
+        'src/runtime/site-api.ts': 'export const api = {};\n',
+        'src/components/Prices.astro': '---\nimport { api } from "../runtime/site-api.ts";\n---\n<p>{String(api)}</p>\n',
+      },
+    ],
     [
       'src-not-to-integrations',
       'src/site/page.ts → integrations/surface.ts',

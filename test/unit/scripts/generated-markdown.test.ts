@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codeBlock, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from '../../../scripts/generated-markdown.ts';
-import { splitFrontmatter } from '../../../src/site/load.ts';
+import { splitFrontmatter } from '../../../src/site/read-content.ts';
 
 // The pieces of the pages written from code (the method reference, the local world's page).
 

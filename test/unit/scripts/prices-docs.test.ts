@@ -22,12 +22,12 @@ import { makeObservation } from '../../../src/prices/observation.ts';
 import { parseDecimal } from '../../../src/prices/decimal.ts';
 import { planPrices, type PricedEntry } from '../../../src/prices/plan.ts';
 import { PRICE_INTERVALS, type PriceInterval } from '../../../src/prices/store.ts';
-import { splitFrontmatter } from '../../../src/site/load.ts';
+import { splitFrontmatter } from '../../../src/site/read-content.ts';
 import { locales } from '../../../src/site/locales.ts';
 import { renderPageBody } from '../../../src/site/markdown.ts';
 import { pageFrontmatter } from '../../../src/site/schema.ts';
 import { ui } from '../../../src/site/ui.ts';
-import { loadTokenList } from '../../../src/tokens/token-list.ts';
+import { loadTokenList } from '../../../src/token-list/token-list.ts';
 import { projectRoot } from '../../support/build.ts';
 
 // The page on how prices are computed is generated from the prices defaults, the token list and the

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { renderRpcReference, rpcReferencePath, rpcReferenceTargets } from '../../../scripts/rpc-docs.ts';
 import { createRpcRegistry, rpcRegistry } from '../../../src/node/rpc/registry.ts';
 import { rpcMethodReference } from '../../../src/node/rpc/reference.ts';
-import { splitFrontmatter } from '../../../src/site/load.ts';
+import { splitFrontmatter } from '../../../src/site/read-content.ts';
 import { locales } from '../../../src/site/locales.ts';
 import { renderPageBody } from '../../../src/site/markdown.ts';
 import { rpcMethodListing } from '../../../src/site/networks.ts';

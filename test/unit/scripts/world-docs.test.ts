@@ -10,7 +10,7 @@ import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../../../src/chain/w
 import { MULTICALL3_ADDRESS, WORLD_CONTRACTS } from '../../../src/chain/world/manifest.ts';
 import { WORLD_FEEDS, WORLD_POOLS } from '../../../src/chain/world/price-layer.ts';
 import { rpcRegistry } from '../../../src/node/rpc/registry.ts';
-import { loadNetworks, splitFrontmatter } from '../../../src/site/load.ts';
+import { loadNetworks, splitFrontmatter } from '../../../src/site/read-content.ts';
 import { locales } from '../../../src/site/locales.ts';
 import { renderPageBody } from '../../../src/site/markdown.ts';
 import { pageFrontmatter } from '../../../src/site/schema.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { documentTitle } from '../../../src/site/document-title.ts';
-import { loadSite } from '../../../src/site/load.ts';
+import { loadSite } from '../../../src/site/read-content.ts';
 import { locales } from '../../../src/site/locales.ts';
 import { projectRoot } from '../../support/build.ts';
 

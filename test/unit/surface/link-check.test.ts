@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DistFiles } from '../../../integrations/surface/dist-files.ts';
-import { splitFrontmatter } from '../../../src/site/load.ts';
+import { splitFrontmatter } from '../../../src/site/read-content.ts';
 import { checkContentLinks } from '../../../src/site/content-links.ts';
 import { renderPageBody } from '../../../src/site/markdown.ts';
 import { pageRecordFromSource, type PageRecord } from '../../../src/site/records.ts';

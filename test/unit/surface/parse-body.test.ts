@@ -7,7 +7,7 @@ import { glob } from 'tinyglobby';
 import { unified } from 'unified';
 import { describe, expect, it } from 'vitest';
 import { parseBody, stringifyOptions } from '../../../integrations/surface/portable-markdown.ts';
-import { pageGlob, splitFrontmatter } from '../../../src/site/load.ts';
+import { pageGlob, splitFrontmatter } from '../../../src/site/read-content.ts';
 import { projectRoot } from '../../support/build.ts';
 
 // Twins parse page bodies with satteri, not remark-parse. The claim that makes that safe: for

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../../integrations/surface/dist-files.ts';
 import { startTwinJob, type TwinJob } from '../../../integrations/surface/twin-job.ts';
 import { rpcTwinSections } from '../../../integrations/surface/twin-rpc-sections.ts';
-import { loadSite } from '../../../src/site/load.ts';
+import { loadSite } from '../../../src/site/read-content.ts';
 import { createSite, type Site } from '../../../src/site/site.ts';
 import { projectRoot } from '../../support/build.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from '../../../tokens/params.ts';
+import { TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from './token-params.ts';
 import { defineRpcMethod } from '../method.ts';
 import { Address, titled } from '../schemas/primitives.ts';
 
@@ -7,8 +7,9 @@ import { Address, titled } from '../schemas/primitives.ts';
 // accepted as alchemy_<x> (resolveMethodName in registry.ts), so that clients written for the
 // incumbent's SDK work unchanged; the alias needs no entry of its own. The gateway answers them
 // itself (`served`): a data product reads the chain and the transfer index, never one upstream call.
-// Their params schemas are the product's own (src/tokens/params.ts), so the registry's validation,
-// docs and OpenRPC say exactly what the product accepts.
+// Their params schemas are the ones the token product parses with (token-params.ts, which it
+// imports from this registry), so the registry's validation, docs and OpenRPC say exactly what the
+// product accepts.
 
 /** A 32-byte zero-padded hex quantity: 0x and 64 hex digits. */
 const TokenBalanceWord = z.string().regex(/^0x[0-9a-f]{64}$/);

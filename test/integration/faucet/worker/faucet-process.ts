@@ -1,4 +1,4 @@
-import { startFaucetRuntime } from '../../../../src/faucet/runtime.ts';
+import { startFaucetRuntime } from '../../../../src/runtime/faucet.ts';
 import type { FaucetSendInput } from '../../../../src/faucet/service.ts';
 
 // One faucet server process for redis-processes.test.ts: the runtime built from this process's

@@ -1,6 +1,6 @@
 import { parseAbi, type Address } from 'viem';
 import { WORLD_CONTRACTS, type WorldContractId } from '../../../../src/chain/world/manifest.ts';
-import { substituteTokenId } from '../../../../src/nfts/erc1155-uri.ts';
+import { substituteTokenId } from '../../../../src/chain/erc1155-uri.ts';
 import { loadUri, type LoadUriOptions } from '../../../../src/nfts/load-uri.ts';
 import { parseMetadataDocument } from '../../../../src/nfts/metadata-document.ts';
 import {
@@ -10,7 +10,7 @@ import {
   type NftMetadataRecord,
   type NftMetadataSource,
   type NftRef,
-} from '../../../../src/nfts/ports.ts';
+} from '../../../../src/nfts/nft-sources.ts';
 import type { NftMetadataRefresh } from '../../../../src/nfts/api/handlers.ts';
 import type { TestAnvil } from '../../../support/anvil.ts';
 

@@ -13,10 +13,10 @@ import type { NftChain } from '../../../../src/nfts/contracts/chain.ts';
 import { forgetContractsOnReset } from '../../../../src/nfts/contracts/facts-store.ts';
 import { loadCollectionsRegistry, type CollectionsRegistry } from '../../../../src/nfts/contracts/registry.ts';
 import { createNftContractSource } from '../../../../src/nfts/contracts/source.ts';
-import type { NftContractFacts } from '../../../../src/nfts/ports.ts';
-import { nftChainOverPool } from '../../../../src/node/pool-nft-chain.ts';
+import type { NftContractFacts } from '../../../../src/nfts/nft-sources.ts';
+import { nftChainOverPool } from '../../../../src/runtime/adapters/nft-chain-over-pool.ts';
 import { createUpstreamPool, type UpstreamPool } from '../../../../src/node/upstreams/upstream-pool.ts';
-import { TokenChainError } from '../../../../src/tokens/ports.ts';
+import { ContractReadError } from '../../../../src/chain/contract-reader.ts';
 import { randomAddress, startTestAnvil, type TestAnvil } from '../../../support/anvil.ts';
 import { databaseEngines } from '../../../support/postgres.ts';
 import { waitForIndexed } from '../../indexer/token-chain.ts';
@@ -38,7 +38,7 @@ function observed(chain: NftChain, refuse: (method: keyof NftChain, args: unknow
       method,
       async (...args: unknown[]) => {
         calls.push(method);
-        if (refuse(method as keyof NftChain, args)) throw new TokenChainError({ kind: 'node-error', code: -32000, message: 'missing trie node' });
+        if (refuse(method as keyof NftChain, args)) throw new ContractReadError({ kind: 'node-error', code: -32000, message: 'missing trie node' });
         return (read as (...inner: unknown[]) => Promise<unknown>)(...args);
       },
     ]),

@@ -6,7 +6,7 @@ import { sha256Hex } from '../../../../src/nfts/media/media-table.ts';
 import { createMediaRoute, SVG_CONTENT_SECURITY_POLICY } from '../../../../src/nfts/media/media-route.ts';
 import { clearNetworkMetadata } from '../../../../src/nfts/metadata/metadata-table.ts';
 import { createNftMetadataStore, type NftMetadataChange, type NftMetadataStore } from '../../../../src/nfts/metadata/store.ts';
-import { nftKey, type NftRef } from '../../../../src/nfts/ports.ts';
+import { nftKey, type NftRef } from '../../../../src/nfts/nft-sources.ts';
 import { databaseEngines } from '../../../support/postgres.ts';
 import { answers, deployedWorld, NETWORK, worldNft } from './world-server.ts';
 

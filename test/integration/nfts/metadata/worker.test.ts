@@ -5,7 +5,7 @@ import type { Database } from '../../../../src/db/open.ts';
 import { createTransferIndexer } from '../../../../src/indexer/indexer.ts';
 import { createNftMetadataStore, type NftMetadataChange, type NftMetadataStore } from '../../../../src/nfts/metadata/store.ts';
 import { createNftMetadataWorker, type NftMetadataWorker } from '../../../../src/nfts/metadata/worker.ts';
-import { nftKey } from '../../../../src/nfts/ports.ts';
+import { nftKey } from '../../../../src/nfts/nft-sources.ts';
 import { databaseEngines } from '../../../support/postgres.ts';
 import { waitFor, waitForIndexed } from '../../indexer/token-chain.ts';
 import { answers, deployedWorld, NETWORK, worldNft } from './world-server.ts';

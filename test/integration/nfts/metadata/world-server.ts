@@ -4,7 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { deployWorld } from '../../../../src/chain/world/deploy.ts';
 import { WORLD_ADDRESSES } from '../../../../src/chain/world/manifest.ts';
 import type { NftMetadataStoreOptions } from '../../../../src/nfts/metadata/store.ts';
-import type { NftRef } from '../../../../src/nfts/ports.ts';
+import type { NftRef } from '../../../../src/nfts/nft-sources.ts';
 import { viemTokenChain } from '../../../../src/tokens/viem-chain.ts';
 import { startTestAnvil, type TestAnvil } from '../../../support/anvil.ts';
 import { serveWorldFiles } from '../world-files.ts';

@@ -1,7 +1,7 @@
 import { encodeAbiParameters, stringToHex, type Hex } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { decodeContractReads } from '../../../../src/nfts/contracts/contract-reads.ts';
-import type { ReadOutcome } from '../../../../src/tokens/multicall.ts';
+import type { ReadOutcome } from '../../../../src/chain/multicall-reads.ts';
 
 // The order of a contract's reads: supportsInterface(ERC-721), (ERC-1155), (0xffffffff), name, symbol, totalSupply, token URI.
 const yes: ReadOutcome = { success: true, returnData: encodeAbiParameters([{ type: 'bool' }], [true]) };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fetchMetadata, isPassingFailure } from '../../../../src/nfts/metadata/fetch-metadata.ts';
-import type { NftRef } from '../../../../src/nfts/ports.ts';
+import type { NftRef } from '../../../../src/nfts/nft-sources.ts';
 
 const load = { gateways: { ipfs: 'https://ipfs.example/ipfs/', arweave: 'https://ar.example/' }, timeoutMs: 1000, maxBytes: 4096, blockedAddresses: null };
 const token = (kind: NftRef['kind'], tokenId = '7'): NftRef => ({ network: 'n', contract: '0x00000000000000000000000000000000000000b1', tokenId, kind });

@@ -2,7 +2,7 @@ import { Ajv } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openRpcDocument } from '../../../../src/node/rpc/openrpc.ts';
 import { rpcRegistry } from '../../../../src/node/rpc/registry.ts';
-import { loadNetworks } from '../../../../src/site/load.ts';
+import { loadNetworks } from '../../../../src/site/read-content.ts';
 import type { NetworkRecord } from '../../../../src/site/records.ts';
 import { validateOpenRpc } from '../../../support/openrpc-validator.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createExchangeHttp } from '../../../../src/prices/exchanges/http.ts';
-import { createExchangeSource, exchangeListing } from '../../../../src/prices/exchanges/source.ts';
+import { createExchangeSource } from '../../../../src/prices/exchanges/source.ts';
+import { exchangeListing } from '../../../../src/token-list/price-sources.ts';
 
 describe('exchangeListing', () => {
   it('takes dollar markets, and USDT ones on Binance', () => {

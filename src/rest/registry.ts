@@ -1,8 +1,0 @@
-import { nftProduct } from '../nfts/api/operations.ts';
-import { priceProduct } from '../prices/api/operations.ts';
-
-// Every REST product behind an app key, each a list of operation entries (./operation.ts): the
-// door serves them, the OpenAPI documents describe them. A new operation is one entry in its
-// product's list; a new product is one line here and its services where the server is wired.
-
-export const restProducts = { nft: nftProduct, prices: priceProduct } as const;

@@ -1,0 +1,22 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../../db/schema.ts';
+import { indexedBlock, tokensOfHolder } from '../../transfers/queries.ts';
+import type { TokenIndex } from '../../tokens/token-index.ts';
+
+// A network's transfer index as the token methods read it, from the database the indexer writes
+// (in this process, or in `npm run worker -- indexer` processes on the same database).
+
+/** Thrown when the index holds nothing for the network yet: an empty answer would be a wrong one. */
+export class IndexNotReadyError extends Error {
+  override name = 'IndexNotReadyError';
+}
+
+export function databaseTokenIndex(db: Kysely<DatabaseSchema>, network: string): TokenIndex {
+  return {
+    async tokensOfHolder(holder, page) {
+      // Asked each time: after a reset (a chain that was replaced) the index is empty until rebuilt.
+      if ((await indexedBlock(db, network)) === null) throw new IndexNotReadyError(`the transfer index of ${network} has not indexed a block yet`);
+      return tokensOfHolder(db, network, holder, page);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { getTokenBalances } from '../../tokens/balances.ts';
+import type { TokenLogos } from '../../token-list/token-list.ts';
+import type { TokenMetadataReader } from '../../tokens/metadata.ts';
+import { MulticallError } from '../../chain/multicall-reads.ts';
+import { parseTokenMetadataParams, TokenParamsError } from '../../node/rpc/methods/token-params.ts';
+import { ContractReadError, type ContractReader } from '../../chain/contract-reader.ts';
+import type { TokenIndex } from '../../tokens/token-index.ts';
+import type { ServedMethod } from '../../node/execute-calls.ts';
+import { IndexNotReadyError } from './database-token-index.ts';
+import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
+import type { JsonValue } from '../../node/rpc/method.ts';
+import { rpcFailure } from '../../node/rpc/errors.ts';
+
+// The token data methods (platform §4) as one network's gateway serves them: the token core over the
+// network's chain (its upstream pool), its transfer index and the token list, with the core's typed
+// errors turned into JSON-RPC answers.
+
+export interface NetworkTokenData {
+  network: string;
+  chain: ContractReader;
+  /** The network's transfer index ("erc20" balances are refused while it holds nothing for the network). */
+  index: TokenIndex;
+  metadata: TokenMetadataReader;
+  logos: TokenLogos;
+}
+
+export function tokenMethods(data: NetworkTokenData): Map<string, ServedMethod> {
+  return new Map<string, ServedMethod>([
+    ['crucible_getTokenBalances', (params) => answer(data.network, () => getTokenBalances(data.chain, data.index, params))],
+    [
+      'crucible_getTokenMetadata',
+      (params) => answer(data.network, () => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, parseTokenMetadataParams(params))),
+    ],
+  ]);
+}
+
+async function answer(network: string, read: () => Promise<unknown>): Promise<RpcOutcome> {
+  try {
+    return { result: await read() };
+  } catch (error) {
+    if (error instanceof TokenParamsError) return { failure: rpcFailure('invalid_params', { detail: error.message }) };
+    if (error instanceof IndexNotReadyError) return { failure: rpcFailure('index_unavailable', { network }) };
+    if (error instanceof MulticallError) return { nodeError: { code: -32000, message: error.message } };
+    if (error instanceof ContractReadError) {
+      const { failure } = error;
+      if (failure.kind === 'unavailable') return { failure: rpcFailure('no_healthy_upstream', { network }) };
+      return { nodeError: { code: failure.code, message: failure.message, ...(failure.data === undefined ? {} : { data: failure.data as JsonValue }) } };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,112 @@
+import { isDemoKey } from '../apps/demo.ts';
+import { loadAppKeySecret } from '../apps/key-secret.ts';
+import { createAppStore } from '../apps/store.ts';
+import { createUsageMeter } from '../apps/usage-meter.ts';
+import type { LocalDevnets } from '../chain/local-devnets.ts';
+import { databaseConfig, nodeConfig } from '../config/config.ts';
+import { openDatabase, type Database } from '../db/open.ts';
+import { createTokenMetadataReader } from '../tokens/metadata.ts';
+import { loadTokenList } from '../token-list/token-list.ts';
+import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
+import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
+import { monthResetAt } from '../limits/month.ts';
+import { createRedisQuotaCounter } from '../limits/redis-quota.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
+import { loadNetworks } from '../site/read-content.ts';
+import { connectRedis } from '../store/redis.ts';
+import type { WebSocketSettings } from '../config/node.ts';
+import { createKeyLookup } from '../admission/callers.ts';
+import { serveMetrics } from '../node/metrics.ts';
+import { startNodeRuntime, type NodeRuntime } from './node-gateway.ts';
+import { databaseTokenIndex } from './adapters/database-token-index.ts';
+import { createMemoryWebSocketHolds, type WebSocketHolds } from '../node/websocket/holds.ts';
+import { createRedisWebSocketHolds } from '../node/websocket/redis-holds.ts';
+
+// The gateway as the server runs it, configured from the project's content and environment:
+// the database (apps, usage), the limits (in memory, or in Redis with REDIS_URL so several
+// processes share them) and the upstreams.
+
+/** A token's name, symbol and decimals rarely change: each is read once an hour (platform §4). */
+const TOKEN_METADATA_CACHE = { ttlMs: 60 * 60 * 1000, max: 50_000 };
+
+export interface LoadedNodeRuntime extends NodeRuntime {
+  nodeDomain: string | null;
+  /** What a key may hold over WebSocket, counted in this process or, with REDIS_URL, over every process. */
+  webSocket: { settings: WebSocketSettings; holds: WebSocketHolds };
+  /** Where the limits' buckets are (memory, or Redis with REDIS_URL): the API's per-client-IP body limit keeps its own there too. */
+  rateLimiter: RateLimiter;
+  /** Settings read under an old name (src/config/node.ts), for the start-up log. */
+  configWarnings: readonly string[];
+  close(): Promise<void>;
+}
+
+export async function loadNodeRuntime(options: {
+  root: string;
+  origin: string;
+  /** Local mode's devnets (shared with the faucet); null in production. */
+  devnets: LocalDevnets | null;
+  redisUrl: string | null;
+  ipv6PrefixLength: number;
+  /** How deeply a JSON-RPC body may nest (JSON_MAX_DEPTH); default the gateway's. */
+  jsonMaxDepth?: number;
+  /** The process's database (the transfer index is read from it), opened here when absent. */
+  database?: Database;
+}): Promise<LoadedNodeRuntime> {
+  const networks = await loadNetworks(options.root);
+  const config = nodeConfig(networks);
+  const location = databaseConfig();
+  const database = options.database ?? (await openDatabase(location));
+  const opened: Array<() => Promise<unknown>> = options.database ? [] : [() => database.close()];
+  // In reverse order, one at a time: the usage meter's last flush needs the database still open.
+  const closeAll = async () => {
+    for (const close of opened.reverse()) await close().catch(() => undefined);
+  };
+  try {
+    const apps = createAppStore(database, { keySecret: await loadAppKeySecret(location), networks: networks.map((network) => network.id) });
+    const usage = createUsageMeter(database);
+    opened.push(() => usage.close());
+    // A process that first meets an app this month counts from what the database recorded.
+    const seed = (key: string, month: string) => usage.monthComputeUnits(key.replace(/^app:/, ''), monthResetAt(month).getTime() - 1);
+    const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
+    if (redis) opened.push(() => redis.quit());
+    // Remembered for a second (src/admission/callers.ts); the dashboard makes this process forget them when a key changes.
+    const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
+    const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+    const runtime = startNodeRuntime({
+      networks,
+      config,
+      devnets: options.devnets,
+      keys,
+      rateLimiter,
+      quota: redis ? createRedisQuotaCounter(redis, seed) : createMemoryQuotaCounter(seed),
+      usage,
+      siteOrigin: options.origin,
+      ipv6PrefixLength: options.ipv6PrefixLength,
+      jsonMaxDepth: options.jsonMaxDepth,
+      tokens: {
+        indexOf: (network) => databaseTokenIndex(database.db, network),
+        metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
+        list: await loadTokenList(options.root, { siteOrigin: options.origin }),
+      },
+    });
+    opened.push(async () => runtime.close());
+    const holds = redis ? createRedisWebSocketHolds(redis) : createMemoryWebSocketHolds();
+    opened.push(async () => holds.close());
+    if (config.metrics) {
+      const metricsServer = await serveMetrics(runtime.metrics, config.metrics);
+      opened.push(() => new Promise((resolve) => metricsServer.close(resolve)));
+    }
+    return {
+      ...runtime,
+      nodeDomain: config.nodeDomain,
+      webSocket: { settings: config.webSocket, holds },
+      rateLimiter,
+      configWarnings: config.warnings,
+      close: async () => void (await closeAll()),
+    };
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+}

@@ -1,0 +1,168 @@
+import { createAdmission, type Admission, type UsageRecorder } from '../admission/admission.ts';
+import type { KeyLookup } from '../admission/callers.ts';
+import type { LocalDevnets } from '../chain/local-devnets.ts';
+import { defaultLocale } from '../site/locales.ts';
+import type { NetworkRecord } from '../site/records.ts';
+import { pageUrl } from '../site/urls.ts';
+import { createAnswerCache } from '../node/answer-cache.ts';
+import { createNodeGateway, type GatewayNetwork, type NodeGateway } from '../node/gateway.ts';
+import type { NodeConfig } from '../config/node.ts';
+import type { QuotaCounter } from '../limits/quota.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
+import { createNodeMetrics, type NodeMetrics } from '../node/metrics.ts';
+import { nodeUrlOf } from '../node/node-url.ts';
+import { openRpcDocument } from '../node/rpc/openrpc.ts';
+import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
+import { tokenMethods } from './adapters/token-methods.ts';
+import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
+import type { TokenMetadataReader } from '../tokens/metadata.ts';
+import type { TokenIndex } from '../tokens/token-index.ts';
+import type { TokenList } from '../token-list/token-list.ts';
+
+// Wires the gateway from its configuration and the parts the server holds (the app store's key
+// lookup, limits, usage meter): the admission of every keyed call (src/admission/, which the keyed
+// REST door shares), and one upstream pool per network, each network's upstreams being its
+// configured URLs or, in local mode, the devnet the faucet drips on.
+
+export interface NodeRuntimeOptions {
+  networks: readonly NetworkRecord[];
+  config: NodeConfig;
+  /** Local mode: networks without configured upstreams use these devnets. null: production. */
+  devnets: LocalDevnets | null;
+  /** The key lookup, which forgets what it remembers when apps' keys change in this process. */
+  keys: KeyLookup & { forgetAll(): void };
+  rateLimiter: RateLimiter;
+  quota: QuotaCounter;
+  usage: UsageRecorder;
+  siteOrigin: string;
+  /** IPv6 clients of the demo key count per prefix of this length. */
+  ipv6PrefixLength: number;
+  /** How deeply a JSON-RPC body may nest (JSON_MAX_DEPTH, a server setting); default the gateway's. */
+  jsonMaxDepth?: number;
+  /** Test settings for the pools (faster probes). */
+  pool?: { probeIntervalMs?: number };
+  /** The token data methods (platform §4); without it they answer -32601 on every network. */
+  tokens?: {
+    /** A network's transfer index. */
+    indexOf(network: string): TokenIndex;
+    metadata: TokenMetadataReader;
+    list: TokenList;
+  };
+}
+
+export interface NodeRuntime {
+  gateway: NodeGateway;
+  /** Keys, apps, compute units and metering of every keyed call: the gateway's, and the REST door's. */
+  admission: Admission;
+  metrics: NodeMetrics;
+  /** The pools by network id (health for /metrics). */
+  pools: ReadonlyMap<string, UpstreamPool>;
+  /**
+   * Apps' keys or states changed in this process (the dashboard calls it): the key lookup
+   * forgets what it remembers, and the listeners (open WebSockets) check their keys again, so a
+   * rotated, disabled or deleted app's key is refused at once here.
+   */
+  forgetKeys(): void;
+  /** Adds a listener to forgetKeys; returns its removal. */
+  onKeysForgotten(listener: () => void): () => void;
+  close(): void;
+}
+
+export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
+  const { config, devnets } = options;
+  const networks = new Map<string, GatewayNetwork>();
+  const pools = new Map<string, UpstreamPool>();
+  for (const record of options.networks) {
+    const configured = config.upstreams[record.id] ?? [];
+    const evm = record.vm !== 'starknet' && record.chainId !== null;
+    const urls = async (): Promise<string[]> => {
+      if (configured.length) return configured;
+      if (devnets && evm) return [await devnets.rpcUrlFor({ id: record.id, chainId: record.chainId! })];
+      return [];
+    };
+    const pool = createUpstreamPool({ urls, timeoutMs: config.upstreamTimeoutMs, ...options.pool });
+    pools.set(record.id, pool);
+    const { tokens } = options;
+    // On a local devnet the token list's world addresses apply, not the real network's.
+    const localWorld = configured.length === 0 && devnets !== null;
+    const served =
+      tokens && evm
+        ? tokenMethods({
+            network: record.id,
+            chain: chainOverPool(pool),
+            index: tokens.indexOf(record.id),
+            metadata: tokens.metadata,
+            logos: tokens.list.logos(record.id, { localWorld }),
+          })
+        : undefined;
+    const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
+    let document: ReturnType<typeof openRpcDocument> | undefined;
+    networks.set(record.id, {
+      id: record.id,
+      name: record.name,
+      chainId: record.chainId,
+      finalityDepth: BigInt(record.finalityBlocks),
+      pool,
+      served,
+      openRpcDocument: () =>
+        (document ??= openRpcDocument({
+          network: { id: record.id, name: record.name, chainId: record.chainId },
+          serverUrl: `${nodeUrl}/v2/demo`, // a real URI: the demo key answers on every network
+          docsUrl: rpcDocsUrl(options.siteOrigin, record.id),
+        })) as never,
+    });
+  }
+  const metrics = createNodeMetrics(pools);
+  const keysForgotten = new Set<() => void>();
+  const admission = createAdmission({
+    keys: options.keys,
+    rateLimiter: options.rateLimiter,
+    quota: options.quota,
+    usage: options.usage,
+    observeCall: metrics.observeCall,
+    demo: config.demoLimit,
+    account: config.accountLimit,
+    ipv6PrefixLength: options.ipv6PrefixLength,
+  });
+  const gateway = createNodeGateway({
+    networks,
+    admission,
+    cache: createAnswerCache(),
+    minRequestComputeUnits: config.minRequestComputeUnits,
+    jsonMaxDepth: options.jsonMaxDepth,
+    docsUrl: (network) => rpcDocsUrl(options.siteOrigin, network),
+    documentationUrl: new URL('/openapi.json', options.siteOrigin).href,
+  });
+  return {
+    gateway: {
+      ...gateway,
+      async handle(request, target, context) {
+        const started = performance.now();
+        const response = await gateway.handle(request, target, context);
+        // Unknown networks are one label, so made-up names cannot grow the metrics without bound.
+        const network = networks.has(target.network) ? target.network : 'unknown';
+        metrics.observeRequest({ network, transport: 'http', status: response.status, seconds: (performance.now() - started) / 1000 });
+        return response;
+      },
+    },
+    admission,
+    metrics,
+    pools,
+    forgetKeys: () => {
+      options.keys.forgetAll();
+      for (const listener of keysForgotten) listener();
+    },
+    onKeysForgotten: (listener) => {
+      keysForgotten.add(listener);
+      return () => keysForgotten.delete(listener);
+    },
+    close: () => {
+      for (const pool of pools.values()) pool.close();
+    },
+  };
+}
+
+/** The network's RPC page (spec 4.9), which lists its methods and links the method reference. */
+function rpcDocsUrl(siteOrigin: string, network: string): string {
+  return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
+}

@@ -1,0 +1,170 @@
+import { createAccountTokens } from '../accounts/auth-tokens.ts';
+import type { Router } from '../api/router.ts';
+import { createLocalDevnets } from '../chain/local-devnets.ts';
+import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
+import { databaseConfig, faucetConfig, platformConfig, webhooksConfig } from '../config/config.ts';
+import type { ServerConfig } from '../config/server.ts';
+import { openDatabase } from '../db/open.ts';
+import { registerIndexerMetrics } from '../indexer/metrics.ts';
+import { nftApisOf } from '../nfts/api/handlers.ts';
+import type { MediaRoute } from '../nfts/media/media-route.ts';
+import type { NodeGateway } from '../node/gateway.ts';
+import { nodeUrlOf } from '../node/node-url.ts';
+import type { NodeWebSocketOptions } from '../node/websocket/attach.ts';
+import { createRestDoor, mountProduct, type RestDoor } from '../rest/door.ts';
+import { createWebhookStore } from '../webhooks/store.ts';
+import { loadDashboard } from './dashboard-services.ts';
+import { loadNftServices } from './nft-services.ts';
+import { loadNodeRuntime } from './node-access.ts';
+import { loadPriceServices } from './price-services.ts';
+import { restProducts } from './rest-products.ts';
+import { loadSiteApi } from './site-api.ts';
+import { loadServerTransferIndexer } from './transfer-indexer.ts';
+import { loadServerDeliveryWorker } from './webhook-delivery.ts';
+
+// Everything `npm start` serves besides the static site, built in one place, top to bottom
+// (src/runtime/README.md): the devnets and the database every part shares, the transfer indexer,
+// NFT webhooks, the NFT products, the JSON-RPC gateway, prices, the dashboard, the site API and
+// the keyed REST door; then the workers that run inside the server start. src/server/main.ts
+// serves what this returns.
+
+export interface ServerRuntimeOptions {
+  /** The project's root: content/ is read from it. */
+  root: string;
+  /** The site's origin, as the built site's manifest names it. */
+  origin: string;
+  server: ServerConfig;
+  /** The server's log: renamed settings at start-up, and failures of background work. */
+  log: { info(message: string, fields: Record<string, unknown>): void; error(message: string, fields: Record<string, unknown>): void };
+}
+
+export interface ServerRuntime {
+  /** The site API: `/api/…` and `/openapi.json`. */
+  router: Router;
+  /** The JSON-RPC gateway at `{node_url}`. */
+  node: { gateway: NodeGateway; nodeDomain: string | null };
+  /** The REST products behind an app key: the rest of `{node_url}`, and `/prices/`. */
+  rest: RestDoor;
+  /** The stored NFT images at `/nft-media/…`. */
+  media: MediaRoute;
+  /** The gateway over WebSocket, but for what the server knows: the client's address and its log. */
+  webSockets: Omit<NodeWebSocketOptions, 'clientIp' | 'logger'>;
+  /** Stops the workers and releases every store, the database and the devnets last. */
+  close(): Promise<void>;
+}
+
+export async function buildServerRuntime(options: ServerRuntimeOptions): Promise<ServerRuntime> {
+  const { root, origin, server, log } = options;
+  const platform = platformConfig();
+  const local = platform.mode === 'local';
+  const faucetNetworks = await loadFaucetNetworks(root);
+  const faucet = faucetConfig(faucetNetworks);
+  // The networks that speak the EVM's JSON-RPC: webhooks and NFT data are theirs.
+  const evmNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
+
+  // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
+  // visible through the node API. Each devnet carries the local world, kept across restarts beside the database.
+  const devnets = local ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: origin }) : null;
+  // One database for every part (SQLite wants one connection per process).
+  const database = await openDatabase(databaseConfig());
+
+  // The transfer index (docs/token-data.md#transfer-indexer), unless INDEXER_IN_SERVER=off or no network can be reached.
+  const indexer = await loadServerTransferIndexer({ root, devnets, database });
+
+  // NFT webhooks (docs/webhooks.md): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
+  const webhookStore = createWebhookStore(database.db, { networks: evmNetworks, urlRules: { local }, maxPerOwner: webhooksConfig({ local }).perAccount });
+  const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore };
+  const delivery = await loadServerDeliveryWorker({ local, database });
+
+  // NFT metadata, media and contract facts (docs/nft-data.md), read through the gateway's upstreams.
+  const nfts = await loadNftServices({ root, origin, database, indexedNetworks: indexer?.networks ?? [], local });
+
+  // The JSON-RPC gateway (docs/json-rpc.md): apps and keys, limits, upstream pools, the token methods.
+  const node = await loadNodeRuntime({
+    root,
+    origin,
+    devnets,
+    redisUrl: faucet.redisUrl,
+    ipv6PrefixLength: faucet.ipv6PrefixLength,
+    jsonMaxDepth: server.jsonMaxDepth,
+    database,
+  });
+  for (const warning of [...platform.warnings, ...node.configWarnings]) log.info('setting renamed', { warning });
+  nfts.start(node.pools);
+
+  // Token prices (docs/prices.md): the sampler over the same pools, the endpoints under the same keys.
+  const prices = await loadPriceServices({
+    root,
+    origin,
+    database,
+    local,
+    onError: (error) => log.error('price sampling failed', { error: error instanceof Error ? error.message : String(error) }),
+  });
+
+  // The developer dashboard (docs/dashboard.md): accounts and sessions over the same database and apps.
+  const dashboard = await loadDashboard({
+    root,
+    origin,
+    database,
+    local,
+    redisUrl: faucet.redisUrl,
+    ipv6PrefixLength: faucet.ipv6PrefixLength,
+    keysChanged: node.forgetKeys,
+  });
+
+  // Nothing is read or parsed for a client before it pays (README, "Server limits").
+  const bodies = {
+    jsonMaxDepth: server.jsonMaxDepth,
+    perClient: { limiter: node.rateLimiter, ...server.apiBodyLimit, ipv6PrefixLength: faucet.ipv6PrefixLength },
+  };
+  // The site API: the faucet, search, the client's IP, the indexer's status, webhooks, the dashboard, the documents.
+  const api = await loadSiteApi({
+    root,
+    origin,
+    devnets: devnets ?? undefined,
+    indexerStatus: indexer ? () => indexer.status() : undefined,
+    webhooks,
+    dashboard: dashboard.api,
+    bodies,
+  });
+  // The REST products behind an app key, admitted as JSON-RPC is: NFTs under each EVM network's {node_url}, prices on the site.
+  const rest = createRestDoor({
+    admission: node.admission,
+    siteOrigin: origin,
+    networks: node.gateway.networks,
+    nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: node.nodeDomain }),
+    products: [
+      mountProduct(restProducts.nft, nftApisOf(evmNetworks, { db: database.db, ...nfts.sources })),
+      mountProduct(restProducts.prices, () => prices.api),
+    ],
+    bodies,
+  });
+
+  // The workers that run inside the server (each *_IN_SERVER setting), over the gateway's pools.
+  prices.start(node.pools, 'server');
+  if (indexer) {
+    registerIndexerMetrics(node.metrics.registry, indexer);
+    indexer.start();
+  }
+  delivery?.start();
+
+  return {
+    router: api.router,
+    node: { gateway: node.gateway, nodeDomain: node.nodeDomain },
+    rest,
+    media: nfts.media,
+    webSockets: {
+      gateway: node.gateway,
+      nodeDomain: node.nodeDomain,
+      ipv6PrefixLength: faucet.ipv6PrefixLength,
+      ...node.webSocket,
+      limits: server.jsonMaxDepth === undefined ? undefined : { maxJsonDepth: server.jsonMaxDepth },
+      onKeysForgotten: node.onKeysForgotten,
+    },
+    async close() {
+      await Promise.all([api.close(), prices.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close(), dashboard.close()]);
+      await database.close();
+      await devnets?.stop();
+    },
+  };
+}

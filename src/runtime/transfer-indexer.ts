@@ -1,0 +1,107 @@
+import type { LocalDevnets } from '../chain/local-devnets.ts';
+import { loadFaucetNetworks, speaksEvmRpc, type FaucetNetwork } from '../chain/networks.ts';
+import { databaseConfig, indexerConfig } from '../config/config.ts';
+import { LOCAL_INDEXED_NETWORKS, type IndexerConfig } from '../config/indexer.ts';
+import { ConfigError } from '../config/config-error.ts';
+import { openDatabase, type Database } from '../db/open.ts';
+import { productIndexHooks } from './adapters/index-hooks.ts';
+import { createTransferIndexer, type IndexerLogEntry, type TransferIndexer, type TransferIndexerNetwork } from '../indexer/indexer.ts';
+import { indexerStatus, type NetworkIndexStatus } from '../transfers/queries.ts';
+
+// The indexer as a process runs it, configured from the project's content and environment: the
+// EVM networks of content/networks/, each over its configured upstream (the node gateway's URLs)
+// or, in local mode, its devnet; INDEXER_NETWORKS narrows the list. `npm run worker -- indexer`
+// runs it alone; the server may run it beside the gateway on the database they share.
+
+export interface LoadedTransferIndexer extends TransferIndexer {
+  /** The network ids indexed, in order. */
+  networks: string[];
+  /** Each indexed network's progress from the database (GET /api/indexer/status). */
+  status(): Promise<NetworkIndexStatus[]>;
+  /** Stops the indexer, then closes the database if it was opened here. */
+  close(): Promise<void>;
+}
+
+type EvmNetwork = FaucetNetwork & { chainId: number };
+
+export async function loadTransferIndexer(options: {
+  root: string;
+  /** Local mode's devnets: networks without an upstream are indexed on theirs. */
+  devnets?: LocalDevnets | null;
+  /** The process's database; opened (and closed by close()) here when absent. */
+  database?: Database;
+  log?: (entry: IndexerLogEntry) => void;
+}): Promise<LoadedTransferIndexer> {
+  const evmNetworks = (await loadFaucetNetworks(options.root)).filter(speaksEvmRpc);
+  return startConfigured(options, evmNetworks, indexerConfig(evmNetworks));
+}
+
+/**
+ * The indexer the server runs beside the gateway, or null: when INDEXER_IN_SERVER is off (workers
+ * index), or when no network can be reached (production without upstreams serves no node API).
+ */
+export async function loadServerTransferIndexer(options: Parameters<typeof loadTransferIndexer>[0]): Promise<LoadedTransferIndexer | null> {
+  const evmNetworks = (await loadFaucetNetworks(options.root)).filter(speaksEvmRpc);
+  const config = indexerConfig(evmNetworks);
+  const reachable = options.devnets || evmNetworks.some((network) => (config.rpcUrls[network.id]?.length ?? 0) > 0);
+  if (!config.inServer || !reachable) return null;
+  return startConfigured(options, evmNetworks, config);
+}
+
+async function startConfigured(
+  options: Parameters<typeof loadTransferIndexer>[0],
+  evmNetworks: readonly EvmNetwork[],
+  config: IndexerConfig,
+): Promise<LoadedTransferIndexer> {
+  const devnets = options.devnets ?? null;
+
+  const upstream = (id: string) => (config.rpcUrls[id]?.length ?? 0) > 0;
+  const chosen = config.networks
+    ? evmNetworks.filter((network) => config.networks!.includes(network.id))
+    : evmNetworks.filter((network) => upstream(network.id) || (devnets !== null && LOCAL_INDEXED_NETWORKS.includes(network.id)));
+  const reachable = (id: string) => upstream(id) || devnets !== null;
+  const unreachable = chosen.filter((network) => !reachable(network.id));
+  if (unreachable.length > 0) {
+    const names = unreachable.map((network) => network.id).join(', ');
+    throw new ConfigError(`INDEXER_NETWORKS names ${names}, with no JSON-RPC URL: set NODE_UPSTREAMS_<ID> or RPC_URL_<ID> for each. See .env.example.`);
+  }
+  if (chosen.length === 0) {
+    throw new ConfigError(
+      'No network to index: set NODE_UPSTREAMS_<ID> or RPC_URL_<ID> for the networks to follow (a worker of its own cannot reach the local devnets `npm start` runs). See .env.example.',
+    );
+  }
+  const networks: TransferIndexerNetwork[] = chosen.map((network) => {
+    const rpcUrl = config.rpcUrls[network.id]?.[0];
+    const common = { id: network.id, chainId: network.chainId, startBlock: config.startBlocks[network.id] };
+    if (rpcUrl) return { ...common, rpcUrl };
+    // A devnet starts on first use: on the follower's first call.
+    return { ...common, rpcUrl: () => devnets!.rpcUrlFor(network) };
+  });
+
+  const database = options.database ?? (await openDatabase(databaseConfig()));
+  const indexer = createTransferIndexer({
+    db: database.db,
+    networks,
+    confirmations: config.confirmations,
+    pollIntervalMs: config.pollIntervalMs,
+    maxBlockRange: config.maxBlockRange,
+    maxLogsPerRange: config.maxLogsPerRange,
+    reorgWindow: config.reorgWindow,
+    blocksPerStep: config.blocksPerStep,
+    leaseMs: config.leaseMs,
+    rpcTimeoutMs: config.rpcTimeoutMs,
+    log: options.log,
+    // Wherever the indexer runs, the products that follow the index write in its transactions.
+    ...productIndexHooks({ reorgWindow: config.reorgWindow }),
+  });
+  const ids = networks.map((network) => network.id);
+  return {
+    ...indexer,
+    networks: ids,
+    status: () => indexerStatus(database.db, { networks: ids }),
+    async close() {
+      await indexer.stop();
+      if (!options.database) await database.close();
+    },
+  };
+}
