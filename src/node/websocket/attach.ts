@@ -63,7 +63,7 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
     let feed = feeds.get(network.id);
     if (!feed) {
       const upstream = createUpstreamFeed({ urls: () => network.pool.websocketUrls(), network: network.id, limits, logger });
-      feed = createTransactionFeed(upstream, { network: network.id, reorgDepth: Number(network.finalityDepth), logger });
+      feed = createTransactionFeed(upstream, { network: network.id, reorgDepth: Number(network.finalityDepth), limits, logger });
       feeds.set(network.id, feed);
     }
     return feed;

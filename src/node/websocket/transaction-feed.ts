@@ -1,5 +1,6 @@
 import type { Logger } from '../../api/operation.ts';
 import { createBlockWindow, type ChainChange, type MinedBlock, type MinedTransaction } from './block-window.ts';
+import type { WebSocketLimits } from './limits.ts';
 import type { SubscriptionTopic, UpstreamTopic } from './subscription-topic.ts';
 import { minedMatcher, pendingMatcher, type MinedFilter, type PendingFilter, type TransactionParties } from './transaction-filters.ts';
 import type { FeedJoin, TopicListener, UpstreamFeed } from './upstream-feed.ts';
@@ -27,11 +28,9 @@ export interface TransactionFeedOptions {
   network: string;
   /** Blocks kept to see reorganisations by (the network's finality depth). */
   reorgDepth: number;
+  limits: Pick<WebSocketLimits, 'maxPendingFetches'>;
   logger?: Logger;
 }
-
-/** Pending transactions being fetched by hash at once (a node that sends hashes only); beyond it new ones are skipped. */
-const MAX_PENDING_FETCHES = 1_000;
 
 const PENDING_SOURCE: UpstreamTopic = { key: '["newPendingTransactions",true]', params: ['newPendingTransactions', true] };
 const HEADS_SOURCE: UpstreamTopic = { key: '["newHeads"]', params: ['newHeads'] };
@@ -144,7 +143,7 @@ export function createTransactionFeed(upstream: UpstreamFeed, options: Transacti
       else enqueue(() => deliverPending(value as NodeTransaction, result));
       return;
     }
-    if (fetching >= MAX_PENDING_FETCHES) return;
+    if (fetching >= options.limits.maxPendingFetches) return;
     fetching++;
     const fetched = upstream.request('eth_getTransactionByHash', [value]);
     enqueue(async () => {
