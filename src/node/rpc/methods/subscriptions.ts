@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_TRANSACTION_FILTER_ADDRESSES } from '../limits.ts';
 import { defineRpcMethod } from '../method.ts';
 import { Bool, HexId, kind } from '../schemas/primitives.ts';
 import { MinedTransactionsFilter, PendingTransactionsFilter, SubscriptionLogFilter } from '../schemas/requests.ts';
@@ -52,7 +53,7 @@ export const subscriptionMethods = [
       '"newHeads" sends each new block header; "logs" sends each new log that matches the optional {address, topics} filter (and again with removed: true when a reorganisation undoes it); "newPendingTransactions" sends the hash (or, with true, the whole transaction) of each transaction entering the mempool. ' +
       '"crucible_pendingTransactions" (also "alchemy_pendingTransactions") sends each pending transaction sent from any of fromAddress or to any of toAddress (neither: every one), whole or, with hashesOnly, its hash. ' +
       '"crucible_minedTransactions" (also "alchemy_minedTransactions") sends {removed: false, transaction} for each transaction of each new block that matches one of addresses [{from?, to?}] (none: every one), and with includeRemoved {removed: true, transaction} for those of blocks a reorganisation replaced; with hashesOnly the transaction is {hash}. ' +
-      'The transactions filters name at most 1,000 addresses in all and compare them case-insensitively. Notifications arrive as eth_subscription messages carrying the subscription id.',
+      `The transactions filters name at most ${MAX_TRANSACTION_FILTER_ADDRESSES.toLocaleString('en-US')} addresses in all and compare them case-insensitively. Notifications arrive as eth_subscription messages carrying the subscription id.`,
     category: 'Subscriptions',
     params: [
       {
