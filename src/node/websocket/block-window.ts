@@ -29,7 +29,7 @@ export interface ChainChange {
 }
 
 /** A block with its transactions by hash, or null when the node does not know it. Throws when the node did not answer. */
-export type FetchBlock = (hash: string) => Promise<MinedBlock | null>;
+type FetchBlock = (hash: string) => Promise<MinedBlock | null>;
 
 export interface BlockWindow {
   /** Follows the chain to `headHash`. Throws, changing nothing, when a block could not be fetched. */

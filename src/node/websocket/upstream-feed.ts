@@ -56,7 +56,7 @@ interface TopicState {
   settled: boolean;
 }
 
-export interface UpstreamAnswer {
+interface UpstreamAnswer {
   id?: unknown;
   result?: unknown;
   error?: RpcErrorObject;
