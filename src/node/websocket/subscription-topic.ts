@@ -1,4 +1,4 @@
-// What one upstream subscription serves (platform §3, fan-out): the kind and, for logs, the filter
+// What one upstream subscription serves (docs/json-rpc.md#subscriptions, fan-out): the kind and, for logs, the filter
 // in one normal form, so that callers asking for the same notifications in different spellings
 // (address case, one address or a list of one, trailing null topics) share one upstream
 // subscription. Every rewrite keeps the meaning geth and anvil give the filter.

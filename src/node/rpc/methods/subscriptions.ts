@@ -3,7 +3,7 @@ import { defineRpcMethod } from '../method.ts';
 import { Bool, HexId, kind } from '../schemas/primitives.ts';
 import { SubscriptionLogFilter } from '../schemas/requests.ts';
 
-// Subscriptions push notifications over a WebSocket (platform §3): new heads, logs, pending
+// Subscriptions push notifications over a WebSocket (docs/json-rpc.md#subscriptions): new heads, logs, pending
 // transactions. Each notification costs compute units; a connection holds at most 100.
 
 const subscriptionKinds = ['newHeads', 'logs', 'newPendingTransactions'] as const;
