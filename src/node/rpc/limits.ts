@@ -1,4 +1,4 @@
-// Request limits of the JSON-RPC gateway (platform §3).
+// Request limits of the JSON-RPC gateway (docs/json-rpc.md#requests).
 
 /** The largest body the gateway reads: 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;

@@ -17,7 +17,7 @@ import { createTransactionFeed, type SubscriptionFeed } from './transaction-feed
 import { createUpstreamFeed } from './upstream-feed.ts';
 import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
 
-// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), on the server's 'upgrade'
+// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket), on the server's 'upgrade'
 // event. The key, the app's state and network and the Origin are checked before the upgrade: a
 // refusal is the HTTP answer the same request gets over POST (401, 403, 404), and no connection is
 // opened; then the key's open connections are counted, one more than it may hold is refused 429

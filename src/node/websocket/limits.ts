@@ -1,7 +1,7 @@
 import { DEFAULT_JSON_MAX_DEPTH } from '../../http/json-depth.ts';
 
 // What one WebSocket client may hold, and how the gateway keeps its upstream subscriptions
-// (platform §3). The subscription cap (100 per connection) and the largest message (2 MiB) are the
+// (docs/json-rpc.md#websocket). The subscription cap (100 per connection) and the largest message (2 MiB) are the
 // gateway's own limits in src/node/rpc/limits.ts; what one key may hold over all its connections
 // is a setting (WebSocketSettings in src/config/node.ts).
 

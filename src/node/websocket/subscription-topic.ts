@@ -1,6 +1,6 @@
 import { minedFilterOf, pendingFilterOf, type MinedFilter, type PendingFilter } from './transaction-filters.ts';
 
-// What one subscription topic serves (platform §3, fan-out): the kind and its filter in one normal
+// What one subscription topic serves (docs/json-rpc.md#subscriptions, fan-out): the kind and its filter in one normal
 // form, so that callers asking for the same notifications in different spellings (address case,
 // one address or a list of one, trailing null topics, the alchemy_ or crucible_ name) share one
 // topic. The node's own kinds are one upstream subscription each; every rewrite keeps the meaning

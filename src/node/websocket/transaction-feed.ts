@@ -5,7 +5,7 @@ import type { SubscriptionTopic, UpstreamTopic } from './subscription-topic.ts';
 import { minedMatcher, pendingMatcher, type MinedFilter, type PendingFilter, type TransactionParties } from './transaction-filters.ts';
 import type { FeedJoin, TopicListener, UpstreamFeed } from './upstream-feed.ts';
 
-// What a connection subscribes through (README "Fan-out"): the node's own kinds go to the
+// What a connection subscribes through (docs/json-rpc.md#subscriptions): the node's own kinds go to the
 // network's upstream feed as they are; the transactions kinds (crucible_/alchemy_pendingTransactions,
 // …minedTransactions) are derived from it, one upstream subscription per network however many
 // filters and subscribers:

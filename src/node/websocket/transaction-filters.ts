@@ -1,5 +1,5 @@
 // The filters of the transactions subscriptions (crucible_/alchemy_pendingTransactions and
-// …minedTransactions, docs/json-rpc.md "Subscriptions"), in one normal form (addresses lowercase,
+// …minedTransactions, docs/json-rpc.md#subscriptions), in one normal form (addresses lowercase,
 // sorted, without repeats; defaults filled in), so that the same filter spelled differently is one
 // topic; and what a transaction must be to match one. Addresses compare case-insensitively.
 

@@ -4,7 +4,7 @@ import type { RpcErrorObject } from '../../errors/json-rpc.ts';
 import { reconnectDelay, type WebSocketLimits } from './limits.ts';
 import type { UpstreamTopic } from './subscription-topic.ts';
 
-// One network's subscriptions upstream (platform §3, fan-out): ONE WebSocket connection to an
+// One network's subscriptions upstream (docs/json-rpc.md#subscriptions, fan-out): ONE WebSocket connection to an
 // upstream, and on it one eth_subscribe per topic, made when the topic's first listener joins and
 // cancelled when its last one leaves. Each event is serialized once and handed to every listener.
 // When the connection drops, it reconnects with backoff (to the next URL) and subscribes every

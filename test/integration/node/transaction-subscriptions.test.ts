@@ -13,7 +13,7 @@ import { RpcSocket } from '../../support/rpc-socket.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 import { startWsProxy, type WsProxy } from '../../support/ws-proxy.ts';
 
-// The transactions subscriptions (docs/json-rpc.md "Subscriptions"): eth_subscribe
+// The transactions subscriptions (docs/json-rpc.md#subscriptions): eth_subscribe
 // "alchemy_pendingTransactions" and "alchemy_minedTransactions" (also crucible_…) through the
 // production server (`node src/server/main.ts`), by alchemy-sdk's ws namespace and by a bare `ws`
 // client, on real anvils that mine only when a test says so. Each anvil sits behind a WebSocket

@@ -37,7 +37,7 @@ import { startRedis, type TestRedis } from '../../support/redis.ts';
 import { RpcSocket, type RpcMessage } from '../../support/rpc-socket.ts';
 import { startWsProxy, type WsProxy } from '../../support/ws-proxy.ts';
 
-// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), in-process: the production
+// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket), in-process: the production
 // server (createSiteServer) with the node runtime and the WebSocket attachment, apps in a real
 // SQLite database, and a real anvil (one block a second) behind a WebSocket pass-through that
 // counts the subscriptions the gateway makes upstream and can drop its connections.
@@ -360,7 +360,7 @@ describe('the same methods and errors as over HTTP', () => {
     expect(body.error?.message).toMatch(/WebSocket/);
   });
 
-  it('request log lines name the app (or demo) and never carry the key (platform §2)', async () => {
+  it('request log lines name the app (or demo) and never carry the key (docs/hosts-and-paths.md#route-families)', async () => {
     const logged = await apps.create({ name: 'logged app' });
     const before = requestLog.length;
     const call = (appKey: string) =>

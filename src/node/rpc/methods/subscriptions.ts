@@ -4,11 +4,11 @@ import { defineRpcMethod } from '../method.ts';
 import { Bool, HexId, kind } from '../schemas/primitives.ts';
 import { MinedTransactionsFilter, PendingTransactionsFilter, SubscriptionLogFilter } from '../schemas/requests.ts';
 
-// Subscriptions push notifications over a WebSocket (platform §3): new heads, logs, pending
-// transactions, and the incumbent's filtered transaction feeds. Each notification costs compute
-// units; a connection holds at most 100. The vendor kinds are crucible_<x>, and alchemy_<x> names
-// the same kind, as for vendor methods (docs/json-rpc.md "Vendor methods"): alchemy-sdk's
-// `ws.on({ method: AlchemySubscription.… })` sends the alchemy_ names.
+// Subscriptions push notifications over a WebSocket (docs/json-rpc.md#subscriptions): new heads,
+// logs, pending transactions, and the incumbent's filtered transaction feeds. Each notification
+// costs compute units; a connection holds at most 100. The vendor kinds are crucible_<x>, and
+// alchemy_<x> names the same kind, as for vendor methods (docs/json-rpc.md#vendor-methods):
+// alchemy-sdk's `ws.on({ method: AlchemySubscription.… })` sends the alchemy_ names.
 
 const subscriptionKinds = [
   'newHeads',

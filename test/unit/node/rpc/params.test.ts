@@ -221,7 +221,7 @@ describe('each param kind: good and bad values, with a message naming the param'
   });
 });
 
-describe('eth_subscribe kinds (platform §3)', () => {
+describe('eth_subscribe kinds (docs/json-rpc.md#subscriptions)', () => {
   it('takes newHeads, logs with an optional filter, and newPendingTransactions with an optional boolean', () => {
     expect(accepted('eth_subscribe', ['newHeads'])).toEqual(['newHeads']);
     expect(accepted('eth_subscribe', ['logs'])).toEqual(['logs']);

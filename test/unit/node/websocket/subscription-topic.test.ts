@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { subscriptionTopicOf } from '../../../../src/node/websocket/subscription-topic.ts';
 
-// One upstream subscription per topic (platform §3): calls that ask for the same notifications
+// One upstream subscription per topic (docs/json-rpc.md#subscriptions): calls that ask for the same notifications
 // share a key, calls that ask for different ones never do.
 
 const A = '0x00000000000000000000000000000000000000aa';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { minedFilterOf, minedMatcher, pendingFilterOf, pendingMatcher } from '../../../../src/node/websocket/transaction-filters.ts';
 
-// The matching rules of the transactions subscriptions (docs/json-rpc.md "Subscriptions"): pending
+// The matching rules of the transactions subscriptions (docs/json-rpc.md#subscriptions): pending
 // matches a sender OR a recipient; mined matches any {from?, to?} entry, an entry needing each
 // address it gives; no filter matches everything; addresses compare case-insensitively.
 
