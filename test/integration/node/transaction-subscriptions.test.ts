@@ -201,6 +201,7 @@ describe('alchemy_pendingTransactions', () => {
     expect(received).toMatchObject({ hash, from: SENDER.toLowerCase(), to: recipient.toLowerCase(), blockHash: null, blockNumber: null });
     expect(await hashes.until(1)).toEqual([hash]);
     expect(await client.until(id, 1)).toEqual([hash]);
+    await mine();
     await Promise.all([sdk.close(), client.close()]);
   });
 
