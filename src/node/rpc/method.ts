@@ -63,11 +63,11 @@ interface LocalAnswerContext {
   openRpcDocument(): JsonValue;
 }
 
-/** A cross-param rule: which param is wrong and what to say after its name. */
-interface ParamProblem {
-  index: number;
-  problem: string;
-}
+/**
+ * A cross-param rule: which param is wrong and what to say after its name; or the issue of a schema
+ * the rule chose for a param's value (its path starting at the param's index), worded as schema issues are.
+ */
+type ParamProblem = { index: number; problem: string } | { issue: z.core.$ZodIssue };
 
 export interface RpcMethod {
   name: string;

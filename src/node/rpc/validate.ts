@@ -58,7 +58,8 @@ function validateParams(method: RpcMethod, params: readonly unknown[]): ParamsCh
   );
   while (normalized.length > 0 && (normalized.at(-1) === undefined || normalized.at(-1) === null)) normalized.pop();
   const problem = method.checkParams?.(normalized) ?? rangeProblem(method, normalized, null);
-  if (problem) return { ok: false, detail: `${paramPath(method, problem.index, [])} ${problem.problem}` };
+  if (problem)
+    return { ok: false, detail: 'issue' in problem ? issueDetail(method, problem.issue) : `${paramPath(method, problem.index, [])} ${problem.problem}` };
   return { ok: true, params: normalized };
 }
 

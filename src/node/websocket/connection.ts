@@ -9,7 +9,7 @@ import type { WebSocketLimits } from './limits.ts';
 import { newSubscriptionId, notificationHead, notificationMessage } from './notification.ts';
 import { unpaidRefusal, withRequestIds } from './request-ids.ts';
 import { subscriptionTopicOf } from './subscription-topic.ts';
-import type { UpstreamFeed } from './upstream-feed.ts';
+import type { SubscriptionFeed } from './transaction-feed.ts';
 
 // One client's WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket): every text message is a JSON-RPC
 // message answered by the gateway as over HTTP (same methods, errors and compute units), plus
@@ -41,7 +41,7 @@ export interface NodeConnectionOptions {
   session: NodeSession;
   /** The key and Origin the connection was opened with, checked again at each keepalive. */
   credentials: { key: string; origin: string | null };
-  feed: UpstreamFeed;
+  feed: SubscriptionFeed;
   /** Counts the caller's distinct topics (README "Server limits"): false when one more does not fit. */
   topics: { acquire(topic: string): Promise<boolean>; release(topic: string): void };
   limits: Pick<WebSocketLimits, 'maxInFlight' | 'maxBufferedBytes' | 'maxJsonDepth' | 'subscriptionChargeIntervalMs'> & {

@@ -25,6 +25,11 @@ export interface WebSocketLimits {
   subscriptionChargeIntervalMs: number;
   /** A message nested deeper is refused (-32600) before it is parsed. */
   maxJsonDepth: number;
+  /**
+   * Pending transactions being read by hash at once for the pending transactions feed, from an
+   * upstream that announces hashes only: beyond it newly announced ones are skipped, not queued.
+   */
+  maxPendingFetches: number;
 }
 
 export const webSocketLimits: WebSocketLimits = {
@@ -36,6 +41,7 @@ export const webSocketLimits: WebSocketLimits = {
   upstreamIdleMs: 30_000,
   subscriptionChargeIntervalMs: 60_000,
   maxJsonDepth: DEFAULT_JSON_MAX_DEPTH,
+  maxPendingFetches: 1_000,
 };
 
 /** The delay before reconnect attempt `attempt` (0 = the first after a drop). */
