@@ -44,8 +44,9 @@ export interface NodeRuntimeOptions {
   /** Test settings for the pools (faster probes). */
   pool?: { probeIntervalMs?: number };
   /**
-   * The token data methods (platform §4) and the simulations (platform §10), which read the token
-   * metadata; without it they answer -32601 on every network.
+   * The token data methods (docs/token-data.md#failures) and the simulations
+   * (docs/tracing-and-simulation.md#simulation), which read the token metadata; without it they
+   * answer -32601 on every network.
    */
   tokens?: {
     /** A network's transfer index. */
@@ -176,7 +177,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   };
 }
 
-/** The network's RPC page (spec 4.9), which lists its methods and links the method reference. */
+/** The network's RPC page (docs/json-rpc.md#endpoint), which lists its methods and links the method reference. */
 function rpcDocsUrl(siteOrigin: string, network: string): string {
   return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
 }

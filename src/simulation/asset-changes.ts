@@ -2,7 +2,7 @@ import { formatUnits, maxUint256, toEventSelector, zeroHash, type Address, type 
 import type { ChainLog, Transfer, TransferKind } from '../transfers/transfer.ts';
 import { type CallFrame, type CallLog, executionEvents, frameError } from './call-frames.ts';
 
-// What a simulated transaction does to assets (platform §10), from its call frames: the native coin
+// What a simulated transaction does to assets (docs/tracing-and-simulation.md#asset-changes), from its call frames: the native coin
 // every successful call moved, the token transfers of its logs as the transfer index reads them
 // (the same decoder, so ERC-20, ERC-721, ERC-1155 and CryptoPunks-style moves are told apart alike),
 // and approvals. Each change carries the token's decimals, symbol, name and logo.

@@ -12,7 +12,7 @@ import {
 } from 'viem';
 import { type CallFrame, executionEvents, flattenFrames } from './call-frames.ts';
 
-// A simulated transaction's execution (platform §10): every call frame, outermost first and depth
+// A simulated transaction's execution (docs/tracing-and-simulation.md#execution): every call frame, outermost first and depth
 // first, and the logs of the frames that did not fail, each decoded where its ABI is known. Crucible
 // knows the token standards' ABIs (ERC-20, ERC-721, ERC-1155), not verified sources, so a decoded
 // entry's authority is "CRUCIBLE". ERC-20 and ERC-721 share selectors and the Transfer and Approval

@@ -5,7 +5,7 @@ import { isPrestateDiff, type StateOverride, withChanges } from './bundle-state.
 import { type CallFrame, isCallFrame } from './call-frames.ts';
 import { type Execution, executionOf } from './execution.ts';
 
-// The simulation methods (platform §10) over one network's upstream: each transaction is run with
+// The simulation methods (docs/tracing-and-simulation.md#simulation) over one network's upstream: each transaction is run with
 // debug_traceCall at the block the caller named, never sent, and read from its call frames. In a
 // bundle the block is pinned to a number first (so every transaction runs on the same block while
 // the chain moves on), and each transaction but the last is traced a second time with the

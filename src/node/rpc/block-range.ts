@@ -2,7 +2,8 @@ import type { BlockRangeLimit, RpcMethod } from './method.ts';
 import { blockNumberOf } from './schemas/primitives.ts';
 import type { LogFilter } from './schemas/requests.ts';
 
-// The block-range limit of filters over a range of blocks: eth_getLogs, eth_newFilter (whose
+// The block-range limit of filters over a range of blocks (docs/json-rpc.md#eth_getlogs-range-limit):
+// eth_getLogs, eth_newFilter (whose
 // eth_getFilterLogs would otherwise read any range for one call) and trace_filter. A range of more
 // blocks is refused with -32602 naming the limit. validateCall refuses ranges it can measure from the
 // params alone (numbers, `earliest`); the gateway measures the rest once it has resolved the tags

@@ -12,7 +12,7 @@ import { tracingMethods } from './methods/tracing.ts';
 import { transactionMethods } from './methods/transactions.ts';
 import { vendorMethods } from './methods/vendor.ts';
 
-// The one method registry (platform §3): what is not in it is refused with -32601, and so is
+// The one method registry (docs/json-rpc.md#method-registry): what is not in it is refused with -32601, and so is
 // anything that signs with node-held keys or controls the node, whatever an upstream supports.
 // Of the debug_ family only the read-only traces of the Tracing methods are served.
 
@@ -55,7 +55,7 @@ export function isBlockedMethod(name: string): boolean {
   });
 }
 
-/** Vendor methods are crucible_<x>; the incumbent's alchemy_<x> names the same method (platform §4). */
+/** Vendor methods are crucible_<x>; the incumbent's alchemy_<x> names the same method (docs/json-rpc.md#vendor-methods). */
 export const VENDOR_PREFIX = 'crucible_';
 export const VENDOR_ALIAS_PREFIX = 'alchemy_';
 

@@ -11,7 +11,7 @@ import { erc1155ByInterface } from '../../simulation/nft-standard.ts';
 import { simulationMethods as simulate } from '../../simulation/simulate.ts';
 import { poolRequest } from './contract-reader-over-pool.ts';
 
-// The simulation methods (platform §10) as one network's gateway serves them: the simulation core
+// The simulation methods (docs/tracing-and-simulation.md#simulation) as one network's gateway serves them: the simulation core
 // over the network's upstream pool (debug_traceCall with the trace deadline), the transfer index's
 // log decoder, and the token metadata cache for the tokens' facts; the core's failures as JSON-RPC answers.
 

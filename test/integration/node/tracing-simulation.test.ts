@@ -27,7 +27,7 @@ import { randomAddress, startRpcProxy, startTestAnvil, type TestAnvil } from '..
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
-// Tracing and simulation (platform §10) through the production server (`node src/server/main.ts`)
+// Tracing and simulation (docs/tracing-and-simulation.md) through the production server (`node src/server/main.ts`)
 // with the real alchemy-sdk 3.6.5 (`debug` and `transact` namespaces) and viem. Behind the gateway: a
 // real anvil holding the local world (its ERC-20s, ERC-721, ERC-1155 and CryptoPunks-style NFT),
 // reached through a proxy that records every call, so a refusal can be shown to reach no upstream

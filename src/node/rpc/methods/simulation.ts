@@ -4,7 +4,7 @@ import { Address, HexData, HexQuantity, kind, titled } from '../schemas/primitiv
 import { TransactionCall } from '../schemas/requests.ts';
 import { stateBlockParam } from './params.ts';
 
-// Transaction simulation (platform §10), category 'Simulation': a transaction, or a bundle of up to
+// Transaction simulation (docs/tracing-and-simulation.md#simulation), category 'Simulation': a transaction, or a bundle of up to
 // three run one after another, executed against a block's state without being sent. The
 // simulation product (src/simulation/) answers them over the upstream's call tracer, so each is
 // `served`; every crucible_<x> is also alchemy_<x>. A reverting transaction answers a result with

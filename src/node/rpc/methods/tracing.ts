@@ -6,7 +6,7 @@ import { TransactionCall } from '../schemas/requests.ts';
 import { durationMs, TraceCallOptions, TraceFilter, TracerOptions, TraceTypes } from '../schemas/tracing.ts';
 import { blockHashParam, blockNumberParam, stateBlockParam, transactionHashParam } from './params.ts';
 
-// The read-only traces (platform §10), passed through to upstreams that offer them (geth, reth,
+// The read-only traces (docs/tracing-and-simulation.md#tracing-methods), passed through to upstreams that offer them (geth, reth,
 // erigon, anvil): debug_trace* with the built-in callTracer and prestateTracer only, and the
 // parity-style trace_block, trace_transaction, trace_call and trace_filter. They are the only
 // debug_* and trace_* methods served (registry.ts). Each replays execution in the node, so each has
