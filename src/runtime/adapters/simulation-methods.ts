@@ -30,7 +30,9 @@ const NO_FACTS: TokenFacts = { name: null, symbol: null, decimals: null, logo: n
 export function simulationMethods(data: NetworkSimulation): Map<string, ServedMethod> {
   const methods = simulate({
     node: {
-      traceCall: (transaction, block, options) => poolRequest(data.pool, 'debug_traceCall', [transaction, block, options], { timeoutMs: data.traceTimeoutMs }),
+      // The node may trace as long as the gateway waits (geth's own default is 5 s).
+      traceCall: (transaction, block, options) =>
+        poolRequest(data.pool, 'debug_traceCall', [transaction, block, { ...options, timeout: `${data.traceTimeoutMs}ms` }], { timeoutMs: data.traceTimeoutMs }),
       blockNumber: () => data.chain.blockNumber(),
     },
     decodeTransfers: decodeTransferLogs,
