@@ -32,7 +32,9 @@ export function simulationMethods(data: NetworkSimulation): Map<string, ServedMe
     node: {
       // The node may trace as long as the gateway waits (geth's own default is 5 s).
       traceCall: (transaction, block, options) =>
-        poolRequest(data.pool, 'debug_traceCall', [transaction, block, { ...options, timeout: `${data.traceTimeoutMs}ms` }], { timeoutMs: data.traceTimeoutMs }),
+        poolRequest(data.pool, 'debug_traceCall', [transaction, block, { ...options, timeout: `${data.traceTimeoutMs}ms` }], {
+          timeoutMs: data.traceTimeoutMs,
+        }),
       blockNumber: () => data.chain.blockNumber(),
     },
     decodeTransfers: decodeTransferLogs,
