@@ -139,6 +139,7 @@ function uiStringsSchema(locale: Locale) {
       limitBody: message('size'),
       limitBatch: message('count'),
       limitLogsRange: message('count'),
+      limitTraceRange: message('count'),
       limitLogsFilter: message('addresses', 'topics'),
       limitSubscriptions: message('count'),
       networkHeading: uiText,

@@ -70,6 +70,8 @@ export interface TokenList {
   logoOf(network: string, contract: Address, where: { localWorld: boolean }): string | null;
   /** logoOf for one network, as the metadata reader takes it. */
   logos(network: string, where: { localWorld: boolean }): TokenLogos;
+  /** The chain currency listed with this symbol (`native: true`, ETH), its logo as an absolute URL; null when none is. */
+  nativeCurrency(symbol: string): { symbol: string; name: string; decimals: number; logo: string } | null;
 }
 
 export interface TokenListOptions {
@@ -92,7 +94,11 @@ function createTokenList(entries: readonly TokenListEntry[], options: TokenListO
   }
   const logoOf: TokenList['logoOf'] = (network, contract, where) =>
     (where.localWorld ? onWorld.get(contract.toLowerCase()) : onNetworks.get(`${network} ${contract.toLowerCase()}`)) ?? null;
-  return { entries, logoOf, logos: (network, where) => ({ logoOf: (contract) => logoOf(network, contract, where) }) };
+  const nativeCurrency: TokenList['nativeCurrency'] = (symbol) => {
+    const entry = entries.find((candidate) => candidate.native && candidate.symbol.toUpperCase() === symbol.toUpperCase());
+    return entry ? { symbol: entry.symbol, name: entry.name, decimals: entry.decimals, logo: logoUrl(entry) } : null;
+  };
+  return { entries, logoOf, logos: (network, where) => ({ logoOf: (contract) => logoOf(network, contract, where) }), nativeCurrency };
 }
 
 /**

@@ -185,17 +185,25 @@ describe('docs/errors.md#json-rpc-errors: statuses and error codes', () => {
     expect(answer.body.error.message).toContain(named);
   });
 
-  it.each(['eth_madeUp', 'eth_sendTransaction', 'eth_sign', 'personal_unlockAccount', 'anvil_setBalance', 'evm_mine', 'debug_traceTransaction', 'admin_peers'])(
-    '%s is refused with -32601 and a docs link, and never reaches the node',
-    async (method) => {
-      const before = upstreamCalls.length;
-      const answer = await rpc(nodeUrl(PROXIED), call(method, []));
-      expect(answer.status).toBe(200);
-      expect(answer.body.error.code).toBe(-32601);
-      expect(answer.body.error.message).toMatch(new RegExp(`^Unsupported method: ${method}\\. See https?://`));
-      expect(upstreamCalls.slice(before)).not.toContain(method);
-    },
-  );
+  it.each([
+    'eth_madeUp',
+    'eth_sendTransaction',
+    'eth_sign',
+    'personal_unlockAccount',
+    'anvil_setBalance',
+    'evm_mine',
+    'debug_setHead',
+    'debug_getRawBlock',
+    'trace_replayTransaction',
+    'admin_peers',
+  ])('%s is refused with -32601 and a docs link, and never reaches the node', async (method) => {
+    const before = upstreamCalls.length;
+    const answer = await rpc(nodeUrl(PROXIED), call(method, []));
+    expect(answer.status).toBe(200);
+    expect(answer.body.error.code).toBe(-32601);
+    expect(answer.body.error.message).toMatch(new RegExp(`^Unsupported method: ${method}\\. See https?://`));
+    expect(upstreamCalls.slice(before)).not.toContain(method);
+  });
 
   it('anvil_setBalance through the gateway changes nothing on the devnet', async () => {
     const address = randomAddress();

@@ -51,6 +51,24 @@ const examples: Record<string, unknown[]> = {
   eth_unsubscribe: ['0x9cef478923ff08bf67fde6c64013158d'],
   crucible_getTokenBalances: [address, [address], null],
   crucible_getTokenMetadata: [address],
+  debug_traceTransaction: [hash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: false, timeout: '10s' } }],
+  debug_traceCall: [{ from: address, to: address, data: '0x' }, 'latest', { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
+  debug_traceBlockByNumber: ['0x100', { tracer: 'callTracer' }],
+  debug_traceBlockByHash: [hash, { tracer: 'prestateTracer', timeout: '5s' }],
+  trace_block: ['latest'],
+  trace_transaction: [hash],
+  trace_call: [{ to: address, data: '0x70a08231' }, ['trace', 'stateDiff'], 'latest'],
+  trace_filter: [{ fromBlock: '0x1', toBlock: '0x64', toAddress: [address], count: 10 }],
+  crucible_simulateAssetChanges: [{ from: address, to: address, value: '0xde0b6b3a7640000' }],
+  crucible_simulateAssetChangesBundle: [
+    [
+      { from: address, to: address, value: '0x1' },
+      { from: address, to: address, data: '0xa9059cbb' },
+    ],
+    '0x10',
+  ],
+  crucible_simulateExecution: [{ from: address, to: address, data: '0x70a08231' }, 'latest'],
+  crucible_simulateExecutionBundle: [[{ from: address, to: address }]],
 };
 
 describe('every method with params', () => {
