@@ -286,6 +286,12 @@ export const errorCodes = {
     message: 'The CAPTCHA check was rejected.',
     hint: 'Complete the check again on the faucet page; each token can be used once.',
   },
+  /** siteverify gave no answer (unreachable, timed out, garbage, or Cloudflare's own internal-error): the token was not judged. */
+  turnstile_unavailable: {
+    status: 503,
+    message: 'The CAPTCHA could not be checked: the verification service did not answer.',
+    detail: 'This is not a problem with your request or your token; try again in a moment, with a fresh CAPTCHA token if the page gives one.',
+  },
   insufficient_mainnet_balance: {
     status: 403,
     message: 'The address holds too little on mainnet to use this faucet.',
@@ -374,6 +380,7 @@ export const FAUCET_CODES = [
   'invalid_address',
   'missing_turnstile',
   'turnstile_failed',
+  'turnstile_unavailable',
   'insufficient_mainnet_balance',
   'insufficient_mainnet_activity',
   'max_balance_exceeded',
