@@ -5,9 +5,9 @@ import type { CaptchaTokenStore } from '../store/types.ts';
 import { DEV_TURNSTILE_TOKEN } from './development-token.ts';
 
 // Step 4 of the send: the CAPTCHA. A rejected token's `details` carries Cloudflare's `error-codes`
-// (spec 2.3), or one of our own codes in the same style for checks made here. When siteverify
-// gives no answer the token was not judged at all: `unavailable`, which the faucet answers as a
-// 503, not as the caller's failure.
+// (docs/errors.md#faucet-error-body), or one of our own codes in the same style for checks made
+// here. When siteverify gives no answer the token was not judged at all: `unavailable`, which the
+// faucet answers as a 503, not as the caller's failure.
 
 type CaptchaResult = { ok: true } | { ok: false; details: string } | { ok: false; unavailable: true };
 
