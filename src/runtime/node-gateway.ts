@@ -14,6 +14,8 @@ import { nodeUrlOf } from '../node/node-url.ts';
 import { openRpcDocument } from '../node/rpc/openrpc.ts';
 import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
 import { tokenMethods } from './adapters/token-methods.ts';
+import { devnetGetCode } from './adapters/devnet-code-history.ts';
+import type { ServedMethod } from '../node/execute-calls.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import type { TokenMetadataReader } from '../tokens/metadata.ts';
 import type { TokenIndex } from '../tokens/token-index.ts';
@@ -85,7 +87,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     const { tokens } = options;
     // On a local devnet the token list's world addresses apply, not the real network's.
     const localWorld = configured.length === 0 && devnets !== null;
-    const served =
+    const served = new Map<string, ServedMethod>(
       tokens && evm
         ? tokenMethods({
             network: record.id,
@@ -94,7 +96,10 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
             metadata: tokens.metadata,
             logos: tokens.list.logos(record.id, { localWorld }),
           })
-        : undefined;
+        : [],
+    );
+    // A devnet answers eth_getCode at blocks whose state anvil no longer holds (alchemy-sdk's findContractDeployer).
+    if (localWorld && evm) served.set('eth_getCode', devnetGetCode(record.id, pool));
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
     networks.set(record.id, {
