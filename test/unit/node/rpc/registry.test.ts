@@ -56,6 +56,8 @@ describe('the method registry (platform §3)', () => {
       'rpc.discover',
       'crucible_getTokenBalances',
       'crucible_getTokenMetadata',
+      'crucible_getTokenAllowance',
+      'crucible_getTransactionReceipts',
     ];
     expect([...names].sort()).toEqual([...required].sort());
     expect(new Set(names).size).toBe(names.length);
