@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { EXAMPLE_NETWORK } from '../../src/site/example-network.ts';
 import { buildSite, copyFixtureContent, projectRoot } from './build.ts';
 import { reservePort } from './free-port.ts';
 
@@ -50,7 +51,7 @@ async function startOnReservedPort(options: {
   if (build.code !== 0) throw new Error(`fixture build failed:\n${build.output}`);
   const databasePath = join(fixture.dir, 'crucible.sqlite');
   await options.prepare?.(databasePath);
-  const network = 'ethereum-sepolia';
+  const network = EXAMPLE_NETWORK;
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: projectRoot,
     env: {
