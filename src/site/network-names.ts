@@ -12,7 +12,7 @@ export const NETWORK_ALIASES_FILE = 'networks/aliases.yaml';
 /** The network files under the content folder: every `networks/*.yaml` but the table. */
 export const networkFilesGlob = ['networks/*.yaml', `!${NETWORK_ALIASES_FILE}`];
 
-export interface NetworkAlias {
+interface NetworkAlias {
   /** The SDK's value, e.g. `eth-sepolia`. */
   name: string;
   /** The SDK's KEY, e.g. `ETH_SEPOLIA`. */

@@ -116,7 +116,12 @@ describe('crucible_getTransactionReceipts', () => {
 describe('crucible_getTokenAllowance', () => {
   it('answers an ERC-20 allowance in decimal, as the contract holds it', async () => {
     const spender = randomAddress();
-    const hash = await wallet().writeContract({ address: WORLD_ADDRESSES.forge, abi: erc20Abi, functionName: 'approve', args: [spender, 12_345_678_901_234_567_890n] });
+    const hash = await wallet().writeContract({
+      address: WORLD_ADDRESSES.forge,
+      abi: erc20Abi,
+      functionName: 'approve',
+      args: [spender, 12_345_678_901_234_567_890n],
+    });
     await viem().waitForTransactionReceipt({ hash });
     const query = { contract: WORLD_ADDRESSES.forge, owner: account.address, spender };
     expect(await alchemy().core.send('alchemy_getTokenAllowance', [query])).toBe('12345678901234567890');
