@@ -20,18 +20,20 @@ import { outcomeOfReadError, poolRequest } from './contract-reader-over-pool.ts'
 const REMEMBERED_CREATIONS = 10_000;
 
 export function devnetGetCode(network: string, pool: UpstreamPool): ServedMethod {
-  const creations = new LRUCache<string, { block: bigint | null }>({ max: REMEMBERED_CREATIONS });
+  // A creation never moves; an address not created yet may be later, so only found ones are kept.
+  const creations = new LRUCache<string, bigint>({ max: REMEMBERED_CREATIONS });
 
   const read = async (method: string, params: unknown[]): Promise<unknown> => poolRequest(pool, method, params);
 
   /** The block the contract was created in, or null when it was not (or anvil cannot say). */
   const creationBlock = async (address: string): Promise<bigint | null> => {
     const known = creations.get(address);
-    if (known) return known.block;
+    if (known !== undefined) return known;
     const creator = (await read('ots_getContractCreator', [address]).catch(() => null)) as { hash?: string } | null;
     const receipt = creator?.hash ? ((await read('eth_getTransactionReceipt', [creator.hash])) as { blockNumber?: string } | null) : null;
-    const block = receipt?.blockNumber ? BigInt(receipt.blockNumber) : null;
-    creations.set(address, { block });
+    if (!receipt?.blockNumber) return null;
+    const block = BigInt(receipt.blockNumber);
+    creations.set(address, block);
     return block;
   };
 
@@ -45,18 +47,22 @@ export function devnetGetCode(network: string, pool: UpstreamPool): ServedMethod
     return header?.number ? BigInt(header.number) : null;
   };
 
+  /** The code anvil gives, or where it refuses the block, the code the contract's creation says. */
+  const codeAt = async (address: string, block: unknown): Promise<unknown> => {
+    try {
+      return await read('eth_getCode', [address, block]);
+    } catch (error) {
+      if (!isPrunedState(error)) throw error;
+      const [number, created] = await Promise.all([numberOf(block), creationBlock(address.toLowerCase())]);
+      if (number === null || created === null) throw error;
+      return number < created ? '0x' : read('eth_getCode', [address, 'latest']);
+    }
+  };
+
   return async (params): Promise<RpcOutcome> => {
     const [address, block] = params as [string, unknown];
     try {
-      try {
-        return { result: (await read('eth_getCode', [...params])) as JsonValue };
-      } catch (error) {
-        if (!isPrunedState(error)) throw error;
-        const [number, created] = await Promise.all([numberOf(block), creationBlock(address.toLowerCase())]);
-        if (number === null || created === null) throw error;
-        if (number < created) return { result: '0x' };
-        return { result: (await read('eth_getCode', [address, 'latest'])) as JsonValue };
-      }
+      return { result: (await codeAt(address, block)) as JsonValue };
     } catch (error) {
       if (!(error instanceof ContractReadError)) throw error;
       return outcomeOfReadError(error, network);

@@ -124,6 +124,10 @@ describe.each(engines)('a fresh local server on $name, no INDEXER_NETWORKS', (en
     const relics = body.ownedNfts.filter((nft) => getAddress(nft.contract.address) === getAddress(WORLD_ADDRESSES.relics));
     expect(relics.map((nft) => BigInt(nft.tokenId)).sort((a, b) => Number(a - b))).toEqual(worldHoldings().get(DEMO_WALLET)!.items.relics);
     expect((await statusOf(NFTS_NETWORK)).indexedBlock).toBeGreaterThan(0);
+    // The incumbent's name of the network reaches the same endpoint.
+    const byAlias = await fetch(`${nodeUrl('arb-sepolia')}/getNFTs?owner=${DEMO_WALLET}&withMetadata=false`);
+    expect(byAlias.status).toBe(200);
+    expect(((await byAlias.json()) as typeof body).totalCount).toBe(body.totalCount);
   });
 
   it("getTokensForOwner works: every listed token with its metadata, and a holder whose token's balanceOf reverts gets the rest", async () => {
