@@ -4,7 +4,7 @@ import { normalizeAllowedDomain } from './domains.ts';
 import { AppInputError } from './errors.ts';
 import type { NetworkIdOf } from '../site/network-names.ts';
 
-// What the app store accepts (platform §2), validated before anything is written. Each refusal
+// What the app store accepts (docs/keys-and-limits.md#apps), validated before anything is written. Each refusal
 // is an AppInputError naming the field, whose reason completes the sentence "<field> <reason>".
 
 const NAME = 'must be 1 to 64 characters, without control characters';

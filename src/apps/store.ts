@@ -8,7 +8,7 @@ import { appInputParser, parseExpectedVersion, parseRotateOptions, parseState, t
 import { hasAppKeyShape, hashAppKey, newAppId, newAppKey, openSealedAppKey, sameKeyHash, sealAppKey } from './keys.ts';
 import type { NetworkIdOf } from '../site/network-names.ts';
 
-// Apps and their keys over the database (platform §2), the same on SQLite and PostgreSQL.
+// Apps and their keys over the database (docs/keys-and-limits.md#key-format), the same on SQLite and PostgreSQL.
 
 export interface AppStore {
   /**

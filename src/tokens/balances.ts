@@ -6,9 +6,9 @@ import { parseTokenBalancesParams } from '../node/rpc/methods/token-params.ts';
 import type { ContractReader } from '../chain/contract-reader.ts';
 import type { TokenIndex } from './token-index.ts';
 
-// crucible_getTokenBalances (docs/token-data.md): the balances of one answer are read at one block,
-// the tokens' in one aggregate3 eth_call; a balance that cannot be read is null with the reason in
-// a list of contracts, and left out of an "erc20" listing.
+// crucible_getTokenBalances (docs/token-data.md#crucible_gettokenbalances): the balances of one answer
+// are read at one block, the tokens' in one aggregate3 eth_call; a balance that cannot be read is null
+// with the reason in a list of contracts, and left out of an "erc20" listing.
 
 interface TokenBalance {
   contractAddress: Address;

@@ -17,7 +17,7 @@ import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.t
 import { projectRoot } from '../../support/build.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
-// The SDK's core methods that Crucible adds (docs/json-rpc.md#crucible-methods), and the incumbent's
+// The SDK's core methods that Crucible adds (docs/json-rpc.md#vendor-methods), and the incumbent's
 // network names (docs/hosts-and-paths.md#network-names), through the production server in local
 // mode with real clients: alchemy-sdk 3.6.5 at {node_url}/v2/<key> and /prices/v1/<key>, viem for
 // the transactions they read. base-sepolia's devnet starts on first use, as on a fresh `npm start`.
