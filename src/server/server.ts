@@ -150,7 +150,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
         res.end('Internal Server Error\n');
       } else res.destroy();
     };
-    if (logger.request) {
+    if (logger.request && !logger.leavesOut({ method, path: rawPath, userAgent: headerValue(req, 'user-agent') })) {
       const log = logger.request;
       res.once('close', () =>
         log({ method, path: rawPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId, ...logged }),

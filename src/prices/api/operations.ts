@@ -169,7 +169,10 @@ export const priceProduct: RestProduct<PricesApi> = {
 function responses(body: z.ZodType, description: string, notFound = false): Record<number, ResponseSpec> {
   const specs: Record<number, ResponseSpec> = {
     200: { description, content: { 'application/json': body } },
-    400: errorResponseSpec('bad_request', 'the query or body is invalid; the message names what.'),
+    400: errorResponseSpec(
+      'bad_request',
+      'the query or body is invalid (the message names what), or the call costs more compute units than the key may spend at once (its burst), which no wait changes.',
+    ),
     401: errorResponseSpec('unauthorized', 'the key is missing or unknown.'),
     403: errorResponseSpec('forbidden', 'the app is disabled, or not allowed from this Origin.'),
     429: errorResponseSpec('rate_limited', 'over the rate or the monthly quota; Retry-After says when to come back.'),
