@@ -130,16 +130,20 @@ async function startConfigured(
   });
   const ids = networks.map((network) => network.id);
   let stopFollowingStarts = () => {};
-  const caughtUp = new Set<string>();
+  /** Devnets whose index this process saw reach the head: their answers wait no more. */
+  const reachedHead = new Set<string>();
   return {
     ...indexer,
     networks: ids,
     start() {
       for (const id of ids) if (!onFirstUse.has(id)) indexer.follow(id);
-      if (devnets && onFirstUse.size > 0) stopFollowingStarts = devnets.onStart((network) => onFirstUse.has(network.id) && indexer.follow(network.id));
+      if (!devnets || onFirstUse.size === 0) return;
+      stopFollowingStarts = devnets.onStart((network) => {
+        if (onFirstUse.has(network.id)) indexer.follow(network.id);
+      });
     },
     async ready(network) {
-      if (!onFirstUse.has(network) || caughtUp.has(network)) return;
+      if (!onFirstUse.has(network) || reachedHead.has(network)) return;
       // Following a devnet starts it (on the follower's first call).
       indexer.follow(network);
       const waited = new AbortController();
@@ -148,7 +152,7 @@ async function startConfigured(
         sleep(config.catchUpWaitMs, false, { signal: waited.signal }).catch(() => false),
       ]);
       waited.abort();
-      if (reached) caughtUp.add(network);
+      if (reached) reachedHead.add(network);
     },
     status: () => indexerStatus(database.db, { networks: ids }),
     async close() {

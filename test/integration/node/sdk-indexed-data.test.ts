@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Alchemy } from 'alchemy-sdk';
 import { getAddress } from 'viem';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAppStore } from '../../../src/apps/store.ts';
 import { DEMO_WALLET, WORLD_HOLDERS } from '../../../src/chain/world/actors.ts';
 import { worldHoldings, type Erc20Id } from '../../../src/chain/world/history.ts';
@@ -143,5 +143,48 @@ describe.each(engines)('a fresh local server on $name, no INDEXER_NETWORKS', (en
     const listed = forFay.tokens.map((token) => token.contractAddress);
     expect(listed).toContain(WORLD_ADDRESSES.cusd.toLowerCase());
     expect(listed).not.toContain(WORLD_ADDRESSES.slag.toLowerCase());
+  });
+});
+
+describe('INDEXER_CATCH_UP_WAIT_MS bounds the first answer’s wait', () => {
+  let dir: string;
+  let fixture: FixtureDist;
+  let server: BuiltSite;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'crucible-sdk-wait-'));
+    fixture = await writeFixtureDist();
+    server = await startBuiltSite({
+      distDir: fixture.distDir,
+      env: {
+        DATABASE_PATH: join(dir, 'crucible.sqlite'),
+        INDEXER_IN_SERVER: 'on',
+        INDEXER_CATCH_UP_WAIT_MS: '0',
+        ANVIL_BLOCK_TIME: '1',
+        PRICES_IN_SERVER: 'off',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    if (fixture) await rm(fixture.root, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('with no wait, a fresh devnet’s first "erc20" answer is the documented 503, and later ones answer once its index holds blocks', async () => {
+    const call = () =>
+      fetch(`${server.origin}/node/${TOKENS_NETWORK}/v2/demo`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'alchemy_getTokenBalances', params: [DEMO_WALLET] }),
+      });
+    const first = await call();
+    expect(first.status).toBe(503);
+    expect(((await first.json()) as { error: { code: number; message: string } }).error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/^The transfer index of network base-sepolia is not available here/),
+    });
+    await vi.waitFor(async () => expect((await call()).status).toBe(200), { timeout: 60_000, interval: 500 });
   });
 });
