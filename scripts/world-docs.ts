@@ -9,7 +9,7 @@ import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../src/chain/world/f
 import { MULTICALL3_ADDRESS, WORLD_CONTRACTS, type WorldContract } from '../src/chain/world/manifest.ts';
 import { PRICE_LAYER_CONTRACTS, WORLD_FEEDS, WORLD_POOLS, type WorldFeed, type WorldPool, type WorldPriceContract } from '../src/chain/world/price-layer.ts';
 import { buildEnvironment } from '../src/config/build-environment.ts';
-import { LOCAL_INDEXED_NETWORKS } from '../src/config/indexer.ts';
+import { EXAMPLE_NETWORK } from '../src/site/example-network.ts';
 import { type Locale, locales } from '../src/site/locales.ts';
 import { rpcMethodAnchor } from '../src/site/networks.ts';
 import { formatUi, ui } from '../src/site/ui.ts';
@@ -50,8 +50,7 @@ export function worldDocsPath(locale: Locale): string {
 }
 
 /** The network and key the examples use: a local devnet of `npm start`, and the key that needs no account (docs/keys-and-limits.md#demo-key). */
-/** The network `npm start` indexes by default, so the examples' "erc20" balances answer at once. */
-export const exampleNetwork = LOCAL_INDEXED_NETWORKS[0]!;
+export const exampleNetwork = EXAMPLE_NETWORK;
 export const exampleKey = 'demo';
 
 /** Where the examples send their calls: `{node_url}/v2/demo` on the origin `npm start` serves when nothing is configured. */

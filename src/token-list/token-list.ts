@@ -9,6 +9,7 @@ import { WORLD_TOKEN_ADDRESSES } from '../chain/world/price-layer.ts';
 import { PriceSourcesSpec } from './price-sources.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
+import { networkFilesGlob } from '../site/network-names.ts';
 
 // Crucible's token list (docs/token-data.md#token-list): content/tokens/<symbol-or-slug>.yaml, where token logos come
 // from, never invented. A token is listed on networks by address, and on the local world by the
@@ -109,7 +110,7 @@ function createTokenList(entries: readonly TokenListEntry[], options: TokenListO
 export async function loadTokenList(rootDir: string, options: TokenListOptions & { dir?: string }): Promise<TokenList> {
   const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir, options.dir);
   const world: Readonly<Record<string, Address>> = options.world ?? WORLD_LISTABLE;
-  const networks = new Set((await glob('networks/*.yaml', { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
+  const networks = new Set((await glob(networkFilesGlob, { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
   const issues: ContentIssue[] = [];
   const entries: TokenListEntry[] = [];
   const claimed = new Map<string, string>();
