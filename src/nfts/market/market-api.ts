@@ -5,7 +5,7 @@ import { CrucibleError } from '../../errors/crucible-error.ts';
 import { indexedBlock, type IndexedBlock } from '../../transfers/queries.ts';
 import { cheapestOpenListing, salesPage } from './market-reads.ts';
 import { encodeSalesPageKey, decodeSalesPageKey } from './page-key.ts';
-import { salesQueryFingerprint, type FloorPriceQuery, type NftSalesQuery } from './params.ts';
+import { blockOf, salesQueryFingerprint, type FloorPriceQuery, type NftSalesQuery } from './params.ts';
 import type { FloorPriceBody, FloorPriceEntryBody, NftSaleBody, NftSalesBody } from './schemas.ts';
 
 // getFloorPrice and getNFTSales of one network (docs/nft-data.md) as plain answers, from the
@@ -85,12 +85,12 @@ export function createNftMarketApi(options: NftMarketApiOptions): NftMarketApi {
     const asked = query.marketplace?.toLowerCase();
     const read = asked === undefined ? marketplaces : marketplaces.filter((marketplace) => marketplace.name.toLowerCase() === asked);
     if (asked !== undefined && read.length === 0 && !SDK_SALE_MARKETPLACES.includes(asked))
-      throw new CrucibleError('bad_request', `marketplace ${query.marketplace} is not one network ${network} reads (${readNames}).`, { field: 'marketplace' });
+      throw new CrucibleError('bad_request', `marketplace ${query.marketplace} is not one network ${network} reads (${readNames}).`);
     const fingerprint = salesQueryFingerprint(query);
     const after = query.pageKey === undefined ? undefined : (decodeSalesPageKey(fingerprint, query.pageKey) ?? undefined);
     // Every sale takes a listing, so its buyer is the taker: a sale taken by its seller does not exist.
     const rows =
-      query.taker === 'seller'
+      query.taker?.toLowerCase() === 'seller'
         ? []
         : await salesPage(db, network, {
             marketplaces: read.map((marketplace) => marketplace.address),
@@ -98,8 +98,8 @@ export function createNftMarketApi(options: NftMarketApiOptions): NftMarketApi {
             tokenId: query.tokenId === undefined ? undefined : BigInt(query.tokenId).toString(),
             buyer: query.buyerAddress,
             seller: query.sellerAddress,
-            fromBlock: query.fromBlock === 'latest' ? block.number : query.fromBlock,
-            toBlock: query.toBlock === 'latest' ? block.number : query.toBlock,
+            fromBlock: atHead(blockOf(query.fromBlock), block),
+            toBlock: atHead(blockOf(query.toBlock), block),
             order: query.order,
             after,
             limit: query.limit,
@@ -161,5 +161,7 @@ export function nftMarketApisOf(
     return api;
   };
 }
+
+const atHead = (tag: number | 'latest', head: IndexedBlock): number => (tag === 'latest' ? head.number : tag);
 
 const isoOf = (seconds: number | null): string | null => (seconds === null ? null : new Date(seconds * 1000).toISOString());

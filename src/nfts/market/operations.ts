@@ -3,6 +3,7 @@ import type { ResponseSpec } from '../../api/operation.ts';
 import { ErrorBody } from '../../api/schemas.ts';
 import { defineRestOperation, type RestProduct } from '../../rest/operation.ts';
 import type { NftMarketApi } from './market-api.ts';
+import { TokenId } from '../api/params.ts';
 import { FloorPriceQuery, NftSalesQuery } from './params.ts';
 import { FloorPrice, FloorPriceEntry, Marketplace, NftSale, NftSaleFee, NftSales } from './schemas.ts';
 
@@ -85,6 +86,7 @@ export const nftMarketProduct: RestProduct<NftMarketApi> = {
     title: (networkName) => `Crucible NFT API: ${networkName}`,
     description: (networkName) => `NFT data of ${networkName}.`,
     tags: [{ name: 'NFT marketplaces', description: 'Floors and sales from the marketplaces a network reads (docs/nft-data.md).' }],
-    components: { FloorPrice, FloorPriceEntry, NftSales, NftSale, NftSaleFee, Marketplace },
+    // TokenId too: the NFT endpoints' token id, which the sales' tokenId describes anew (a described copy refers to its original).
+    components: { FloorPrice, FloorPriceEntry, NftSales, NftSale, NftSaleFee, Marketplace, TokenId },
   },
 };
