@@ -25,34 +25,34 @@ export interface NftMarketConfig {
 /** Names alchemy-sdk gives marketplaces Crucible does not read (getFloorPrice's keys, getNFTSales' values): no setting may take one. */
 const RESERVED_NAMES = ['opensea', 'looksrare', 'seaport', 'x2y2', 'wyvern', 'cryptopunks', 'blur', 'unknown'];
 
-const entry = z
-  .string()
-  .regex(
-    /^[A-Za-z][A-Za-z0-9_-]{0,31}:0x[0-9a-fA-F]{40}$/,
-    'must list name:address pairs, comma-separated (a name of letters, digits, - and _, at most 32, starting with a letter; an address of 0x and 40 hexadecimal digits), or none',
-  )
-  .transform((pair) => {
-    const [name, address] = pair.split(':') as [string, `0x${string}`];
-    return { name, address };
-  })
-  .refine((marketplace) => !RESERVED_NAMES.includes(marketplace.name.toLowerCase()), {
-    error: (issue) =>
-      `names a marketplace ${(issue.input as MarketplaceSetting).name}, a name alchemy-sdk gives a marketplace Crucible does not read; choose another`,
-  });
+const PAIR = /^([A-Za-z][A-Za-z0-9_-]{0,31}):(0x[0-9a-fA-F]{40})$/;
 
-const marketplaceList = z
-  .string()
-  .transform((value) =>
-    value.trim() === 'none'
-      ? []
-      : value
-          .split(',')
-          .map((item) => item.trim())
-          .filter(Boolean),
-  )
-  .pipe(z.array(entry))
-  .refine((list) => new Set(list.map((marketplace) => marketplace.name.toLowerCase())).size === list.length, 'names a marketplace twice')
-  .refine((list) => new Set(list.map((marketplace) => marketplace.address.toLowerCase())).size === list.length, 'lists an address twice');
+/** `name:address` pairs, comma-separated, or `none`; each refusal a phrase after the variable's name. */
+const marketplaceList = z.string().transform((value, context): MarketplaceSetting[] => {
+  const refuse = (message: string) => {
+    context.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  };
+  if (value.trim() === 'none') return [];
+  const list: MarketplaceSetting[] = [];
+  for (const item of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
+    const pair = PAIR.exec(item);
+    if (!pair)
+      return refuse(
+        'must list name:address pairs, comma-separated (a name of letters, digits, - and _, at most 32, starting with a letter; an address of 0x and 40 hexadecimal digits), or none',
+      );
+    const [, name, address] = pair as unknown as [string, string, `0x${string}`];
+    if (RESERVED_NAMES.includes(name.toLowerCase()))
+      return refuse(`names a marketplace ${name}, a name alchemy-sdk gives a marketplace Crucible does not read; choose another`);
+    if (list.some((marketplace) => marketplace.name.toLowerCase() === name.toLowerCase())) return refuse(`names a marketplace ${name} twice`);
+    if (list.some((marketplace) => marketplace.address.toLowerCase() === address.toLowerCase())) return refuse(`lists the address ${address} twice`);
+    list.push({ name, address });
+  }
+  return list;
+});
 
 export function readNftMarketConfig(env: Env, networks: ReadonlyArray<{ id: string }>): NftMarketConfig {
   const bySuffix = new Map(networks.map((network) => [envSuffixOf(network.id), network.id]));
