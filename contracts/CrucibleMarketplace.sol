@@ -10,7 +10,7 @@ import {Address} from "@openzeppelin/contracts/utils/Address.sol";
 import {ReentrancyGuard} from "@openzeppelin/contracts/utils/ReentrancyGuard.sol";
 import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 
-/// @notice A small NFT marketplace (docs/nft-data.md, "The marketplace contract"). A seller lists an
+/// @notice A small NFT marketplace (docs/nft-data.md#the-marketplace-contract). A seller lists an
 /// ERC-721 token, or a quantity of an ERC-1155 token, at a unit price in the native currency
 /// (`currency` 0) or in an ERC-20; a buyer takes all or part of an open listing and pays in the same
 /// call, split between the seller, the marketplace's fee and the collection's royalty. The NFT stays

@@ -4,11 +4,11 @@ import { envSuffixOf } from './faucet.ts';
 import { ConfigError } from './config-error.ts';
 import { readConfigVariable } from './variable.ts';
 
-// Which marketplaces each network's getFloorPrice and getNFTSales read (docs/nft-data.md), validated;
+// Which marketplaces each network's getFloorPrice and getNFTSales read (docs/nft-data.md#which-marketplaces-a-network-reads), validated;
 // a bad value stops start-up with a message naming the variable. Listed in .env.example.
 
 /** A marketplace contract with the Crucible marketplace's events, and the name answers give it. */
-export interface MarketplaceSetting {
+interface MarketplaceSetting {
   name: string;
   address: `0x${string}`;
 }

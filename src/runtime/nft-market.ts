@@ -7,13 +7,13 @@ import { type Marketplace, type NftMarketApi, nftMarketApisOf } from '../nfts/ma
 import { pageUrl } from '../site/urls.ts';
 import { loadTokenList } from '../token-list/token-list.ts';
 
-// The marketplace endpoints as the server runs them (docs/nft-data.md): each EVM network reads the
+// The marketplace endpoints as the server runs them (docs/nft-data.md#which-marketplaces-a-network-reads): each EVM network reads the
 // marketplaces NFT_MARKETPLACES_<ID> names; without it, a network whose node is a local devnet
 // reads the local world's marketplace, and one on real nodes reads none. Prices are in the
 // network's native currency, ERC-20 payments named from the token list.
 
 /** The local world's marketplace as networks read it: the name answers give it. */
-export const WORLD_MARKETPLACE_READ: Marketplace = { name: 'crucible', address: WORLD_MARKETPLACE.address };
+const WORLD_MARKETPLACE_READ: Marketplace = { name: 'crucible', address: WORLD_MARKETPLACE.address };
 
 export async function loadNftMarketApis(options: {
   root: string;

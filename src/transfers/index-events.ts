@@ -30,7 +30,7 @@ export interface IndexReset {
 }
 
 /** A step's logs of the events a consumer follows besides transfers (IndexHooks.followedLogs), committed. */
-export interface LogsIndexed {
+interface LogsIndexed {
   network: string;
   from: number;
   to: number;

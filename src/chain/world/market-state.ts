@@ -3,11 +3,11 @@ import { worldHoldings } from './history.ts';
 import { type MarketCollectionId, type MarketListing, worldMarket } from './market.ts';
 
 // What the marketplace's history leaves (market.ts), read the way the NFT API reads a marketplace
-// (docs/nft-data.md, "getFloorPrice"): a listing is open while it is neither cancelled nor sold out
+// (docs/nft-data.md#getfloorprice): a listing is open while it is neither cancelled nor sold out
 // and its seller still holds the token; a collection's floor is its cheapest open listing priced in
 // the chain's own currency. The docs' tables and the tests' expectations come from here.
 
-export type ListingState = 'open' | 'sold' | 'cancelled' | 'unfillable';
+type ListingState = 'open' | 'sold' | 'cancelled' | 'unfillable';
 
 export interface WorldListing extends MarketListing {
   state: ListingState;

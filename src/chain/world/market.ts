@@ -1,9 +1,9 @@
 import { maxUint256, parseUnits, zeroAddress, type Address } from 'viem';
 import { MARKET_PAYEES, WORLD_DEPLOYER, WORLD_HOLDERS } from './actors.ts';
 import { ARTIFACTS } from './artifacts.ts';
-import { create2Install, type Erc20Id, WORLD_ADDRESSES, worldContract } from './manifest.ts';
+import { create2Install, type Erc20Id, worldContract } from './manifest.ts';
 
-// The world's marketplace layer (docs/nft-data.md, "The marketplace contract"): one
+// The world's marketplace layer (docs/nft-data.md#the-marketplace-contract): one
 // CrucibleMarketplace and a history of listings, sales and cancellations of the relics (ERC-721)
 // and materials (ERC-1155), paid in ether and in cUSD, with the marketplace's fee and the relics'
 // royalty; some listings stay open, so each collection has a floor, and one is left unfillable (its
@@ -192,6 +192,3 @@ export function marketMoves(): MarketMove[] {
     return [item, ...pay(seller, price - marketplaceFee - royaltyFee), ...pay(MARKET_PAYEES.treasury, marketplaceFee), ...pay(royaltyReceiver, royaltyFee)];
   });
 }
-
-/** A world collection's address. */
-export const marketCollectionAddress = (collection: MarketCollectionId): Address => WORLD_ADDRESSES[collection];

@@ -1,7 +1,7 @@
 import { parseAbi, toEventSelector, type Hex } from 'viem';
 
 // The events of a Crucible marketplace contract (contracts/CrucibleMarketplace.sol; the shape is
-// documented in docs/nft-data.md, "The marketplace contract"): every listing made, cancelled or
+// documented in docs/nft-data.md#the-marketplace-contract): every listing made, cancelled or
 // bought from is one log, so listings and sales are followed from logs alone. A marketplace is
 // read by these events at its address; the index keeps them from every contract that emits them.
 

@@ -8,7 +8,7 @@ import { encodeSalesPageKey, decodeSalesPageKey } from './page-key.ts';
 import { blockOf, salesQueryFingerprint, type FloorPriceQuery, type NftSalesQuery } from './params.ts';
 import type { FloorPriceBody, FloorPriceEntryBody, NftSaleBody, NftSalesBody } from './schemas.ts';
 
-// getFloorPrice and getNFTSales of one network (docs/nft-data.md) as plain answers, from the
+// getFloorPrice and getNFTSales of one network (docs/nft-data.md#marketplaces) as plain answers, from the
 // marketplace events the transfer index keeps (./market-table.ts), for the marketplaces the network
 // reads: each a name and the address of a contract with the Crucible marketplace's events. The
 // keyed REST door routes to them through their entries (./operations.ts); a refusal is a thrown CrucibleError.
@@ -20,7 +20,7 @@ export interface Marketplace {
 }
 
 /** A token's symbol and decimals, where the token list knows them. */
-export interface CurrencyFacts {
+interface CurrencyFacts {
   symbol: string | null;
   decimals: number | null;
 }

@@ -7,7 +7,7 @@ import { TokenId } from '../api/params.ts';
 import { FloorPriceQuery, NftSalesQuery } from './params.ts';
 import { FloorPrice, FloorPriceEntry, Marketplace, NftSale, NftSaleFee, NftSales } from './schemas.ts';
 
-// getFloorPrice and getNFTSales under `{node_url}` (docs/nft-data.md), one entry each for the keyed
+// getFloorPrice and getNFTSales under `{node_url}` (docs/nft-data.md#marketplaces), one entry each for the keyed
 // REST door (src/rest/), under both `{node_url}/v2/<key>/…` and alchemy-sdk 3's
 // `{node_url}/nft/v3/<key>/…`. A product of its own beside the NFT endpoints (its services are the
 // marketplaces a network reads); the network's OpenAPI document lists both. Costs weigh what an
@@ -40,7 +40,7 @@ function responses(answer: z.ZodType): Record<number, ResponseSpec> {
 
 const tags = ['NFT marketplaces'];
 
-export const nftMarketOperations = [
+const nftMarketOperations = [
   defineRestOperation<NftMarketApi, typeof FloorPriceQuery>({
     operationId: 'getFloorPrice',
     method: 'GET',
@@ -85,7 +85,7 @@ export const nftMarketProduct: RestProduct<NftMarketApi> = {
   nodeDocument: {
     title: (networkName) => `Crucible NFT API: ${networkName}`,
     description: (networkName) => `NFT data of ${networkName}.`,
-    tags: [{ name: 'NFT marketplaces', description: 'Floors and sales from the marketplaces a network reads (docs/nft-data.md).' }],
+    tags: [{ name: 'NFT marketplaces', description: 'Floors and sales from the marketplaces a network reads (docs/nft-data.md#marketplaces).' }],
     // TokenId too: the NFT endpoints' token id, which the sales' tokenId describes anew (a described copy refers to its original).
     components: { FloorPrice, FloorPriceEntry, NftSales, NftSale, NftSaleFee, Marketplace, TokenId },
   },

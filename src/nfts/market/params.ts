@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Address, TokenId } from '../api/params.ts';
 import { decodeSalesPageKey, salesFingerprint } from './page-key.ts';
 
-// The query parameters of getFloorPrice and getNFTSales (docs/nft-data.md), as alchemy-sdk 3 sends
+// The query parameters of getFloorPrice and getNFTSales (docs/nft-data.md#getnftsales), as alchemy-sdk 3 sends
 // them: the keyed REST door validates with these schemas, and the node's OpenAPI document describes
 // them. Rules across parameters are the schemas' own checks, so they hold before the call is charged.
 

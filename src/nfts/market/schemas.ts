@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The answers of getFloorPrice and getNFTSales (docs/nft-data.md) as zod schemas: the node's
+// The answers of getFloorPrice and getNFTSales (docs/nft-data.md#getfloorprice, #getnftsales) as zod schemas: the node's
 // OpenAPI document is generated from them and the tests validate answers against that document.
 // The fields are the ones alchemy-sdk 3 reads (its RawGetFloorPriceResponse and RawGetNftSalesResponse).
 
