@@ -1,6 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import {
   Alchemy,
   NftSaleMarketplace,
@@ -306,6 +308,27 @@ describe.each(databaseEngines())('marketplace endpoints through the production s
     // The SDK surfaces the Error body in its message.
     await expect(sdk(DEVNET, 'nft/v3').nft.getNftSales({ fromBlock: 9, toBlock: 3 })).rejects.toThrow(/^400: .*bad_request.*fromBlock \(9\) is after toBlock/);
   });
+
+  // Once, not once per engine.
+  if (engine.name === 'sqlite')
+    it('is described in {node_url}/openapi.json beside the NFT endpoints, a document that lints with no errors under @redocly/cli', async () => {
+      const document = (await (await fetch(`${nodeUrl(DEVNET)}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+      for (const operation of ['getFloorPrice', 'getNFTSales', 'getNFTMetadata'])
+        for (const prefix of ['/v2/{apiKey}', '/nft/v3/{apiKey}']) expect(Object.keys(document.paths)).toContain(`${prefix}/${operation}`);
+      const scratch = await mkdtemp(join(tmpdir(), 'crucible-market-openapi-'));
+      const file = join(scratch, 'openapi.json');
+      await writeFile(file, JSON.stringify(document));
+      const cli = join(process.cwd(), 'node_modules/@redocly/cli/bin/cli.js');
+      const result = await promisify(execFile)(process.execPath, [cli, 'lint', file, '--config', join(process.cwd(), 'redocly.yaml'), '--format', 'json'], {
+        cwd: scratch,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        maxBuffer: 16 * 1024 * 1024,
+      }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      await rm(scratch, { recursive: true, force: true });
+      const report = JSON.parse(result.stdout) as { totals: { errors: number }; problems: Array<{ severity: string; message: string }> };
+      expect(report.problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+      expect(report.totals.errors).toBe(0);
+    });
 
   it('a network on real nodes reads the marketplace its setting names, and says so', async () => {
     const floors = worldFloors();
