@@ -42,7 +42,7 @@ export interface FaucetDeps {
 
 export interface FaucetSendInput {
   faucetId: string;
-  /** Already checked by the HTTP layer against ^0x[a-fA-F0-9]{40}$ (spec 2.1). */
+  /** Already checked by the HTTP layer against ^0x[a-fA-F0-9]{40}$ (docs/website.md#faucet-send). */
   address: string;
   turnstileToken: string;
   /** The client IP as the edge reports it; null when unknown (counted in one shared bucket). */
@@ -160,7 +160,7 @@ export function createFaucet(deps: FaucetDeps): Faucet {
 
     // 4. CAPTCHA.
     const captcha = await deps.captcha.verify({ token: turnstileToken, remoteIp: ip });
-    if (!captcha.ok) return failure('turnstile_failed', { details: captcha.details });
+    if (!captcha.ok) return 'unavailable' in captcha ? failure('turnstile_unavailable') : failure('turnstile_failed', { details: captcha.details });
 
     // 5. rate limits: the address is reserved before anything is sent, atomically, so
     // concurrent requests for one address cannot both get past this point.

@@ -3,7 +3,7 @@ import { headerText, outboundRequest } from '../net/outbound-request.ts';
 import { OutboundError } from '../net/outbound-error.ts';
 import type { NftFetchError, NftFetchFailure } from './fetch-error.ts';
 
-// One GET of a metadata document or an image from a URL anyone may have written (platform §5),
+// One GET of a metadata document or an image from a URL anyone may have written (docs/nft-data.md#fetch-safety),
 // through the outbound layer (src/net/README.md): http(s) only; one deadline for the whole fetch,
 // redirects and body included; the body cut off at the size cap; up to MAX_REDIRECTS redirects, each
 // hop checked again as the first; and, with a block list, no connection to an address in it. The
@@ -36,12 +36,13 @@ export interface FetchedBody {
   bytes: Uint8Array;
 }
 
-const USER_AGENT = 'Crucible-NFT-Fetcher/1';
+/** How the fetcher names itself: the server's request log knows its fetches of the site's own documents by it. */
+export const NFT_FETCHER_USER_AGENT = 'Crucible-NFT-Fetcher/1';
 
 export async function safeFetch(url: URL, options: SafeFetchOptions): Promise<FetchedBody | NftFetchFailure> {
   try {
     const answer = await outboundRequest(url, {
-      headers: { accept: options.accept ?? '*/*', 'user-agent': USER_AGENT },
+      headers: { accept: options.accept ?? '*/*', 'user-agent': NFT_FETCHER_USER_AGENT },
       timeoutMs: options.timeoutMs,
       maxBytes: options.maxBytes,
       maxRedirects: MAX_REDIRECTS,

@@ -91,7 +91,7 @@ export interface NodeGateway {
    */
   prepay(session: NodeSession): Promise<{ ok: true; prepaidComputeUnits: number } | { ok: false; failure: RpcFailure }>;
   /**
-   * Charges a subscription's notification (platform §3: each costs CUs): metered, and taken from
+   * Charges a subscription's notification (docs/json-rpc.md#subscriptions: each costs CUs): metered, and taken from
    * the caller's rate; false when the caller is over its limit (the notification is dropped).
    */
   chargeNotification(session: NodeSession, method: string, computeUnits: number): Promise<boolean>;
@@ -103,7 +103,7 @@ interface HandleContext {
   /** The request's path as received, for error messages. */
   path: string;
   clientIp: string | null;
-  /** Told who the key names once it is known: request logs show the app id, never the key (platform §2). */
+  /** Told who the key names once it is known: request logs show the app id, never the key (docs/hosts-and-paths.md#route-families). */
   identified?: (caller: string) => void;
 }
 
@@ -154,7 +154,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   ): Promise<RpcReply> => {
     const { caller, network, clientIp } = session;
     if (body.kind === 'parse-error' || body.kind === 'invalid') {
-      const limited = await admission.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp);
+      const limited = await admission.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp, prepaidComputeUnits);
       return failureReply(limited ? toRpcFailure(limited) : bodyFailure(body));
     }
     const items: RpcItem[] = body.kind === 'single' ? [body.item] : body.items;
@@ -179,7 +179,8 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     // Every message costs at least the minimum; what was taken before the body was read is not taken again.
     const cost = valid.reduce((sum, call) => sum + call.method.computeUnits, 0);
     const limited =
-      (await admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp)) ?? (await admission.countQuota(caller, cost));
+      (await admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp, prepaidComputeUnits)) ??
+      (await admission.countQuota(caller, cost));
     if (limited) return failureReply(toRpcFailure(limited));
 
     const executed = await executeCalls(valid, network, options.cache, extra);
@@ -263,7 +264,7 @@ function failureReply(failure: RpcFailure): RpcReply {
 function replyResponse(reply: RpcReply): Response {
   if (reply.body === null) return new BufferedResponse(null, { status: reply.httpStatus, headers: corsHeaders });
   const data = !Array.isArray(reply.body) && 'error' in reply.body ? reply.body.error.data : undefined;
-  // A 429 says when to come back (platform §3).
+  // A 429 says when to come back (docs/errors.md#retry-after).
   const retryAfter: Record<string, string> =
     data && typeof data === 'object' && 'retryAfterSeconds' in data ? { 'retry-after': String(data.retryAfterSeconds) } : {};
   return json(reply.httpStatus, reply.body, retryAfter);

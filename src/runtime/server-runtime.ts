@@ -20,7 +20,7 @@ import { loadNodeRuntime } from './node-access.ts';
 import { loadPriceServices } from './price-services.ts';
 import { restProducts } from './rest-products.ts';
 import { loadSiteApi } from './site-api.ts';
-import { loadServerTransferIndexer } from './transfer-indexer.ts';
+import { loadServerTransferIndexer, serverIndexerStatus } from './transfer-indexer.ts';
 import { loadServerDeliveryWorker } from './webhook-delivery.ts';
 
 // Everything `npm start` serves besides the static site, built in one place, top to bottom
@@ -125,7 +125,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     root,
     origin,
     devnets: devnets ?? undefined,
-    indexerStatus: indexer ? () => indexer.status() : undefined,
+    indexerStatus: await serverIndexerStatus({ root, database, indexer }),
     webhooks,
     dashboard: dashboard.api,
     bodies,

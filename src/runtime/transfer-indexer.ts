@@ -48,6 +48,31 @@ export async function loadServerTransferIndexer(options: Parameters<typeof loadT
   return startConfigured(options, evmNetworks, config);
 }
 
+/**
+ * GET /api/indexer/status for the server: its own indexer's progress, or, when it does not index
+ * (INDEXER_IN_SERVER=off and workers do, or no network it can reach), the same read from the
+ * database the workers write: the networks a worker of this configuration indexes
+ * (INDEXER_NETWORKS, else those with an upstream), or every network the database holds when none is named.
+ */
+export async function serverIndexerStatus(options: {
+  root: string;
+  database: Database;
+  indexer: LoadedTransferIndexer | null;
+}): Promise<() => Promise<NetworkIndexStatus[]>> {
+  const { indexer, database } = options;
+  if (indexer) return () => indexer.status();
+  const evmNetworks = (await loadFaucetNetworks(options.root)).filter(speaksEvmRpc);
+  const ids = indexedNetworks(evmNetworks, indexerConfig(evmNetworks), false).map((network) => network.id);
+  return () => indexerStatus(database.db, ids.length > 0 ? { networks: ids } : {});
+}
+
+/** The networks indexed: INDEXER_NETWORKS, else those with an upstream, and in local mode (`devnets`) the local world's. */
+function indexedNetworks(evmNetworks: readonly EvmNetwork[], config: IndexerConfig, devnets: boolean): EvmNetwork[] {
+  const upstream = (id: string) => (config.rpcUrls[id]?.length ?? 0) > 0;
+  if (config.networks) return evmNetworks.filter((network) => config.networks!.includes(network.id));
+  return evmNetworks.filter((network) => upstream(network.id) || (devnets && LOCAL_INDEXED_NETWORKS.includes(network.id)));
+}
+
 async function startConfigured(
   options: Parameters<typeof loadTransferIndexer>[0],
   evmNetworks: readonly EvmNetwork[],
@@ -56,9 +81,7 @@ async function startConfigured(
   const devnets = options.devnets ?? null;
 
   const upstream = (id: string) => (config.rpcUrls[id]?.length ?? 0) > 0;
-  const chosen = config.networks
-    ? evmNetworks.filter((network) => config.networks!.includes(network.id))
-    : evmNetworks.filter((network) => upstream(network.id) || (devnets !== null && LOCAL_INDEXED_NETWORKS.includes(network.id)));
+  const chosen = indexedNetworks(evmNetworks, config, devnets !== null);
   const reachable = (id: string) => upstream(id) || devnets !== null;
   const unreachable = chosen.filter((network) => !reachable(network.id));
   if (unreachable.length > 0) {

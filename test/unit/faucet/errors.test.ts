@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { faucetErrorCodes, faucetErrorCodesOf, faucetErrorRow, type FaucetSendCode, type FaucetStatusCode } from '../../../src/faucet/errors.ts';
 
-describe('FaucetError table (spec 7.1, 7.2)', () => {
+describe('FaucetError table (docs/website.md#faucet-error-codes, docs/website.md#faucet-status)', () => {
   it('maps every 7.1 statusCode to its HTTP status', () => {
     expect(Object.fromEntries(faucetErrorCodesOf('send').map((code) => [code, faucetErrorRow(code).status]))).toEqual({
       invalid_request_body: 400,
@@ -10,6 +10,7 @@ describe('FaucetError table (spec 7.1, 7.2)', () => {
       invalid_address: 400,
       missing_turnstile: 400,
       turnstile_failed: 403,
+      turnstile_unavailable: 503,
       insufficient_mainnet_balance: 403,
       insufficient_mainnet_activity: 403,
       max_balance_exceeded: 403,
@@ -31,7 +32,7 @@ describe('FaucetError table (spec 7.1, 7.2)', () => {
     expect(faucetErrorCodes.filter((code) => faucetErrorRow(code).requestOnly)).toEqual(['invalid_request_body', 'missing_address', 'missing_turnstile']);
   });
 
-  it('gives every 400 a hint (spec 7.1)', () => {
+  it('gives every 400 a hint (docs/website.md#faucet-error-codes)', () => {
     for (const code of faucetErrorCodes) if (faucetErrorRow(code).status === 400) expect(faucetErrorRow(code).hint, code).toBeTruthy();
   });
 });
@@ -43,6 +44,7 @@ describe('statusCodes the service answers', () => {
       | 'unsupported_faucet'
       | 'invalid_address'
       | 'turnstile_failed'
+      | 'turnstile_unavailable'
       | 'insufficient_mainnet_balance'
       | 'insufficient_mainnet_activity'
       | 'max_balance_exceeded'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rpcErrors, rpcFailure } from '../../../../src/node/rpc/errors.ts';
 
-describe('the gateway error table (platform §3)', () => {
+describe('the gateway error table (docs/errors.md#json-rpc-errors)', () => {
   it('gives each row of the table its JSON-RPC code and the HTTP status of a single request', () => {
     const rows = Object.fromEntries(Object.entries(rpcErrors).map(([reason, row]) => [reason, [row.code, row.httpStatus]]));
     expect(rows).toEqual({
@@ -16,6 +16,7 @@ describe('the gateway error table (platform §3)', () => {
       network_not_allowed: [-32600, 403],
       origin_not_allowed: [-32600, 403],
       rate_limited: [429, 429],
+      cost_exceeds_burst: [-32600, 400],
       body_too_large: [-32600, 413],
       no_healthy_upstream: [-32603, 503],
       index_unavailable: [-32603, 503],
