@@ -101,7 +101,7 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
   // A lease is renewed at a third of its life, and a standby process asks for it as often.
   const renewEveryMs = Math.max(1, Math.floor(settings.leaseMs / 3));
   const log = options.log ?? defaultLog;
-  const hooks: IndexHooks = { onTransfers: options.onTransfers, onReorg: options.onReorg, onReset: options.onReset };
+  const hooks: IndexHooks = { onTransfers: options.onTransfers, onReorg: options.onReorg, onReset: options.onReset, followedLogs: options.followedLogs };
   const stopping = new AbortController();
   const progress = new Map<string, NetworkProgress>(
     options.networks.map((network) => [
@@ -120,7 +120,7 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
     const context: FollowContext = {
       db: options.db,
       network: network.id,
-      reader: createChainReader(network, { timeoutMs: options.rpcTimeoutMs }),
+      reader: createChainReader(network, { timeoutMs: options.rpcTimeoutMs, extraTopics: options.followedLogs?.topics }),
       chainId: network.chainId,
       startBlock: network.startBlock ?? 0,
       holder,

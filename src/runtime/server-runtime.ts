@@ -16,6 +16,7 @@ import { createWebhookStore } from '../webhooks/store.ts';
 import { loadNetworkNames } from '../site/read-content.ts';
 import type { NetworkIdOf } from '../site/network-names.ts';
 import { loadDashboard } from './dashboard-services.ts';
+import { loadNftMarketApis } from './nft-market.ts';
 import { loadNftServices } from './nft-services.ts';
 import { loadNodeRuntime } from './node-access.ts';
 import { loadPriceServices } from './price-services.ts';
@@ -89,6 +90,8 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
 
   // NFT metadata, media and contract facts (docs/nft-data.md), read through the gateway's upstreams.
   const nfts = await loadNftServices({ root, origin, database, indexedNetworks: indexer?.networks ?? [], local });
+  // Floors and sales from the marketplaces each network reads (docs/nft-data.md), in the same index.
+  const markets = await loadNftMarketApis({ root, origin, database, networks: evmNetworks, local, indexReady });
 
   // The JSON-RPC gateway (docs/json-rpc.md): apps and keys, limits, upstream pools, the token methods.
   const node = await loadNodeRuntime({
@@ -147,6 +150,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: node.nodeDomain }),
     products: [
       mountProduct(restProducts.nft, nftApisOf(evmNetworks, { db: database.db, ...nfts.sources, indexReady })),
+      mountProduct(restProducts.nftMarket, markets),
       mountProduct(restProducts.prices, () => prices.api),
     ],
     bodies,
