@@ -8,6 +8,7 @@ import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
 import { readIndexerConfig, type IndexerConfig } from './indexer.ts';
 import { readMcpBridgeConfig, readMcpConfig, type McpBridgeConfig, type McpConfig } from './mcp.ts';
 import { readNftContractsConfig, type NftContractsConfig } from './nft-contracts.ts';
+import { readNftMarketConfig, type NftMarketConfig } from './nft-market.ts';
 import { readNftMetadataConfig, type NftMetadataConfig } from './nft-metadata.ts';
 import { readNftsConfig, type NftsConfig } from './nfts.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
@@ -108,6 +109,11 @@ export function mcpConfig(): McpConfig {
 /** `npm run mcp`, the stdio bridge (src/mcp/stdio-bridge.ts): the Crucible it speaks to and the key it sends. */
 export function mcpBridgeConfig(): McpBridgeConfig {
   return readMcpBridgeConfig(processEnvironment());
+}
+
+/** The marketplaces each network's getFloorPrice and getNFTSales read (src/nfts/market/). */
+export function nftMarketConfig(networks: ReadonlyArray<{ id: string }>): NftMarketConfig {
+  return readNftMarketConfig(processEnvironment(), networks);
 }
 
 /** The build's inputs from the environment: the site origin and the faucet pages' widget. */
