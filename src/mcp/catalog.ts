@@ -6,6 +6,7 @@ import { siteTools } from './site-tools.ts';
 import {
   type AnyRestProduct,
   CURSOR_FIELD,
+  describedAs,
   type JsonSchema,
   jsonSchemaOf,
   type McpTool,
@@ -71,7 +72,7 @@ function rpcTool(method: RpcMethod, networks: readonly string[]): McpTool {
   const params = jsonSchemaOf(z.object(shape), 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   return {
     name: toolNameOf(method.name),
-    description: oneLine(method.summary, method.computeUnits),
+    ...describedAs(oneLine(method.summary), method.computeUnits),
     inputSchema: objectSchema({ network, ...params.properties }, ['network', ...(params.required ?? [])]),
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     fields,
@@ -105,7 +106,7 @@ function restTool(product: AnyRestProduct, operation: RestOperation<unknown>, ne
   if (operation.body) add('body', bodyShape(operation.operationId, operation.body.schema));
   return {
     name: toolNameOf(operation.operationId),
-    description: oneLine(operation.summary, operation.computeUnits),
+    ...describedAs(oneLine(operation.summary), operation.computeUnits),
     inputSchema: objectSchema(properties, required),
     annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
     fields,
@@ -145,7 +146,7 @@ function siteOperationTool(operation: DescribedOperation): McpTool {
   const writes = operation.method !== 'GET';
   return {
     name: toolNameOf(operation.operationId),
-    description: oneLine(operation.summary, SITE_TOOL_COMPUTE_UNITS),
+    ...describedAs(oneLine(operation.summary), SITE_TOOL_COMPUTE_UNITS),
     inputSchema: objectSchema(properties, required),
     annotations: { readOnlyHint: !writes, destructiveHint: false, openWorldHint: false },
     fields,

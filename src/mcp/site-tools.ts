@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jsonSchemaOf, type JsonSchema, type McpTool, objectSchema, SITE_TOOL_COMPUTE_UNITS, type SiteToolName } from './tool.ts';
+import { describedAs, jsonSchemaOf, type JsonSchema, type McpTool, objectSchema, SITE_TOOL_COMPUTE_UNITS, type SiteToolName } from './tool.ts';
 
 // The site's own tools (docs/mcp.md#tools), the only ones declared here rather than generated: the
 // docs (the locale's search index and the `.md` twins) and the network table. The registries they
@@ -44,7 +44,7 @@ export function siteTools(options: { locales: readonly string[] }): McpTool[] {
     const properties = schema.properties ?? {};
     return {
       name,
-      description: `${descriptions[name]} ${SITE_TOOL_COMPUTE_UNITS} CU.`,
+      ...describedAs(descriptions[name], SITE_TOOL_COMPUTE_UNITS),
       inputSchema: objectSchema(properties, schema.required ?? []),
       annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
       fields: new Map(Object.keys(properties).map((key) => [key, { part: 'query', key }] as const)),

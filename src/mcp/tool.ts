@@ -30,7 +30,9 @@ export type ToolSource =
 
 export interface McpTool {
   name: string;
-  /** One line, ending with what a call costs. */
+  /** The registry's one line (or the site tool's). */
+  summary: string;
+  /** The summary and what a call costs, as tools/list gives it. */
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
   /** MCP's tool annotations: every tool reads, but the faucet's send. */
@@ -70,12 +72,17 @@ export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonSch
   return json;
 }
 
-/** A registry's one-line summary for a model, its docs citations left out (they name the repository's files), and the cost. */
-export function oneLine(text: string, computeUnits: number): string {
+/** A registry's one-line summary for a model: its docs citations left out (they name the repository's files), one full stop. */
+export function oneLine(text: string): string {
   const line = text
     .replace(/\s*\(docs\/[^)]*\)/g, '')
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/\.$/, '');
-  return `${line}. ${computeUnits} CU.`;
+  return `${line}.`;
+}
+
+/** The summary and the cost, as tools/list describes a tool. */
+export function describedAs(summary: string, computeUnits: number): { summary: string; description: string } {
+  return { summary, description: `${summary} ${computeUnits} CU.` };
 }
