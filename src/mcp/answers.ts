@@ -69,7 +69,16 @@ export function readCursor(cursor: string, hash: string): CursorState {
 }
 
 /** The answer as a tool returns it: one JSON text, within `budget` characters. */
-export function sizedAnswer(value: unknown, options: { budget: number; hash: string; cursor: CursorState | null; extra?: Record<string, unknown> }): string {
+export function sizedAnswer(
+  value: unknown,
+  options: {
+    budget: number;
+    /** The call's hash (callHash), asked only when a cursor is written: most answers fit. */
+    hash: () => string;
+    cursor: CursorState | null;
+    extra?: Record<string, unknown>;
+  },
+): string {
   const { budget, hash, cursor, extra = {} } = options;
   if (cursor === null) {
     const whole = JSON.stringify({ result: value, ...extra, truncated: false });
@@ -133,7 +142,7 @@ function itemSlice(
   items: unknown[],
   from: number,
   budget: number,
-  hash: string,
+  hash: () => string,
   extra: Record<string, unknown>,
 ): string | null {
   if (from >= items.length) throw new CursorError(STALE_CURSOR);
@@ -144,7 +153,7 @@ function itemSlice(
       ...extra,
       truncated: true,
       slice: { list: path.join('.') || '(the answer)', from, to, of: items.length },
-      ...(more ? { cursor: encodeCursor({ h: hash, k: 'items', p: path, o: to }) } : {}),
+      ...(more ? { cursor: encodeCursor({ h: hash(), k: 'items', p: path, o: to }) } : {}),
     });
   };
   // The envelope without items, then each item in turn while the whole stays within the budget.
@@ -164,7 +173,7 @@ function itemSlice(
 }
 
 /** The answer's text from `from`, as much as fits, cut at a line's end where one is near. */
-function textSlice(text: string, from: number, budget: number, hash: string, extra: Record<string, unknown>): string {
+function textSlice(text: string, from: number, budget: number, hash: () => string, extra: Record<string, unknown>): string {
   if (from > 0 && from >= text.length) throw new CursorError(STALE_CURSOR);
   const envelope = (slice: string, to: number) =>
     JSON.stringify({
@@ -172,7 +181,7 @@ function textSlice(text: string, from: number, budget: number, hash: string, ext
       ...extra,
       truncated: from > 0 || to < text.length,
       slice: { from, to, of: text.length },
-      ...(to < text.length ? { cursor: encodeCursor({ h: hash, k: 'text', o: to }) } : {}),
+      ...(to < text.length ? { cursor: encodeCursor({ h: hash(), k: 'text', o: to }) } : {}),
     });
   // Escapes make JSON longer than its text: shrink the slice until the envelope fits.
   let room = budget - envelope('', from).length - 80;

@@ -146,10 +146,12 @@ export function createToolCalls(ports: McpPorts, tools: readonly McpTool[], loca
       const tool = byName.get(name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(name));
       const { [CURSOR_FIELD]: cursorText, ...given } = args;
-      const hash = callHash(tool.name, given);
+      // A cursor names its call by a hash of it, made only when a cursor is read or written.
+      let known: string | undefined;
+      const hash = () => (known ??= callHash(tool.name, given));
       let cursor: ReturnType<typeof readCursor> | null = null;
       try {
-        if (cursorText !== undefined) cursor = readCursor(String(cursorText), hash);
+        if (cursorText !== undefined) cursor = readCursor(String(cursorText), hash());
       } catch (error) {
         if (error instanceof CursorError) return ownToolError(new CrucibleError('bad_request', error.message), guide);
         throw error;

@@ -4,7 +4,8 @@ import { BufferedResponse } from '../api/buffered-response.ts';
 import type { ApiRequest } from '../api/operation.ts';
 import { CrucibleError, fail } from '../errors/crucible-error.ts';
 import { toRpcFailure } from '../errors/json-rpc.ts';
-import { readJsonBody } from '../http/json-body.ts';
+import { isJsonContentType, type JsonBodyRead, readJsonBody } from '../http/json-body.ts';
+import { jsonDepthScan } from '../http/json-depth.ts';
 import { jsonType } from '../http/media.ts';
 import { MCP_SCOPE } from './calls.ts';
 import type { McpPorts } from './ports.ts';
@@ -57,29 +58,49 @@ export function createMcpEndpoint(ports: McpPorts, protocol: McpProtocol): McpEn
       const unpaid = await ports.admission.takeRate(caller, MCP_SCOPE, ports.leastCharge, context.clientIp);
       if (unpaid) return refuse(unpaid);
 
-      const read = await readJsonBody(request, ports.maxBodyBytes, ports.jsonMaxDepth);
+      const read = await readBody(request, ports.maxBodyBytes, ports.jsonMaxDepth);
       if (!read.ok) {
         if (read.reason === 'too_large') return refuse(fail('body_too_large', { maxBytes: ports.maxBodyBytes }));
         if (read.reason === 'unparseable') return refuse(fail('parse_error'));
         const problem =
           read.reason === 'too_deep'
-            ? `the body nests arrays and objects more than ${read.maxDepth} deep, the limit`
+            ? `the body nests arrays and objects more than ${ports.jsonMaxDepth} deep, the limit`
             : 'the body must be JSON (Content-Type: application/json)';
         return refuse(fail('invalid_request', { problem }));
       }
 
       const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       const server = protocol.serverFor({ key, caller, origin, clientIp: context.clientIp, requestId: context.requestId });
-      try {
-        await server.connect(transport);
-        const answer = await transport.handleRequest(new Request(request.url, { method: 'POST', headers: request.headers }), { parsedBody: read.value });
-        const headers: Record<string, string> = { ...CORS_HEADERS, 'cache-control': 'no-store', ...Object.fromEntries(answer.headers) };
-        return new BufferedResponse(answer.body ? await answer.text() : null, { status: answer.status, headers });
-      } finally {
-        await server.close();
-      }
+      await server.connect(transport);
+      // Given the parsed body, the transport reads only the request's method, URL and headers, which
+      // the server's request has. The server is not closed: once its JSON answer is made it holds no
+      // stream, timer or pending call, and closing would only build the SDK's "Connection closed" error.
+      const answer = await transport.handleRequest(request as Request, { parsedBody: read.value });
+      const headers: Record<string, string> = { ...CORS_HEADERS, 'cache-control': 'no-store', ...Object.fromEntries(answer.headers) };
+      return new BufferedResponse(answer.body ? await answer.text() : null, { status: answer.status, headers });
     },
   };
+}
+
+/** The request as the server's Node adapter offers it: its body read without a web stream, within a cap. */
+interface NodeRequest extends ApiRequest {
+  textWithin?(maxBytes: number, stop?: (chunk: Uint8Array) => boolean): Promise<string | null>;
+}
+
+/** The JSON body within `maxBytes` and `maxDepth`, read as the gateway reads its bodies when the adapter can (no web stream). */
+async function readBody(request: NodeRequest, maxBytes: number, maxDepth: number): Promise<JsonBodyRead> {
+  if (!request.textWithin) return readJsonBody(request, maxBytes, maxDepth);
+  if (!isJsonContentType(request.headers.get('content-type'))) return { ok: false, reason: 'unsupported_media_type' };
+  if (Number(request.headers.get('content-length') ?? 0) > maxBytes) return { ok: false, reason: 'too_large' };
+  const scan = jsonDepthScan(maxDepth);
+  let deep = false;
+  const text = await request.textWithin(maxBytes, (chunk) => (deep = scan(chunk)));
+  if (text === null) return { ok: false, reason: deep ? 'too_deep' : 'too_large' };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, reason: 'unparseable' };
+  }
 }
 
 /** The key of `Authorization: Bearer <key>`; empty (an invalid key) when the header is absent or another scheme. */

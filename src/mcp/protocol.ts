@@ -1,4 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -15,7 +16,8 @@ import type { McpTool } from './tool.ts';
 
 // The MCP protocol over the tools and resources (docs/mcp.md): one SDK Server per HTTP message
 // (the Streamable HTTP transport runs stateless), its handlers closed over the message's caller.
-// The tool list is computed once; a server costs its handlers' registration.
+// The tool list and the JSON Schema validator are made once: a Server makes an Ajv instance of its
+// own unless given one, which cost more than the rest of a tool call (BENCHMARKS.md, MCP server).
 
 /** What a resource read costs, as read_page does. */
 const RESOURCE_READ_COMPUTE_UNITS = 10;
@@ -41,9 +43,10 @@ export interface McpProtocol {
 export function createMcpProtocol(ports: McpPorts, tools: readonly McpTool[], calls: ToolCalls, resources: Resources): McpProtocol {
   const listed = tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations }));
   const instructions = instructionsOf(ports.answerBudgetChars);
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   return {
     serverFor(caller) {
-      const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions });
+      const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} }, instructions, jsonSchemaValidator });
       server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
       server.setRequestHandler(CallToolRequestSchema, (request) => calls.call(caller, request.params.name, request.params.arguments ?? {}) as never);
       server.setRequestHandler(ListResourcesRequestSchema, (request) => {

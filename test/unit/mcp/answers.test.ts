@@ -13,13 +13,14 @@ interface Envelope {
 }
 
 const hash = callHash('tool', { a: 1 });
+const hashOf = () => hash;
 
 /** Every slice of `value` through its cursors. */
 function slices(value: unknown, budget: number): Envelope[] {
   const pages: Envelope[] = [];
   let cursor: string | undefined;
   do {
-    const text = sizedAnswer(value, { budget, hash, cursor: cursor === undefined ? null : readCursor(cursor, hash) });
+    const text = sizedAnswer(value, { budget, hash: hashOf, cursor: cursor === undefined ? null : readCursor(cursor, hash) });
     expect(text.length).toBeLessThanOrEqual(budget);
     const page = JSON.parse(text) as Envelope;
     pages.push(page);
@@ -30,7 +31,7 @@ function slices(value: unknown, budget: number): Envelope[] {
 
 describe('sizedAnswer', () => {
   it('answers a value that fits whole, untruncated', () => {
-    expect(JSON.parse(sizedAnswer({ balance: '0x1' }, { budget: 1000, hash, cursor: null }))).toEqual({ result: { balance: '0x1' }, truncated: false });
+    expect(JSON.parse(sizedAnswer({ balance: '0x1' }, { budget: 1000, hash: hashOf, cursor: null }))).toEqual({ result: { balance: '0x1' }, truncated: false });
   });
 
   it('slices the largest list, keeping the rest of the answer on every slice, until its cursor runs out', () => {
@@ -72,11 +73,11 @@ describe('sizedAnswer', () => {
 
   it('refuses a cursor of another call, one it did not write, and one past the answer', () => {
     const items = Array.from({ length: 100 }, (_, i) => ({ i, pad: 'x'.repeat(40) }));
-    const first = JSON.parse(sizedAnswer(items, { budget: 1200, hash, cursor: null })) as Envelope;
+    const first = JSON.parse(sizedAnswer(items, { budget: 1200, hash: hashOf, cursor: null })) as Envelope;
     expect(() => readCursor(first.cursor!, callHash('tool', { a: 2 }))).toThrow(/another call/);
     expect(() => readCursor(first.cursor!, callHash('other', { a: 1 }))).toThrow(CursorError);
     expect(() => readCursor('not a cursor', hash)).toThrow(/not one this server gave/);
-    expect(() => sizedAnswer(items.slice(0, 2), { budget: 1200, hash, cursor: readCursor(first.cursor!, hash) })).toThrow(/does not fit/);
+    expect(() => sizedAnswer(items.slice(0, 2), { budget: 1200, hash: hashOf, cursor: readCursor(first.cursor!, hash) })).toThrow(/does not fit/);
   });
 
   it('names the call by its tool and inputs, whatever the order of the inputs', () => {
