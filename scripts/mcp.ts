@@ -53,7 +53,11 @@ export async function runMcp(argv: string[]): Promise<number> {
     log(`No Crucible answers at ${origin}: starting one (npm start; the first start builds the site, about a minute)…`);
     child = spawn(process.execPath, ['scripts/start.ts'], { cwd: root, stdio: ['ignore', 2, 2] });
     const stopChild = () => child?.kill('SIGTERM');
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => (stopChild(), process.exit(1)));
+    for (const signal of ['SIGINT', 'SIGTERM'] as const)
+      process.once(signal, () => {
+        stopChild();
+        process.exit(1);
+      });
     if (!(await startedIn(origin, child))) {
       log(`The Crucible this command started did not answer at ${origin}.`);
       stopChild();

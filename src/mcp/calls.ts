@@ -6,7 +6,7 @@ import { blockedMethodFamilies, isBlockedMethod, rpcRegistry } from '../node/rpc
 import { defaultLocale } from '../site/locales.ts';
 import { mcpGuideUrl } from '../site/urls.ts';
 import { callHash, CursorError, readCursor, sizedAnswer } from './answers.ts';
-import { isReadMethod, toolNameOf } from './catalog.ts';
+import { FILLED_BY_SERVER, isReadMethod, toolNameOf } from './catalog.ts';
 import { createDocs, networkList } from './docs.ts';
 import type { McpCaller, McpNetwork, McpPorts } from './ports.ts';
 import { checksummed, formatAmount, tokenContractsOf, withNativeAmounts, withTokenAmounts } from './shape.ts';
@@ -93,7 +93,8 @@ export function createToolCalls(ports: McpPorts, tools: readonly McpTool[], loca
     given: Record<string, unknown>,
   ): Promise<Answered> => {
     const { operation } = tool.source;
-    const fills = operation.body && 'turnstileToken' in ((operation.body.schema as { shape?: object }).shape ?? {});
+    const filled = Object.keys((operation.body?.schema as { shape?: object } | undefined)?.shape ?? {}).filter((key) => FILLED_BY_SERVER.has(key));
+    const fills = filled.length > 0;
     if (fills && ports.faucetToken === null) {
       const faucetUrl = networks.get(String(given.faucetId))?.faucetUrl ?? new URL('/faucets/', ports.origin).href;
       return {
@@ -111,9 +112,9 @@ export function createToolCalls(ports: McpPorts, tools: readonly McpTool[], loca
       };
     }
     const { query, body, path } = requestParts(tool, given);
-    const filled = fills ? { ...(body as object), turnstileToken: ports.faucetToken } : body;
+    const sent = fills ? { ...(body as object), ...Object.fromEntries(filled.map((key) => [key, ports.faucetToken])) } : body;
     const url = `${ports.origin}${operation.path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(path[name] ?? '')))}${query}`;
-    const response = await ports.siteApi.handle(apiRequest(url, operation.method, caller.origin, filled), {
+    const response = await ports.siteApi.handle(apiRequest(url, operation.method, caller.origin, sent), {
       requestId: caller.requestId,
       clientIp: caller.clientIp,
       log: ports.log,

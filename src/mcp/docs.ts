@@ -7,7 +7,7 @@ import type { McpNetwork, SiteFiles } from './ports.ts';
 // index (the one the site's search dialog reads, searched the same way), read_page answers a page's
 // `.md` twin, list_networks the network table. Each answer is plain data; ./answers.ts sizes it.
 
-export interface DocsHit {
+interface DocsHit {
   group: string;
   title: string;
   description: string | null;

@@ -26,7 +26,7 @@ const RESOURCE_READ_COMPUTE_UNITS = 10;
 const SERVER_INFO = { name: 'crucible', title: 'Crucible', version: '1.0.0' };
 
 /** What the initialize answer tells a model about every tool. */
-export function instructionsOf(budget: number): string {
+function instructionsOf(budget: number): string {
   return [
     "Crucible's tools: search_docs and read_page for the docs, list_networks for the networks, one tool per JSON-RPC read method (give `network`), the NFT and prices operations, transaction simulation and tracing, and the faucet (local mode only).",
     `Every answer is one JSON text of at most ${budget} characters. One that would be longer is sliced: \`truncated\` is true, \`slice\` says which part it holds, and \`cursor\` (when more follows) is passed with the same inputs to the same tool for the next part.`,

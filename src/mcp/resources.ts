@@ -5,9 +5,9 @@ import type { McpPorts } from './ports.ts';
 // resource knowingly; the tools are what answers sized for a model).
 
 /** Resources per resources/list page. */
-export const RESOURCES_PER_PAGE = 200;
+const RESOURCES_PER_PAGE = 200;
 
-export interface ResourceEntry {
+interface ResourceEntry {
   uri: string;
   name: string;
   mimeType: string;

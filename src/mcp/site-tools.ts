@@ -6,7 +6,7 @@ import { describedAs, jsonSchemaOf, type JsonSchema, type McpTool, objectSchema,
 // read are the built site's files and content/networks/.
 
 /** Hits one search answers at most. */
-export const MAX_SEARCH_HITS = 50;
+const MAX_SEARCH_HITS = 50;
 
 export function siteToolInputs(locales: readonly string[]) {
   const locale = z

@@ -14,9 +14,9 @@ export interface ToolResult {
   isError?: boolean;
 }
 
-export type ToolErrorBody = { error: Record<string, unknown> };
+type ToolErrorBody = { error: Record<string, unknown> };
 
-export function toolError(body: ToolErrorBody): ToolResult {
+function toolError(body: ToolErrorBody): ToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
