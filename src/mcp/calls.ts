@@ -103,7 +103,7 @@ export function createToolCalls(ports: McpPorts, tools: readonly McpTool[], loca
         result: answeredToolError(
           400,
           {
-            error: 'The faucet needs a person to solve its CAPTCHA here: this server is not in local mode.',
+            error: 'The faucet needs a person to solve its CAPTCHA here: this server checks real CAPTCHA tokens (production mode, or Turnstile keys set).',
             statusCode: 'missing_turnstile',
             hint: `Open ${faucetUrl} in a browser, solve the check and send the drip there; the MCP tool drips only in local mode.`,
           },
