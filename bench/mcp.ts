@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseEther } from 'viem';
@@ -199,6 +199,16 @@ const failures = rows
   .map((row) => ({ name: `${row.workload.name} at ${row.clients}`, counts: [combine(row.gateway).failures, combine(row.mcp).failures] }))
   .filter((row) => row.counts.some(Boolean))
   .map((row) => `${row.name}: ${row.counts.join(' / ')} (gateway / MCP)`);
+// Hand-written subsections (where the time goes, what changed) are kept across runs.
+const kept = await readFile(join(import.meta.dirname, '../BENCHMARKS.md'), 'utf8').then(
+  (text) => {
+    const start = text.indexOf('## MCP server\n');
+    const end = start === -1 ? -1 : text.indexOf('\n## ', start + 1);
+    const sub = start === -1 ? -1 : text.indexOf('\n### ', start);
+    return sub === -1 || (end !== -1 && sub > end) ? '' : text.slice(sub + 1, end === -1 ? undefined : end).trimEnd();
+  },
+  () => '',
+);
 const given = process.argv.slice(2);
 const section = [
   '## MCP server',
@@ -214,5 +224,6 @@ const section = [
   table,
   '',
   ...(failures.length ? [`Failed requests: ${failures.join('; ')}.`, ''] : []),
+  ...(kept ? [kept, ''] : []),
 ].join('\n');
 await writeBenchmarksSection('MCP server', section);
