@@ -285,6 +285,19 @@ describe.each(Object.keys(transports))('over %s', (transportName) => {
     expect(refused.message).toMatch(/another call/);
   });
 
+  it('token metadata and prices answer what the JSON-RPC and REST APIs answer', async () => {
+    const metadata = await call(client, 'crucible_getTokenMetadata', { network, contractAddress: WORLD_ADDRESSES.forge });
+    expect(metadata.result).toEqual(await rpc('crucible_getTokenMetadata', [WORLD_ADDRESSES.forge]));
+    // The same sample through both doors: a sampling round landing between the two calls is waited out.
+    await expect
+      .poll(async () => {
+        const viaTool = (await call(client, 'getTokenPricesBySymbol', { symbols: ['ETH', 'FORGE'] })).result;
+        const viaRest = await rest(`/prices/v1/${key}/tokens/by-symbol?symbols=ETH&symbols=FORGE`);
+        return JSON.stringify(viaTool) === JSON.stringify(viaRest) ? viaTool : { differ: [viaTool, viaRest] };
+      })
+      .toMatchObject({ data: [{ symbol: 'ETH' }, { symbol: 'FORGE' }] });
+  });
+
   it('a simulation answers what the gateway answers', async () => {
     const transaction = {
       from: DEMO_WALLET,
