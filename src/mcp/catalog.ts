@@ -108,7 +108,8 @@ function restTool(product: AnyRestProduct, operation: RestOperation<unknown>, ne
     name: toolNameOf(operation.operationId),
     ...describedAs(oneLine(operation.summary), operation.computeUnits),
     inputSchema: objectSchema(properties, required),
-    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    // A GET only reads; a POST may change something (a report, a queued refresh), so no read-only hint.
+    annotations: { readOnlyHint: operation.method === 'GET', destructiveHint: false, openWorldHint: false },
     fields,
     source: { kind: 'rest', product, operation },
     computeUnits: operation.computeUnits,

@@ -35,7 +35,7 @@ export interface McpTool {
   /** The summary and what a call costs, as tools/list gives it. */
   description: string;
   inputSchema: JsonSchema & { type: 'object' };
-  /** MCP's tool annotations: every tool reads, but the faucet's send. */
+  /** MCP's tool annotations: read-only for the JSON-RPC reads, the site's tools and GET operations. */
   annotations: { readOnlyHint: boolean; destructiveHint: false; openWorldHint: false };
   /** The inputs it takes (but `cursor`), each with where it goes. */
   fields: ReadonlyMap<string, ToolField>;
