@@ -25,7 +25,8 @@ export interface TransfersUndone {
 /** The network's whole index was dropped, to be built again from its first block. */
 export interface IndexReset {
   network: string;
-  reason: 'genesis-changed' | 'reorg-beyond-window';
+  /** index-upgraded: the index was built by an older version, which recorded less (src/indexer/checkpoints.ts). */
+  reason: 'genesis-changed' | 'reorg-beyond-window' | 'index-upgraded';
 }
 
 type Hook<E> = (event: E, trx: Kysely<DatabaseSchema>) => Promise<void> | void;
