@@ -89,6 +89,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
       tokens && evm
         ? tokenMethods({
             network: record.id,
+            nativeCurrency: record.nativeCurrency,
             chain: chainOverPool(pool),
             index: tokens.indexOf(record.id),
             metadata: tokens.metadata,

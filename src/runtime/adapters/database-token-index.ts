@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../../db/schema.ts';
-import { indexedBlock, tokensOfHolder } from '../../transfers/queries.ts';
+import { assetTransfers } from '../../transfers/asset-transfers.ts';
+import { tokensOfHolder } from '../../transfers/queries.ts';
 import type { TokenIndex } from '../../tokens/token-index.ts';
 
 // A network's transfer index as the token methods read it, from the database the indexer writes
@@ -12,11 +13,24 @@ export class IndexNotReadyError extends Error {
 }
 
 export function databaseTokenIndex(db: Kysely<DatabaseSchema>, network: string): TokenIndex {
+  // Asked each time: after a reset (a chain that was replaced) the index is empty until rebuilt.
+  const coverage = async () => {
+    const row = await db
+      .selectFrom('indexer_checkpoints')
+      .select(['block_number', 'block_hash', 'internal_transfers'])
+      .where('network', '=', network)
+      .executeTakeFirst();
+    if (!row?.block_hash) throw new IndexNotReadyError(`the transfer index of ${network} has not indexed a block yet`);
+    return { indexedBlock: row.block_number, internalTransfers: row.internal_transfers };
+  };
   return {
     async tokensOfHolder(holder, page) {
-      // Asked each time: after a reset (a chain that was replaced) the index is empty until rebuilt.
-      if ((await indexedBlock(db, network)) === null) throw new IndexNotReadyError(`the transfer index of ${network} has not indexed a block yet`);
+      await coverage();
       return tokensOfHolder(db, network, holder, page);
+    },
+    coverage,
+    async assetTransfers(filter) {
+      return assetTransfers(db, network, filter);
     },
   };
 }

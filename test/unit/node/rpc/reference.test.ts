@@ -67,6 +67,7 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
     ).toEqual([
       ['crucible_getTokenBalances', ['alchemy_getTokenBalances']],
       ['crucible_getTokenMetadata', ['alchemy_getTokenMetadata']],
+      ['crucible_getAssetTransfers', ['alchemy_getAssetTransfers']],
     ]);
   });
 });

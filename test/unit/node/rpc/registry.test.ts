@@ -54,6 +54,7 @@ describe('the method registry (platform §3)', () => {
       'web3_clientVersion',
       'web3_sha3',
       'rpc.discover',
+      'crucible_getAssetTransfers',
       'crucible_getTokenBalances',
       'crucible_getTokenMetadata',
     ];

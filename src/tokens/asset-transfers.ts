@@ -1,0 +1,151 @@
+import { formatUnits, numberToHex, pad, type Address } from 'viem';
+import type { ContractReader } from '../chain/contract-reader.ts';
+import { encodeTransfersPageKey } from '../node/rpc/methods/transfers-page-key.ts';
+import { parseAssetTransfersParams, type AssetTransferCategory } from '../node/rpc/methods/transfer-params.ts';
+import { TokenParamsError } from '../node/rpc/methods/token-params.ts';
+import type { TokenLogos } from '../token-list/token-list.ts';
+import type { IndexedAssetTransfer } from '../transfers/asset-transfers.ts';
+import type { TransferKind } from '../transfers/transfer.ts';
+import type { TokenMetadata, TokenMetadataReader } from './metadata.ts';
+import type { TokenIndex } from './token-index.ts';
+
+// crucible_getAssetTransfers (platform §10): a page of the transfer index's transfers in the
+// incumbent's shape, which its SDK returns to callers unchanged. Amounts are converted with the
+// token's decimals (the native coin's from the network), assets named by their symbols; both come
+// from the token metadata cache, so a page reads each contract's metadata at most once per cache
+// lifetime, and a contract whose metadata cannot be read gives null asset, decimal and value.
+
+export interface AssetTransfersNetwork {
+  network: string;
+  /** The network's coin: what external and internal transfers move. */
+  nativeCurrency: { symbol: string; decimals: number };
+  chain: ContractReader;
+  index: TokenIndex;
+  metadata: TokenMetadataReader;
+  logos: TokenLogos;
+}
+
+type Category = AssetTransferCategory;
+
+/** One transfer of the answer (the incumbent's AssetTransfersResult). */
+export interface AssetTransfer {
+  blockNum: string;
+  uniqueId: string;
+  hash: string;
+  from: string;
+  to: string | null;
+  value: number | null;
+  erc721TokenId: string | null;
+  erc1155Metadata: Array<{ tokenId: string; value: string }> | null;
+  tokenId: string | null;
+  asset: string | null;
+  category: Category;
+  rawContract: { value: string | null; address: string | null; decimal: string | null };
+  metadata?: { blockTimestamp: string | null };
+}
+
+export interface AssetTransfersAnswer {
+  transfers: AssetTransfer[];
+  /** Present when more transfers follow: pass it back to read them. */
+  pageKey?: string;
+}
+
+const TOKEN_CATEGORY: Record<TransferKind, Category> = { erc20: 'erc20', erc721: 'erc721', erc1155: 'erc1155', legacy: 'specialnft' };
+const TOKEN_KIND: Partial<Record<Category, TransferKind>> = { erc20: 'erc20', erc721: 'erc721', erc1155: 'erc1155', specialnft: 'legacy' };
+
+/** A token id or amount as the incumbent writes ids: a 32-byte word. */
+const word = (decimal: string) => pad(numberToHex(BigInt(decimal)), { size: 32 });
+const hexOf = (decimal: string) => numberToHex(BigInt(decimal));
+
+export async function getAssetTransfers(data: AssetTransfersNetwork, params: readonly unknown[]): Promise<AssetTransfersAnswer> {
+  const query = parseAssetTransfersParams(params);
+  const coverage = await data.index.coverage();
+  if (query.categories.has('internal') && coverage.internalTransfers === 'unavailable')
+    throw new TokenParamsError(
+      '[0] request.category',
+      `"internal" cannot be answered on ${data.network}: its node offers no call traces (debug_traceBlockByHash with callTracer), so the transfer index records no internal transfers there`,
+    );
+  if (query.after && query.after.order !== query.order) throw new TokenParamsError('[0] request.pageKey', `was given for order "${query.after.order}", not "${query.order}"`);
+  const toBlock = query.toBlock === 'latest' ? coverage.indexedBlock : Math.min(query.toBlock, coverage.indexedBlock);
+  const fromBlock = query.fromBlock === 'latest' ? coverage.indexedBlock : query.fromBlock;
+  if (fromBlock > toBlock) return { transfers: [] };
+
+  const page = await data.index.assetTransfers({
+    fromBlock,
+    toBlock,
+    from: query.fromAddress,
+    to: query.toAddress,
+    contracts: query.contractAddresses,
+    native: (['external', 'internal'] as const).filter((kind) => query.categories.has(kind)),
+    tokens: [...query.categories].flatMap((category) => TOKEN_KIND[category] ?? []),
+    excludeZeroValue: query.excludeZeroValue,
+    order: query.order,
+    after: query.after,
+    limit: query.maxCount,
+  });
+  const metadata = await metadataOf(data, page.transfers);
+  const transfers = page.transfers.map((transfer) => {
+    const shaped = shape(transfer, data.nativeCurrency, transfer.contract ? metadata.get(transfer.contract) : undefined);
+    if (!query.withMetadata) return shaped;
+    const { blockTimestamp } = transfer;
+    return { ...shaped, metadata: { blockTimestamp: blockTimestamp === null ? null : new Date(blockTimestamp * 1000).toISOString() } };
+  });
+  return page.next ? { transfers, pageKey: encodeTransfersPageKey({ ...page.next, order: query.order }) } : { transfers };
+}
+
+/** Each token contract's metadata, read at once through the cache; null where it could not be read. */
+async function metadataOf(data: AssetTransfersNetwork, transfers: readonly IndexedAssetTransfer[]): Promise<Map<Address, TokenMetadata | null>> {
+  const contracts = [...new Set(transfers.flatMap((transfer) => (transfer.contract ? [transfer.contract] : [])))];
+  const read = await Promise.all(
+    contracts.map((contract) => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, contract).catch(() => null)),
+  );
+  return new Map(contracts.map((contract, i) => [contract, read[i]!]));
+}
+
+function shape(transfer: IndexedAssetTransfer, native: AssetTransfersNetwork['nativeCurrency'], token: TokenMetadata | null | undefined): AssetTransfer {
+  const common = {
+    blockNum: numberToHex(transfer.position.block),
+    hash: transfer.transactionHash,
+    from: transfer.from,
+    to: transfer.to,
+  };
+  const none = { erc721TokenId: null, erc1155Metadata: null, tokenId: null };
+  switch (transfer.kind) {
+    case 'external':
+    case 'internal':
+      return {
+        ...common,
+        uniqueId: transfer.kind === 'external' ? `${transfer.transactionHash}:external` : `${transfer.transactionHash}:internal:${transfer.position.index}`,
+        value: Number(formatUnits(BigInt(transfer.amount), native.decimals)),
+        ...none,
+        asset: native.symbol,
+        category: transfer.kind,
+        rawContract: { value: hexOf(transfer.amount), address: null, decimal: numberToHex(native.decimals) },
+      };
+    case 'erc20': {
+      const decimals = token?.decimals ?? null;
+      return {
+        ...common,
+        uniqueId: logId(transfer),
+        value: decimals === null ? null : Number(formatUnits(BigInt(transfer.amount), decimals)),
+        ...none,
+        asset: token?.symbol ?? null,
+        category: 'erc20',
+        rawContract: { value: word(transfer.amount), address: transfer.contract, decimal: decimals === null ? null : numberToHex(decimals) },
+      };
+    }
+    default: {
+      const nft = { ...common, uniqueId: logId(transfer), value: null, asset: token?.symbol ?? null, rawContract: { value: null, address: transfer.contract, decimal: null } };
+      if (transfer.kind === 'erc1155') {
+        const erc1155Metadata = transfer.batch!.map((entry) => ({ tokenId: word(entry.tokenId), value: hexOf(entry.amount) }));
+        return { ...nft, ...none, erc1155Metadata, category: 'erc1155' };
+      }
+      const tokenId = word(transfer.tokenId!);
+      return { ...nft, ...none, erc721TokenId: transfer.kind === 'erc721' ? tokenId : null, tokenId, category: TOKEN_CATEGORY[transfer.kind] };
+    }
+  }
+}
+
+function logId(transfer: IndexedAssetTransfer): string {
+  return `${transfer.transactionHash}:log:${transfer.position.index}`;
+}
