@@ -49,15 +49,16 @@ const quantity = z
   .refine(Number.isSafeInteger, 'beyond the integers a number holds');
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<Hex>;
 const headerSchema = z.object({ number: quantity, hash, parentHash: hash, timestamp: quantity, transactions: z.array(hash) });
-const lowerAddress = z.string().regex(/^0x[0-9a-fA-F]{40}$/).transform((value) => value.toLowerCase() as Address);
+const lowerAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .transform((value) => value.toLowerCase() as Address);
 const amount = z.string().regex(/^0x[0-9a-fA-F]+$/);
 const fullBlockSchema = z.object({
   hash,
   transactions: z.array(z.object({ hash, transactionIndex: quantity, from: lowerAddress, to: lowerAddress.nullable(), value: amount })),
 });
-const receiptsSchema = z.array(
-  z.object({ transactionHash: hash, status: z.string().optional(), contractAddress: lowerAddress.nullish(), blockHash: hash }),
-);
+const receiptsSchema = z.array(z.object({ transactionHash: hash, status: z.string().optional(), contractAddress: lowerAddress.nullish(), blockHash: hash }));
 const tracesSchema = z.array(z.object({ txHash: hash.optional(), result: z.unknown() }));
 const logSchema = z.object({
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>,
@@ -115,7 +116,9 @@ export function createChainReader(source: ChainSource, options: { timeoutMs?: nu
         const blockHash = hashes[index]!;
         if (block === null) throw new ChainReadError(`eth_getBlockByHash(${blockHash}) answered null: the node has no such block`);
         const { transactions } = parse(fullBlockSchema, block, `eth_getBlockByHash(${blockHash})`);
-        const byHash = new Map(parse(receiptsSchema, receipts, `eth_getBlockReceipts(${blockHash})`).map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]));
+        const byHash = new Map(
+          parse(receiptsSchema, receipts, `eth_getBlockReceipts(${blockHash})`).map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]),
+        );
         return transactions.map((transaction) => {
           const receipt = byHash.get(transaction.hash.toLowerCase());
           if (!receipt || receipt.blockHash.toLowerCase() !== blockHash.toLowerCase())

@@ -65,7 +65,8 @@ export async function getAssetTransfers(data: AssetTransfersNetwork, params: rea
       '[0] request.category',
       `"internal" cannot be answered on ${data.network}: its node offers no call traces (debug_traceBlockByHash with callTracer), so the transfer index records no internal transfers there`,
     );
-  if (query.after && query.after.order !== query.order) throw new TokenParamsError('[0] request.pageKey', `was given for order "${query.after.order}", not "${query.order}"`);
+  if (query.after && query.after.order !== query.order)
+    throw new TokenParamsError('[0] request.pageKey', `was given for order "${query.after.order}", not "${query.order}"`);
   const toBlock = query.toBlock === 'latest' ? coverage.indexedBlock : Math.min(query.toBlock, coverage.indexedBlock);
   const fromBlock = query.fromBlock === 'latest' ? coverage.indexedBlock : query.fromBlock;
   if (fromBlock > toBlock) return { transfers: [] };
@@ -96,9 +97,7 @@ export async function getAssetTransfers(data: AssetTransfersNetwork, params: rea
 /** Each token contract's metadata, read at once through the cache; null where it could not be read. */
 async function metadataOf(data: AssetTransfersNetwork, transfers: readonly IndexedAssetTransfer[]): Promise<Map<Address, TokenMetadata | null>> {
   const contracts = [...new Set(transfers.flatMap((transfer) => (transfer.contract ? [transfer.contract] : [])))];
-  const read = await Promise.all(
-    contracts.map((contract) => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, contract).catch(() => null)),
-  );
+  const read = await Promise.all(contracts.map((contract) => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, contract).catch(() => null)));
   return new Map(contracts.map((contract, i) => [contract, read[i]!]));
 }
 
@@ -135,7 +134,13 @@ function shape(transfer: IndexedAssetTransfer, native: AssetTransfersNetwork['na
       };
     }
     default: {
-      const nft = { ...common, uniqueId: logId(transfer), value: null, asset: token?.symbol ?? null, rawContract: { value: null, address: transfer.contract, decimal: null } };
+      const nft = {
+        ...common,
+        uniqueId: logId(transfer),
+        value: null,
+        asset: token?.symbol ?? null,
+        rawContract: { value: null, address: transfer.contract, decimal: null },
+      };
       if (transfer.kind === 'erc1155') {
         const erc1155Metadata = transfer.batch!.map((entry) => ({ tokenId: word(entry.tokenId), value: hexOf(entry.amount) }));
         return { ...nft, ...none, erc1155Metadata, category: 'erc1155' };

@@ -151,7 +151,10 @@ async function nativeTransfers(db: Kysely<DatabaseSchema>, network: string, filt
   if (filter.from) query = query.where('from_address', '=', filter.from);
   if (filter.to) query = query.where('to_address', '=', filter.to);
   if (filter.excludeZeroValue) query = query.where('amount', '!=', '0');
-  if (after) query = query.where((eb) => eb.or([eb('block_number', beyond, after.block), eb.and([eb('block_number', '=', after.block), inBlockAfter(eb, after, order)])]));
+  if (after)
+    query = query.where((eb) =>
+      eb.or([eb('block_number', beyond, after.block), eb.and([eb('block_number', '=', after.block), inBlockAfter(eb, after, order)])]),
+    );
   const rows = await query
     .orderBy('block_number', order)
     .orderBy('transaction_index', order)
@@ -174,8 +177,7 @@ async function nativeTransfers(db: Kysely<DatabaseSchema>, network: string, filt
 
 /** Native transfers of the cursor's block beyond it: a cursor on a log is past its transaction's native transfers. */
 function inBlockAfter(eb: ExpressionBuilder<DatabaseSchema, 'indexer_native_transfers'>, after: TransferPosition, order: 'asc' | 'desc'): Expression<SqlBool> {
-  if (after.part === 2)
-    return order === 'asc' ? eb('transaction_index', '>', after.transactionIndex) : eb('transaction_index', '<=', after.transactionIndex);
+  if (after.part === 2) return order === 'asc' ? eb('transaction_index', '>', after.transactionIndex) : eb('transaction_index', '<=', after.transactionIndex);
   const beyond: Comparison = order === 'asc' ? '>' : '<';
   return eb.or([
     eb('transaction_index', beyond, after.transactionIndex),

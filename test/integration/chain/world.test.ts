@@ -168,7 +168,12 @@ describe('deployWorld where the world is already there', () => {
   it('points the base URIs at a new origin, announcing it with ERC-4906 and URI events', async () => {
     const origin = 'https://crucible.example';
     const head = await anvil.client.getBlockNumber({ cacheTime: 0 });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin: `${origin}/` })).toEqual({ status: 'present', priceLayer: 'present', nativeLayer: 'present', transactions: 3 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin: `${origin}/` })).toEqual({
+      status: 'present',
+      priceLayer: 'present',
+      nativeLayer: 'present',
+      transactions: 3,
+    });
     expect(await read('relics', 'tokenURI', [2n])).toBe(`${origin}/world/nft/relics/2.json`);
     expect(await read('materials', 'uri', [1n])).toBe(`${origin}/world/nft/materials/{id}.json`);
     const events = async (id: WorldContractId, abi: Abi) =>

@@ -50,7 +50,10 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
   }
 
   /** Sends a transaction from an unlocked dev account; resolves once mined, with its hash and whether it succeeded. */
-  async function send(anvil: TestAnvil, tx: { from: Address; to?: Address; value?: bigint; data?: `0x${string}`; gas?: bigint }): Promise<{ hash: Hash; ok: boolean }> {
+  async function send(
+    anvil: TestAnvil,
+    tx: { from: Address; to?: Address; value?: bigint; data?: `0x${string}`; gas?: bigint },
+  ): Promise<{ hash: Hash; ok: boolean }> {
     const hash = await anvil.client.sendTransaction({ account: tx.from, chain: null, to: tx.to, value: tx.value, data: tx.data, gas: tx.gas });
     const receipt = await anvil.client.waitForTransactionReceipt({ hash });
     return { hash, ok: receipt.status === 'success' };
@@ -143,7 +146,12 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
       .execute();
     expect(externals.map((row) => row.transaction_hash).sort()).toEqual(succeeded);
     expect(failed).toEqual([reverted.hash]);
-    expect(externals.filter((row) => row.amount === '0').map((row) => getAddress(row.to_address)).sort()).toEqual([forwarder, refuser].sort());
+    expect(
+      externals
+        .filter((row) => row.amount === '0')
+        .map((row) => getAddress(row.to_address))
+        .sort(),
+    ).toEqual([forwarder, refuser].sort());
     const checkpoint = await database.db.selectFrom('indexer_checkpoints').select(['internal_transfers', 'index_version']).executeTakeFirstOrThrow();
     expect(checkpoint).toEqual({ internal_transfers: 'recorded', index_version: 2 });
   });
@@ -173,7 +181,13 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
     const forwarder = await deployForwarder(anvil, owner);
     const refuser = await deployForwarder(anvil, owner);
     await send(anvil, { from: alice, to: forwarder, value: parseEther('0.4'), data: call('forward', [bob], [parseEther('0.4')]) });
-    const reverted = await send(anvil, { from: bob, to: forwarder, value: parseEther('0.1'), data: call('forward', [refuser], [parseEther('0.1')]), gas: 300_000n });
+    const reverted = await send(anvil, {
+      from: bob,
+      to: forwarder,
+      value: parseEther('0.1'),
+      data: call('forward', [refuser], [parseEther('0.1')]),
+      gas: 300_000n,
+    });
     expect(reverted.ok).toBe(false);
     await anvil.client.mine({ blocks: 8 });
     // As geth answers a method it does not serve.

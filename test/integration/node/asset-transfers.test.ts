@@ -52,7 +52,9 @@ const refusesEther = (address: Address) => WORLD_CONTRACTS.some((contract) => co
 /** Every transfer to `address` (of a value above zero) that the world's history and its native layer make, as entryOf writes them. */
 function worldTransfersTo(address: Address): string[] {
   const entries: string[] = [];
-  const to = (recipient: Address, entry: string) => recipient === address && entries.push(entry);
+  const to = (recipient: Address, entry: string) => {
+    if (recipient === address) entries.push(entry);
+  };
   for (const step of WORLD_HISTORY.flat()) {
     switch (step.action) {
       case 'erc20-transfer':
@@ -77,7 +79,7 @@ function worldTransfersTo(address: Address): string[] {
         to(step.to, `specialnft|${step.from}|${WORLD_ADDRESSES.punks}|${step.id}|1`);
         break;
       case 'airdrop':
-        step.recipients.forEach((recipient, i) => to(recipient, `erc721|${ZERO}|${WORLD_ADDRESSES.airdrop}|${i + 1}|1`));
+        for (const [i, recipient] of step.recipients.entries()) to(recipient, `erc721|${ZERO}|${WORLD_ADDRESSES.airdrop}|${i + 1}|1`);
         break;
       case 'set-base-uri':
         break;
@@ -92,7 +94,9 @@ function worldTransfersTo(address: Address): string[] {
     const total = step.amounts.reduce((sum, amount) => sum + amount, 0n);
     to(forwarder, `external|${step.from}|||${total}`);
     if (step.action === 'relay') to(forwarder, `internal|${forwarder}|||${total}`);
-    step.recipients.forEach((recipient, i) => !refusesEther(recipient) && to(recipient, `internal|${forwarder}|||${step.amounts[i]}`));
+    step.recipients.forEach((recipient, i) => {
+      if (!refusesEther(recipient)) to(recipient, `internal|${forwarder}|||${step.amounts[i]}`);
+    });
   }
   return entries.sort();
 }
@@ -129,7 +133,9 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
     ]);
     await vi.waitFor(
       async () => {
-        const status = (await (await fetch(`${server.origin}/api/indexer/status`)).json()) as { networks: Array<{ network: string; indexedBlock: number | null }> };
+        const status = (await (await fetch(`${server.origin}/api/indexer/status`)).json()) as {
+          networks: Array<{ network: string; indexedBlock: number | null }>;
+        };
         for (const [network, head] of heads) expect(status.networks.find((entry) => entry.network === network)?.indexedBlock).toBeGreaterThanOrEqual(head);
       },
       { timeout: 90_000, interval: 250 },
@@ -147,7 +153,9 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
     // ethereum-sepolia's node: an anvil of that chain id behind a proxy that answers debug_* as geth without the debug API.
     untraced = await startTestAnvil({ chainId: 11155111 });
     const [sender] = await untraced.client.getAddresses();
-    await untraced.client.waitForTransactionReceipt({ hash: await untraced.client.sendTransaction({ account: sender!, chain: null, to: DEMO_WALLET, value: parseEther('2') }) });
+    await untraced.client.waitForTransactionReceipt({
+      hash: await untraced.client.sendTransaction({ account: sender!, chain: null, to: DEMO_WALLET, value: parseEther('2') }),
+    });
     proxy = await startRpcProxy(untraced.rpcUrl, async (call) =>
       call.method.startsWith('debug_') ? { refuse: { code: -32601, message: `the method ${call.method} does not exist/is not available` } } : undefined,
     );
@@ -179,13 +187,20 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
     const answer = await alchemy.core.getAssetTransfers({ toAddress: DEMO_WALLET, category: ALL });
     expect(answer.pageKey).toBeUndefined();
     expect(answer.transfers.map(entryOf).sort()).toEqual(worldTransfersTo(DEMO_WALLET));
-    for (const category of ALL) expect(answer.transfers.some((transfer) => transfer.category === category), category).toBe(true);
+    for (const category of ALL)
+      expect(
+        answer.transfers.some((transfer) => transfer.category === category),
+        category,
+      ).toBe(true);
     // Oldest first by default, each unique.
     const blocks = answer.transfers.map((transfer) => Number(transfer.blockNum));
     expect(blocks).toEqual([...blocks].sort((a, b) => a - b));
     expect(new Set(answer.transfers.map((transfer) => transfer.uniqueId)).size).toBe(answer.transfers.length);
     // The forwarder: what it was sent, and what it relayed to itself.
-    const forwarded = await alchemy.core.getAssetTransfers({ toAddress: VALUE_FORWARDER.address, category: [AssetTransfersCategory.EXTERNAL, AssetTransfersCategory.INTERNAL] });
+    const forwarded = await alchemy.core.getAssetTransfers({
+      toAddress: VALUE_FORWARDER.address,
+      category: [AssetTransfersCategory.EXTERNAL, AssetTransfersCategory.INTERNAL],
+    });
     expect(forwarded.transfers.map(entryOf).sort()).toEqual(worldTransfersTo(VALUE_FORWARDER.address));
     // FORGE refused its ether: that call reverted, so it is no transfer.
     expect((await transfers({ toAddress: WORLD_ADDRESSES.forge, category: ['internal', 'external'] })).transfers).toEqual([]);
@@ -210,15 +225,34 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
       rawContract: { value: '0x14d1120d7b160000', address: null, decimal: '0x12' },
     });
     const internal = listed.find((transfer) => transfer.category === 'internal')!;
-    expect(internal).toMatchObject({ uniqueId: expect.stringMatching(new RegExp(`^${internal.hash}:internal:[1-9]\\d*$`)), from: VALUE_FORWARDER.address.toLowerCase(), asset: 'ETH' });
+    expect(internal).toMatchObject({
+      uniqueId: expect.stringMatching(new RegExp(`^${internal.hash}:internal:[1-9]\\d*$`)),
+      from: VALUE_FORWARDER.address.toLowerCase(),
+      asset: 'ETH',
+    });
     const token = (id: 'forge' | 'cusd' | 'bare') => listed.find((transfer) => transfer.rawContract.address === WORLD_ADDRESSES[id].toLowerCase())!;
-    expect(token('forge')).toMatchObject({ value: 1250.5, asset: 'FORGE', category: 'erc20', rawContract: { decimal: '0x12' }, uniqueId: expect.stringMatching(/:log:\d+$/) });
+    expect(token('forge')).toMatchObject({
+      value: 1250.5,
+      asset: 'FORGE',
+      category: 'erc20',
+      rawContract: { decimal: '0x12' },
+      uniqueId: expect.stringMatching(/:log:\d+$/),
+    });
     expect(token('forge').rawContract.value).toMatch(/^0x[0-9a-f]{64}$/);
     expect(token('cusd')).toMatchObject({ value: 2500.75, asset: 'cUSD', rawContract: { decimal: '0x6' } });
     // A token without decimals or symbol: no value, no asset, the raw amount still there.
     expect(token('bare')).toMatchObject({ value: null, asset: null, rawContract: { decimal: null, value: expect.stringMatching(/^0x0{40}/) } });
-    const relic = listed.find((transfer) => transfer.category === 'erc721' && transfer.rawContract.address === WORLD_ADDRESSES.relics.toLowerCase() && BigInt(transfer.tokenId!) === 100n)!;
-    expect(relic).toMatchObject({ value: null, asset: 'RELIC', erc721TokenId: `0x${'0'.repeat(62)}64`, tokenId: `0x${'0'.repeat(62)}64`, rawContract: { value: null, decimal: null } });
+    const relic = listed.find(
+      (transfer) =>
+        transfer.category === 'erc721' && transfer.rawContract.address === WORLD_ADDRESSES.relics.toLowerCase() && BigInt(transfer.tokenId!) === 100n,
+    )!;
+    expect(relic).toMatchObject({
+      value: null,
+      asset: 'RELIC',
+      erc721TokenId: `0x${'0'.repeat(62)}64`,
+      tokenId: `0x${'0'.repeat(62)}64`,
+      rawContract: { value: null, decimal: null },
+    });
     const batch = listed.find((transfer) => transfer.category === 'erc1155' && transfer.erc1155Metadata!.length === 3)!;
     expect(batch.erc1155Metadata).toEqual([
       { tokenId: `0x${'0'.repeat(63)}1`, value: '0xa' },
@@ -226,7 +260,11 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
       { tokenId: `0x${'0'.repeat(63)}3`, value: '0x1' },
     ]);
     expect(batch).toMatchObject({ tokenId: null, erc721TokenId: null, value: null });
-    expect(listed.find((transfer) => transfer.category === 'specialnft')).toMatchObject({ erc721TokenId: null, tokenId: expect.stringMatching(/^0x[0-9a-f]{64}$/), asset: 'CPUNK' });
+    expect(listed.find((transfer) => transfer.category === 'specialnft')).toMatchObject({
+      erc721TokenId: null,
+      tokenId: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      asset: 'CPUNK',
+    });
   });
 
   it('pages to the end with pageKey and maxCount, in either order; withMetadata gives each block’s time', async () => {
@@ -236,7 +274,14 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
       const pages: Answer[] = [];
       let pageKey: string | undefined;
       do {
-        const page: Answer = await alchemy.core.getAssetTransfers({ toAddress: DEMO_WALLET, category: ALL, order, maxCount: 3, withMetadata: true, ...(pageKey && { pageKey }) });
+        const page: Answer = await alchemy.core.getAssetTransfers({
+          toAddress: DEMO_WALLET,
+          category: ALL,
+          order,
+          maxCount: 3,
+          withMetadata: true,
+          ...(pageKey && { pageKey }),
+        });
         expect(page.transfers.length).toBeLessThanOrEqual(3);
         pages.push(page);
         pageKey = page.pageKey;
@@ -247,7 +292,9 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
       expect(read.map((transfer) => transfer.uniqueId)).toEqual(expected.map((transfer) => transfer.uniqueId));
       for (const transfer of read.slice(0, 4)) {
         const block = await viem().getBlock({ blockNumber: BigInt(transfer.blockNum) });
-        expect((transfer as AssetTransfersResult & { metadata: { blockTimestamp: string } }).metadata).toEqual({ blockTimestamp: new Date(Number(block.timestamp) * 1000).toISOString() });
+        expect((transfer as AssetTransfersResult & { metadata: { blockTimestamp: string } }).metadata).toEqual({
+          blockTimestamp: new Date(Number(block.timestamp) * 1000).toISOString(),
+        });
       }
     }
     // A block range and contract filter narrow it; fromAddress and toAddress together are both required.
@@ -257,7 +304,9 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
     expect(gifts.transfers.map(entryOf).sort()).toEqual(worldTransfersTo(DEMO_WALLET).filter((entry) => entry.startsWith(`erc20|${WORLD_DEPLOYER}|`)));
     const last = Number(whole.at(-1)!.blockNum);
     const tail = await transfers({ toAddress: DEMO_WALLET, category: ALL, fromBlock: `0x${last.toString(16)}` });
-    expect(tail.transfers.map((transfer) => transfer.uniqueId)).toEqual(whole.filter((transfer) => Number(transfer.blockNum) === last).map((transfer) => transfer.uniqueId));
+    expect(tail.transfers.map((transfer) => transfer.uniqueId)).toEqual(
+      whole.filter((transfer) => Number(transfer.blockNum) === last).map((transfer) => transfer.uniqueId),
+    );
   });
 
   it('never lists a reverted transaction’s transfers, nor those of a call that reverted inside one that succeeded', async () => {
@@ -269,18 +318,39 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
     let nonce = await client.getTransactionCount({ address: account.address, blockTag: 'pending' });
     const { baseFeePerGas } = await client.getBlock();
     const sendRaw = async (tx: { to: Address; value?: bigint; data?: Hex; gas: bigint }) => {
-      const signed = await account.signTransaction({ ...tx, chainId, nonce: nonce++, maxFeePerGas: baseFeePerGas! * 4n + 10n ** 9n, maxPriorityFeePerGas: 10n ** 9n, type: 'eip1559' });
+      const signed = await account.signTransaction({
+        ...tx,
+        chainId,
+        nonce: nonce++,
+        maxFeePerGas: baseFeePerGas! * 4n + 10n ** 9n,
+        maxPriorityFeePerGas: 10n ** 9n,
+        type: 'eip1559',
+      });
       const hash = await client.sendRawTransaction({ serializedTransaction: signed });
       return client.waitForTransactionReceipt({ hash, pollingInterval: 100 });
     };
     const shares = [recipient, WORLD_ADDRESSES.forge];
     const amounts = [parseEther('0.01'), parseEther('0.02')];
     // forward reverts as a whole when one recipient refuses; forwardAllowingRefusals only that call.
-    const reverted = await sendRaw({ to: VALUE_FORWARDER.address, value: parseEther('0.03'), data: encodeFunctionData({ abi: forwarder, functionName: 'forward', args: [shares, amounts] }), gas: 300_000n });
-    const partly = await sendRaw({ to: VALUE_FORWARDER.address, value: parseEther('0.03'), data: encodeFunctionData({ abi: forwarder, functionName: 'forwardAllowingRefusals', args: [shares, amounts] }), gas: 300_000n });
+    const reverted = await sendRaw({
+      to: VALUE_FORWARDER.address,
+      value: parseEther('0.03'),
+      data: encodeFunctionData({ abi: forwarder, functionName: 'forward', args: [shares, amounts] }),
+      gas: 300_000n,
+    });
+    const partly = await sendRaw({
+      to: VALUE_FORWARDER.address,
+      value: parseEther('0.03'),
+      data: encodeFunctionData({ abi: forwarder, functionName: 'forwardAllowingRefusals', args: [shares, amounts] }),
+      gas: 300_000n,
+    });
     const plain = await sendRaw({ to: recipient, value: parseEther('0.005'), gas: 21_000n });
     // An ERC-20 transfer of tokens the sender does not have.
-    const overdrawn = await sendRaw({ to: WORLD_ADDRESSES.forge, data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] }), gas: 100_000n });
+    const overdrawn = await sendRaw({
+      to: WORLD_ADDRESSES.forge,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [recipient, 1n] }),
+      gas: 100_000n,
+    });
     expect([reverted.status, partly.status, plain.status, overdrawn.status]).toEqual(['reverted', 'success', 'success', 'reverted']);
     await waitForIndex();
 
@@ -299,10 +369,19 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
       expect(reply.error).toEqual({ code: -32602, message: `invalid params: ${message}` });
     };
     await refused({ fromAddress: '0x123', category: ['erc20'] }, '[0] request.fromAddress must be a 20-byte address: "0x" and 40 hex digits');
-    await refused({ toAddress: DEMO_WALLET, category: ['erc777'] }, '[0] request.category[0] must be a list of 1 to 6 of "external", "internal", "erc20", "erc721", "erc1155", "specialnft"');
+    await refused(
+      { toAddress: DEMO_WALLET, category: ['erc777'] },
+      '[0] request.category[0] must be a list of 1 to 6 of "external", "internal", "erc20", "erc721", "erc1155", "specialnft"',
+    );
     await refused({ toAddress: DEMO_WALLET, category: ['erc20'], maxCount: '0x3e9' }, '[0] request.maxCount must be a hex quantity from 0x1 to 0x3e8 (1,000)');
-    await refused({ toAddress: DEMO_WALLET, category: ['erc20'], fromBlock: '0x20', toBlock: '0x10' }, '[0] request fromBlock (32) must not be after toBlock (16)');
-    await refused({ toAddress: DEMO_WALLET, category: ['erc20'], pageKey: 'abc' }, '[0] request.pageKey must be the pageKey of an earlier answer of this method');
+    await refused(
+      { toAddress: DEMO_WALLET, category: ['erc20'], fromBlock: '0x20', toBlock: '0x10' },
+      '[0] request fromBlock (32) must not be after toBlock (16)',
+    );
+    await refused(
+      { toAddress: DEMO_WALLET, category: ['erc20'], pageKey: 'abc' },
+      '[0] request.pageKey must be the pageKey of an earlier answer of this method',
+    );
     // The SDK surfaces the same refusal.
     const alchemy = new Alchemy({ url: nodeUrl() });
     await expect(alchemy.core.getAssetTransfers({ toAddress: DEMO_WALLET, category: ALL, maxCount: 1001 })).rejects.toMatchObject({
@@ -310,7 +389,10 @@ describe.each(databaseEngines())('crucible_getAssetTransfers through the product
     });
     // A pageKey read in one order does not continue the other.
     const { pageKey } = await transfers({ toAddress: DEMO_WALLET, category: ALL, maxCount: '0x1' });
-    await refused({ toAddress: DEMO_WALLET, category: ALL, maxCount: '0x1', order: 'desc', pageKey }, '[0] request.pageKey was given for order "asc", not "desc"');
+    await refused(
+      { toAddress: DEMO_WALLET, category: ALL, maxCount: '0x1', order: 'desc', pageKey },
+      '[0] request.pageKey was given for order "asc", not "desc"',
+    );
   });
 
   it('on a network whose node offers no call traces: "internal" refused with a sentence, external transfers listed', async () => {

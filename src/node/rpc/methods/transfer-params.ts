@@ -1,5 +1,6 @@
 import type { Address } from 'viem';
 import { z } from 'zod';
+import { MAX_ASSET_TRANSFER_CONTRACTS as MAX_CONTRACT_ADDRESSES, MAX_ASSET_TRANSFERS_PER_PAGE as MAX_TRANSFERS_PER_PAGE } from '../limits.ts';
 import { blockNumberOf, BlockTagOrNumber } from '../schemas/primitives.ts';
 import { decodeTransfersPageKey, type TransfersPageKey } from './transfers-page-key.ts';
 import { TokenParamsError } from './token-params.ts';
@@ -7,10 +8,6 @@ import { TokenParamsError } from './token-params.ts';
 // The params of crucible_getAssetTransfers (platform §10), one source for the method registry (its
 // schema, docs and OpenRPC) and for the core that answers it, which parses them again when it is
 // called directly. Every message reads after the parameter's name: `[0] request.maxCount must be …`.
-
-/** Transfers one page holds at most (maxCount's cap and default), and contracts one request names at most. */
-export const MAX_TRANSFERS_PER_PAGE = 1000;
-const MAX_CONTRACT_ADDRESSES = 1000;
 
 export const ASSET_TRANSFER_CATEGORIES = ['external', 'internal', 'erc20', 'erc721', 'erc1155', 'specialnft'] as const;
 export type AssetTransferCategory = (typeof ASSET_TRANSFER_CATEGORIES)[number];
@@ -29,26 +26,28 @@ const requestPhrase =
   'must be an object {"category": [...], "fromBlock"?, "toBlock"?, "fromAddress"?, "toAddress"?, "contractAddresses"?, "order"?, "withMetadata"?, "excludeZeroValue"?, "maxCount"?, "pageKey"?}';
 
 /** maxCount as a hex quantity (the SDK's form) or, for hand-written calls, an integer. */
-const MaxCount = z
-  .union([z.string().regex(/^0x[0-9a-fA-F]{1,8}$/), z.number().int()], { error: maxCountPhrase })
-  .refine((value) => {
-    const count = typeof value === 'number' ? value : Number.parseInt(value, 16);
-    return count >= 1 && count <= MAX_TRANSFERS_PER_PAGE;
-  }, maxCountPhrase);
+const MaxCount = z.union([z.string().regex(/^0x[0-9a-fA-F]{1,8}$/), z.number().int()], { error: maxCountPhrase }).refine((value) => {
+  const count = typeof value === 'number' ? value : Number.parseInt(value, 16);
+  return count >= 1 && count <= MAX_TRANSFERS_PER_PAGE;
+}, maxCountPhrase);
 
 /** [0] of crucible_getAssetTransfers: what to list, and the page. */
 export const AssetTransfersRequest = z
   .strictObject(
     {
       fromBlock: BlockTagOrNumber.optional().describe('The first block, inclusive: a hex block number or a tag. Default "0x0".'),
-      toBlock: BlockTagOrNumber.optional().describe('The last block, inclusive: a hex block number or a tag ("latest": the last block indexed). Default "latest".'),
+      toBlock: BlockTagOrNumber.optional().describe(
+        'The last block, inclusive: a hex block number or a tag ("latest": the last block indexed). Default "latest".',
+      ),
       fromAddress: addressSchema().optional().describe('Only transfers from this address.'),
       toAddress: addressSchema().optional().describe('Only transfers to this address.'),
       contractAddresses: z
         .array(addressSchema(), { error: `must be a list of at most ${MAX_CONTRACT_ADDRESSES} contract addresses` })
         .max(MAX_CONTRACT_ADDRESSES, { error: `must list at most ${MAX_CONTRACT_ADDRESSES} contract addresses` })
         .optional()
-        .describe('Only token transfers of these contracts (external and internal transfers are not filtered by it).'),
+        .describe(
+          `Only token transfers of these contracts, at most ${MAX_CONTRACT_ADDRESSES.toLocaleString('en-US')} (external and internal transfers are not filtered by it).`,
+        ),
       category: z
         .array(z.enum(ASSET_TRANSFER_CATEGORIES, { error: categoryPhrase }), { error: categoryPhrase })
         .min(1, { error: categoryPhrase })
@@ -60,7 +59,9 @@ export const AssetTransfersRequest = z
         .boolean({ error: 'must be true or false' })
         .optional()
         .describe('Leave out transfers of zero ether or zero ERC-20 tokens (NFT transfers have no value). Default true.'),
-      maxCount: MaxCount.optional().describe(`Transfers per page, as a hex quantity up to 0x${MAX_TRANSFERS_PER_PAGE.toString(16)}. Default 0x${MAX_TRANSFERS_PER_PAGE.toString(16)}.`),
+      maxCount: MaxCount.optional().describe(
+        `Transfers per page, as a hex quantity up to 0x${MAX_TRANSFERS_PER_PAGE.toString(16)}. Default 0x${MAX_TRANSFERS_PER_PAGE.toString(16)}.`,
+      ),
       pageKey: z
         .string({ error: pageKeyPhrase })
         .refine((key) => decodeTransfersPageKey(key) !== null, { error: pageKeyPhrase })
@@ -116,7 +117,8 @@ export function parseAssetTransfersParams(params: readonly unknown[]): AssetTran
   const request = parsed.data;
   const rangeProblem = assetTransfersRangeProblem(request);
   if (rangeProblem) throw new TokenParamsError('[0] request', rangeProblem);
-  const maxCount = request.maxCount === undefined ? MAX_TRANSFERS_PER_PAGE : typeof request.maxCount === 'number' ? request.maxCount : Number.parseInt(request.maxCount, 16);
+  const maxCount =
+    request.maxCount === undefined ? MAX_TRANSFERS_PER_PAGE : typeof request.maxCount === 'number' ? request.maxCount : Number.parseInt(request.maxCount, 16);
   return {
     fromBlock: blockOf(request.fromBlock, 0),
     toBlock: blockOf(request.toBlock, 'latest'),

@@ -16,8 +16,21 @@ const refusal = (request: unknown) => {
 
 describe('crucible_getAssetTransfers params', () => {
   it('takes what the SDK sends, with the defaults the incumbent documents', () => {
-    const sent = { fromBlock: '0x0', toBlock: 'latest', fromAddress: address, category: ['erc20', 'external'], maxCount: '0x32', withMetadata: true, excludeZeroValue: false, order: 'desc', contractAddresses: [address] };
-    expect(validateCall({ method: 'alchemy_getAssetTransfers', params: [sent] }, http)).toMatchObject({ ok: true, method: findRpcMethod('crucible_getAssetTransfers') });
+    const sent = {
+      fromBlock: '0x0',
+      toBlock: 'latest',
+      fromAddress: address,
+      category: ['erc20', 'external'],
+      maxCount: '0x32',
+      withMetadata: true,
+      excludeZeroValue: false,
+      order: 'desc',
+      contractAddresses: [address],
+    };
+    expect(validateCall({ method: 'alchemy_getAssetTransfers', params: [sent] }, http)).toMatchObject({
+      ok: true,
+      method: findRpcMethod('crucible_getAssetTransfers'),
+    });
     expect(parseAssetTransfersParams([sent])).toEqual({
       fromBlock: 0,
       toBlock: 'latest',
@@ -31,8 +44,19 @@ describe('crucible_getAssetTransfers params', () => {
       maxCount: 50,
       after: null,
     });
-    expect(parseAssetTransfersParams([{ category: ['erc721'] }])).toMatchObject({ fromBlock: 0, toBlock: 'latest', order: 'asc', withMetadata: false, excludeZeroValue: true, maxCount: 1000 });
-    expect(parseAssetTransfersParams([{ category: ['internal'], fromBlock: 'earliest', toBlock: '0x10', maxCount: 5 }])).toMatchObject({ fromBlock: 0, toBlock: 16, maxCount: 5 });
+    expect(parseAssetTransfersParams([{ category: ['erc721'] }])).toMatchObject({
+      fromBlock: 0,
+      toBlock: 'latest',
+      order: 'asc',
+      withMetadata: false,
+      excludeZeroValue: true,
+      maxCount: 1000,
+    });
+    expect(parseAssetTransfersParams([{ category: ['internal'], fromBlock: 'earliest', toBlock: '0x10', maxCount: 5 }])).toMatchObject({
+      fromBlock: 0,
+      toBlock: 16,
+      maxCount: 5,
+    });
   });
 
   it.each([
@@ -43,11 +67,17 @@ describe('crucible_getAssetTransfers params', () => {
     [{ category: ['erc20'], maxCount: '0x3e9' }, '[0] request.maxCount must be a hex quantity from 0x1 to 0x3e8 (1,000)'],
     [{ category: ['erc20'], maxCount: '0x0' }, '[0] request.maxCount must be a hex quantity from 0x1 to 0x3e8 (1,000)'],
     [{ category: ['erc20'], fromBlock: '0x10', toBlock: '0x5' }, '[0] request fromBlock (16) must not be after toBlock (5)'],
-    [{ category: ['erc20'], fromBlock: 'yesterday' }, '[0] request.fromBlock must be "latest", "earliest", "pending", "safe", "finalized" or a hex block number'],
+    [
+      { category: ['erc20'], fromBlock: 'yesterday' },
+      '[0] request.fromBlock must be "latest", "earliest", "pending", "safe", "finalized" or a hex block number',
+    ],
     [{ category: ['erc20'], order: 'newest' }, '[0] request.order must be "asc" or "desc"'],
     [{ category: ['erc20'], pageKey: 'not-a-key' }, '[0] request.pageKey must be the pageKey of an earlier answer of this method'],
     [{ category: ['erc20'], toAdress: address }, '[0] request has no field toAdress'],
-    ['erc20', '[0] request must be an object {"category": [...], "fromBlock"?, "toBlock"?, "fromAddress"?, "toAddress"?, "contractAddresses"?, "order"?, "withMetadata"?, "excludeZeroValue"?, "maxCount"?, "pageKey"?}'],
+    [
+      'erc20',
+      '[0] request must be an object {"category": [...], "fromBlock"?, "toBlock"?, "fromAddress"?, "toAddress"?, "contractAddresses"?, "order"?, "withMetadata"?, "excludeZeroValue"?, "maxCount"?, "pageKey"?}',
+    ],
   ])('refuses %j: %s', (request, message) => {
     expect(refusal(request)).toBe(`invalid params: ${message}`);
     expect(() => parseAssetTransfersParams([request])).toThrow(message);
