@@ -7,6 +7,7 @@ import { getAddress, type Address } from 'viem';
 import { DEMO_WALLET } from '../src/chain/world/actors.ts';
 import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../src/chain/world/feed-heartbeat.ts';
 import { MULTICALL3_ADDRESS, WORLD_CONTRACTS, type WorldContract } from '../src/chain/world/manifest.ts';
+import { VALUE_FORWARDER, type WorldNativeContract } from '../src/chain/world/native-layer.ts';
 import { PRICE_LAYER_CONTRACTS, WORLD_FEEDS, WORLD_POOLS, type WorldFeed, type WorldPool, type WorldPriceContract } from '../src/chain/world/price-layer.ts';
 import { buildEnvironment } from '../src/config/build-environment.ts';
 import { LOCAL_INDEXED_NETWORKS } from '../src/config/indexer.ts';
@@ -16,11 +17,12 @@ import { formatUi, ui } from '../src/site/ui.ts';
 import { nodeUrlOf, rpcReferenceUrl } from '../src/site/urls.ts';
 import { code, codeBlock, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from './generated-markdown.ts';
 
-/** What the page shows: the manifest's contracts, the demo wallet, and the price layer's contracts, pools and feeds. */
+/** What the page shows: the manifest's contracts, the demo wallet, the price layer's contracts, pools and feeds, and the native layer's contract. */
 interface WorldFacts {
   contracts: ReadonlyArray<Pick<WorldContract, 'id' | 'kind' | 'address' | 'purpose'>>;
   demoWallet: Address;
   prices?: PriceLayerFacts;
+  native?: { contracts: ReadonlyArray<Pick<WorldNativeContract, 'id' | 'address' | 'purpose'>> };
 }
 
 interface PriceLayerFacts {
@@ -37,6 +39,7 @@ const worldFacts: WorldFacts = {
     pools: WORLD_POOLS,
     feeds: WORLD_FEEDS,
   },
+  native: { contracts: [VALUE_FORWARDER] },
 };
 
 // The swap the page suggests, named in its sentence and its command.
@@ -107,7 +110,31 @@ export function renderWorldDocs(locale: Locale, world: WorldFacts = worldFacts):
     alchemySdkExample(endpoint, wallet),
     formatUi(strings.examplesReference, { reference }),
     ...(world.prices ? priceLayerBlocks(locale, world.prices) : []),
+    ...(world.native ? nativeLayerBlocks(locale, world.native, wallet) : []),
   ]);
+}
+
+const assetTransfersMethod = 'crucible_getAssetTransfers';
+
+/** The native layer's section: what it sends, its contract, and the demo wallet's transfers of every category. */
+function nativeLayerBlocks(locale: Locale, native: NonNullable<WorldFacts['native']>, wallet: Address): string[] {
+  const strings = ui[locale].worldDocs;
+  const { native: texts } = strings;
+  const method = `[${code(assetTransfersMethod)}](${rpcReferenceUrl(locale)}#${rpcMethodAnchor(assetTransfersMethod)})`;
+  const request = { toAddress: wallet, category: ['external', 'internal', 'erc20', 'erc721', 'erc1155', 'specialnft'], order: 'desc', withMetadata: true };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: assetTransfersMethod, params: [request] });
+  return [
+    `## ${texts.heading}`,
+    formatUi(texts.intro, { method }),
+    texts.contractIntro,
+    markdownTable(
+      [strings.contract, strings.address, strings.purpose],
+      ['-', '-', '-'],
+      native.contracts.map((contract) => [code(contract.id), code(getAddress(contract.address)), markdownText(contract.purpose)]),
+    ),
+    formatUi(texts.example, { start: code('npm start') }),
+    codeBlock('sh', [`curl -s ${exampleEndpoint()} \\`, `  -H 'content-type: application/json' \\`, `  -d '${body}'`]),
+  ];
 }
 
 /** The price layer's section: its contracts, pools and feeds, the heartbeat, and a swap to try. */

@@ -180,6 +180,13 @@ function uiStringsSchema(locale: Locale) {
         heartbeat: message('check', 'heartbeat'),
         swap: message('start', 'amount', 'symbol', 'pool', 'network', 'swapFunction'),
       }),
+      // The native layer's section: ether sent and forwarded, its contract, and a transfers call to try.
+      native: z.strictObject({
+        heading: uiText,
+        intro: message('method'),
+        contractIntro: uiText,
+        example: message('start'),
+      }),
     }),
     // How prices are computed (content/<locale>/overviews/price-method.md): the method and the sources per token.
     priceMethod: z.strictObject({
