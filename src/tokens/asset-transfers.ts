@@ -102,55 +102,38 @@ async function metadataOf(data: AssetTransfersNetwork, transfers: readonly Index
 }
 
 function shape(transfer: IndexedAssetTransfer, native: AssetTransfersNetwork['nativeCurrency'], token: TokenMetadata | null | undefined): AssetTransfer {
-  const common = {
-    blockNum: numberToHex(transfer.position.block),
+  const { kind, position } = transfer;
+  const ids = { erc721TokenId: null as string | null, erc1155Metadata: null as AssetTransfer['erc1155Metadata'], tokenId: null as string | null };
+  let uniqueId = `${transfer.transactionHash}:log:${position.index}`;
+  let value: number | null = null;
+  let asset = token?.symbol ?? null;
+  let rawContract: AssetTransfer['rawContract'] = { value: null, address: transfer.contract, decimal: null };
+  if (kind === 'external' || kind === 'internal') {
+    uniqueId = kind === 'external' ? `${transfer.transactionHash}:external` : `${transfer.transactionHash}:internal:${position.index}`;
+    value = Number(formatUnits(BigInt(transfer.amount), native.decimals));
+    asset = native.symbol;
+    rawContract = { value: hexOf(transfer.amount), address: null, decimal: numberToHex(native.decimals) };
+  } else if (kind === 'erc20') {
+    const decimals = token?.decimals ?? null;
+    value = decimals === null ? null : Number(formatUnits(BigInt(transfer.amount), decimals));
+    rawContract = { value: word(transfer.amount), address: transfer.contract, decimal: decimals === null ? null : numberToHex(decimals) };
+  } else if (kind === 'erc1155') {
+    ids.erc1155Metadata = transfer.batch!.map((entry) => ({ tokenId: word(entry.tokenId), value: hexOf(entry.amount) }));
+  } else {
+    ids.tokenId = word(transfer.tokenId!);
+    if (kind === 'erc721') ids.erc721TokenId = ids.tokenId;
+  }
+  // In the incumbent's order of fields.
+  return {
+    blockNum: numberToHex(position.block),
+    uniqueId,
     hash: transfer.transactionHash,
     from: transfer.from,
     to: transfer.to,
+    value,
+    ...ids,
+    asset,
+    category: kind === 'external' || kind === 'internal' ? kind : TOKEN_CATEGORY[kind],
+    rawContract,
   };
-  const none = { erc721TokenId: null, erc1155Metadata: null, tokenId: null };
-  switch (transfer.kind) {
-    case 'external':
-    case 'internal':
-      return {
-        ...common,
-        uniqueId: transfer.kind === 'external' ? `${transfer.transactionHash}:external` : `${transfer.transactionHash}:internal:${transfer.position.index}`,
-        value: Number(formatUnits(BigInt(transfer.amount), native.decimals)),
-        ...none,
-        asset: native.symbol,
-        category: transfer.kind,
-        rawContract: { value: hexOf(transfer.amount), address: null, decimal: numberToHex(native.decimals) },
-      };
-    case 'erc20': {
-      const decimals = token?.decimals ?? null;
-      return {
-        ...common,
-        uniqueId: logId(transfer),
-        value: decimals === null ? null : Number(formatUnits(BigInt(transfer.amount), decimals)),
-        ...none,
-        asset: token?.symbol ?? null,
-        category: 'erc20',
-        rawContract: { value: word(transfer.amount), address: transfer.contract, decimal: decimals === null ? null : numberToHex(decimals) },
-      };
-    }
-    default: {
-      const nft = {
-        ...common,
-        uniqueId: logId(transfer),
-        value: null,
-        asset: token?.symbol ?? null,
-        rawContract: { value: null, address: transfer.contract, decimal: null },
-      };
-      if (transfer.kind === 'erc1155') {
-        const erc1155Metadata = transfer.batch!.map((entry) => ({ tokenId: word(entry.tokenId), value: hexOf(entry.amount) }));
-        return { ...nft, ...none, erc1155Metadata, category: 'erc1155' };
-      }
-      const tokenId = word(transfer.tokenId!);
-      return { ...nft, ...none, erc721TokenId: transfer.kind === 'erc721' ? tokenId : null, tokenId, category: TOKEN_CATEGORY[transfer.kind] };
-    }
-  }
-}
-
-function logId(transfer: IndexedAssetTransfer): string {
-  return `${transfer.transactionHash}:log:${transfer.position.index}`;
 }
