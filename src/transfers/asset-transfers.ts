@@ -1,4 +1,4 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Address, Hex } from 'viem';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { NativeTransferKind, TransferKind, TransferPosition } from './transfer.ts';
@@ -9,6 +9,12 @@ import type { NativeTransferKind, TransferKind, TransferPosition } from './trans
 // more, and the two are merged; a page starts after the position its caller passes back (a keyset, so
 // a deep page costs what the first does). An ERC-1155 batch is one transfer: its ids and amounts
 // are read with it.
+//
+// SQLite's planner, without statistics, takes the primary key (network, block, …) over an address's
+// index whenever the query bounds the blocks, and then reads every transfer of the range. So the
+// by-address indexes lead with the address and hold no network, and a query by address names its
+// network in a form no index serves (`network || '' = ?`): the address's index is the only one
+// that fits, on both engines.
 
 export interface AssetTransfersFilter {
   /** Inclusive; toBlock at most the last block indexed. */
@@ -73,6 +79,11 @@ function comparePositions(a: TransferPosition, b: TransferPosition): number {
 
 type Comparison = '>' | '<';
 
+/** The network condition: one no index serves when the query goes by address (see the top of this file). */
+function networkIs(filter: AssetTransfersFilter, network: string): RawBuilder<SqlBool> {
+  return filter.from || filter.to ? sql<SqlBool>`network || '' = ${network}` : sql<SqlBool>`network = ${network}`;
+}
+
 /** Token transfers (one row per log: a batch's first id stands for it), a page and one more. */
 async function tokenTransfers(db: Kysely<DatabaseSchema>, network: string, filter: AssetTransfersFilter): Promise<IndexedAssetTransfer[]> {
   const { after, order } = filter;
@@ -92,7 +103,7 @@ async function tokenTransfers(db: Kysely<DatabaseSchema>, network: string, filte
       'token_id',
       'amount',
     ])
-    .where('network', '=', network)
+    .where(networkIs(filter, network))
     .where('batch_index', '=', 0)
     .where('kind', 'in', filter.tokens)
     .where('block_number', '>=', after && order === 'asc' ? Math.max(filter.fromBlock, after.block) : filter.fromBlock)
@@ -144,7 +155,7 @@ async function nativeTransfers(db: Kysely<DatabaseSchema>, network: string, filt
   let query = db
     .selectFrom('indexer_native_transfers')
     .select(['block_number', 'transaction_index', 'trace_index', 'block_timestamp', 'transaction_hash', 'kind', 'from_address', 'to_address', 'amount'])
-    .where('network', '=', network)
+    .where(networkIs(filter, network))
     .where('kind', 'in', filter.native)
     .where('block_number', '>=', after && order === 'asc' ? Math.max(filter.fromBlock, after.block) : filter.fromBlock)
     .where('block_number', '<=', after && order === 'desc' ? Math.min(filter.toBlock, after.block) : filter.toBlock);

@@ -24,11 +24,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('amount', 'text', (column) => column.notNull())
     .addPrimaryKeyConstraint('indexer_native_transfers_key', ['network', 'block_number', 'transaction_index', 'trace_index'])
     .execute();
+  // By address first, without the network: an address's transfers are read through these (see
+  // src/transfers/asset-transfers.ts for why the network is not their leading column).
   for (const side of ['from', 'to'] as const) {
     await db.schema
       .createIndex(`indexer_native_transfers_by_${side}`)
       .on('indexer_native_transfers')
-      .columns(['network', `${side}_address`, 'block_number', 'transaction_index', 'trace_index'])
+      .columns([`${side}_address`, 'block_number', 'transaction_index', 'trace_index'])
       .execute();
   }
 
@@ -38,7 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     await db.schema
       .createIndex(`indexer_transfers_by_${side}`)
       .on('indexer_transfers')
-      .columns(['network', `${side}_address`, 'block_number', 'log_index'])
+      .columns([`${side}_address`, 'block_number', 'log_index'])
       .execute();
   }
 
