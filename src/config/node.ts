@@ -4,7 +4,7 @@ import { envSuffixOf } from './faucet.ts';
 import { computeUnitAmount, port, wholeNumber } from './numbers.ts';
 import { ConfigError } from './config-error.ts';
 
-// The node gateway's configuration (platform §1–3), validated; a bad value stops start-up with
+// The node gateway's configuration (docs/hosts-and-paths.md#node-url, docs/keys-and-limits.md#demo-key, docs/json-rpc.md#upstreams), validated; a bad value stops start-up with
 // a message naming the variable. Every variable is listed in .env.example.
 
 export interface NodeConfig {
@@ -16,6 +16,8 @@ export interface NodeConfig {
    */
   upstreams: Record<string, string[]>;
   upstreamTimeoutMs: number;
+  /** How long a traced execution (debug_trace*, trace_*, the simulations' traces) may take upstream, NODE_UPSTREAM_TRACE_TIMEOUT_MS. */
+  upstreamTraceTimeoutMs: number;
   /** The public `demo` key's compute units (README, "Server limits"): per client IP and network, and for all its callers together per network. */
   demoLimit: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
   /** What the apps of one account share, besides each app's own rate (its bucket holds 10 s of it, as an app's). */
@@ -77,7 +79,7 @@ function readVariable<T>(env: Env, name: string, schema: z.ZodType<T, string>): 
   return parsed.data;
 }
 
-/** NODE_DOMAIN, lowercased; null when unset. The gateway serves it and the build shows it on the pages (platform §1). */
+/** NODE_DOMAIN, lowercased; null when unset. The gateway serves it and the build shows it on the pages (docs/hosts-and-paths.md#node-url). */
 export function readNodeDomain(env: Env): string | null {
   return readVariable(env, 'NODE_DOMAIN', hostname) ?? null;
 }
@@ -137,6 +139,7 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
     nodeDomain: readNodeDomain(env),
     upstreams,
     upstreamTimeoutMs: read('NODE_UPSTREAM_TIMEOUT_MS', positiveInteger) ?? 10_000,
+    upstreamTraceTimeoutMs: read('NODE_UPSTREAM_TRACE_TIMEOUT_MS', positiveInteger) ?? 20_000,
     demoLimit: {
       perClient,
       perNetwork: { computeUnitsPerSecond: networkRate, burst: read('DEMO_KEY_NETWORK_COMPUTE_UNIT_BURST', computeUnitAmount) ?? networkRate * BURST_SECONDS },

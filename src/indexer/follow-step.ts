@@ -14,10 +14,10 @@ import { rangeAfterAnswer, rangeAfterRefusal, type RangeSize, type RangeSizeLimi
 import { planStep } from './step-plan.ts';
 import type { BlockHeader, BlockRef, ChainLog, NativeTransfer } from '../transfers/transfer.ts';
 
-// One step of one network's follower (principle 7): read the head, check the checkpoint block is
-// still the node's (else find the common ancestor and roll back, or reset; an index of an older
-// version is reset too), then read and store the next planned blocks (their transfer logs and
-// native transfers) in one transaction. The decisions are the pure functions it calls; this
+// One step of one network's follower (docs/token-data.md#transfer-indexer): read the head, check the
+// checkpoint block is still the node's (else find the common ancestor and roll back, or reset; an
+// index of an older version is reset too), then read and store the next planned blocks (their
+// transfer logs and native transfers) in one transaction. The decisions are the pure functions it calls; this
 // module only sequences the reads and the writes.
 
 export interface FollowSettings {

@@ -2,7 +2,7 @@ import type { Address, Hex } from 'viem';
 import { errorText } from './logs-range-errors.ts';
 import type { BlockHeader, NativeTransfer } from '../transfers/transfer.ts';
 
-// What moved the native coin in a block (platform §10), as pure functions over what the node said.
+// What moved the native coin in a block (docs/token-data.md#crucible_getassettransfers), as pure functions over what the node said.
 // From call traces (callTracer's frames): each successful transaction's own value (external, zero
 // value included: every successful transaction is one), and the value of every call, creation or
 // self-destruct inside it that neither reverted nor sits inside a call that reverted (internal,

@@ -5,6 +5,7 @@ import { defaultLocale } from '../site/locales.ts';
 import type { NetworkRecord } from '../site/records.ts';
 import { pageUrl } from '../site/urls.ts';
 import { createAnswerCache } from '../node/answer-cache.ts';
+import type { ServedMethod } from '../node/execute-calls.ts';
 import { createNodeGateway, type GatewayNetwork, type NodeGateway } from '../node/gateway.ts';
 import type { NodeConfig } from '../config/node.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
@@ -13,6 +14,7 @@ import { createNodeMetrics, type NodeMetrics } from '../node/metrics.ts';
 import { nodeUrlOf } from '../node/node-url.ts';
 import { openRpcDocument } from '../node/rpc/openrpc.ts';
 import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
+import { simulationMethods } from './adapters/simulation-methods.ts';
 import { tokenMethods } from './adapters/token-methods.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import type { TokenMetadataReader } from '../tokens/metadata.ts';
@@ -41,7 +43,11 @@ export interface NodeRuntimeOptions {
   jsonMaxDepth?: number;
   /** Test settings for the pools (faster probes). */
   pool?: { probeIntervalMs?: number };
-  /** The token data methods (platform §4); without it they answer -32601 on every network. */
+  /**
+   * The token data methods (docs/token-data.md#failures) and the simulations
+   * (docs/tracing-and-simulation.md#simulation), which read the token metadata; without it they
+   * answer -32601 on every network.
+   */
   tokens?: {
     /** A network's transfer index. */
     indexOf(network: string): TokenIndex;
@@ -85,17 +91,31 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     const { tokens } = options;
     // On a local devnet the token list's world addresses apply, not the real network's.
     const localWorld = configured.length === 0 && devnets !== null;
-    const served =
-      tokens && evm
-        ? tokenMethods({
-            network: record.id,
-            nativeCurrency: record.nativeCurrency,
-            chain: chainOverPool(pool),
-            index: tokens.indexOf(record.id),
-            metadata: tokens.metadata,
-            logos: tokens.list.logos(record.id, { localWorld }),
-          })
-        : undefined;
+    let served: Map<string, ServedMethod> | undefined;
+    if (tokens && evm) {
+      const chain = chainOverPool(pool);
+      const logos = tokens.list.logos(record.id, { localWorld });
+      const { symbol, decimals } = record.nativeCurrency;
+      served = new Map([
+        ...tokenMethods({
+          network: record.id,
+          nativeCurrency: record.nativeCurrency,
+          chain,
+          index: tokens.indexOf(record.id),
+          metadata: tokens.metadata,
+          logos,
+        }),
+        ...simulationMethods({
+          network: record.id,
+          pool,
+          chain,
+          traceTimeoutMs: config.upstreamTraceTimeoutMs,
+          tokenMetadata: (contract) => tokens.metadata.getTokenMetadata(record.id, chain, logos, contract),
+          // The currency's name and logo from the token list, as a token's are; its symbol as the network names it.
+          native: { name: symbol, logo: null, ...tokens.list.nativeCurrency(symbol), symbol, decimals },
+        }),
+      ]);
+    }
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
     networks.set(record.id, {
@@ -104,6 +124,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
       chainId: record.chainId,
       finalityDepth: BigInt(record.finalityBlocks),
       pool,
+      traceTimeoutMs: config.upstreamTraceTimeoutMs,
       served,
       openRpcDocument: () =>
         (document ??= openRpcDocument({
@@ -163,7 +184,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   };
 }
 
-/** The network's RPC page (spec 4.9), which lists its methods and links the method reference. */
+/** The network's RPC page (docs/json-rpc.md#endpoint), which lists its methods and links the method reference. */
 function rpcDocsUrl(siteOrigin: string, network: string): string {
   return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
 }

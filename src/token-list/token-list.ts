@@ -10,7 +10,7 @@ import { PriceSourcesSpec } from './price-sources.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
 
-// Crucible's token list (platform §4): content/tokens/<symbol-or-slug>.yaml, where token logos come
+// Crucible's token list (docs/token-data.md#token-list): content/tokens/<symbol-or-slug>.yaml, where token logos come
 // from, never invented. A token is listed on networks by address, and on the local world by the
 // id of its contract there: every local devnet has the world at the same addresses, while a real
 // network's addresses mean nothing on a devnet that carries its id.
@@ -50,7 +50,7 @@ const tokenListData = z
     addresses: z.record(z.string().regex(slugPattern, { error: 'must be a network id' }), address).default({}),
     /** A chain's own currency (ETH): no contract anywhere, priced by symbol only. */
     native: z.literal(true).optional(),
-    /** The sources that price it (platform §7); absent: it has no price. */
+    /** The sources that price it (docs/prices.md#sources); absent: it has no price. */
     prices: PriceSourcesSpec.optional(),
   })
   .refine((token) => token.native || token.world !== undefined || Object.keys(token.addresses).length > 0, {
@@ -70,6 +70,8 @@ export interface TokenList {
   logoOf(network: string, contract: Address, where: { localWorld: boolean }): string | null;
   /** logoOf for one network, as the metadata reader takes it. */
   logos(network: string, where: { localWorld: boolean }): TokenLogos;
+  /** The chain currency listed with this symbol (`native: true`, ETH), its logo as an absolute URL; null when none is. */
+  nativeCurrency(symbol: string): { symbol: string; name: string; decimals: number; logo: string } | null;
 }
 
 export interface TokenListOptions {
@@ -92,7 +94,11 @@ function createTokenList(entries: readonly TokenListEntry[], options: TokenListO
   }
   const logoOf: TokenList['logoOf'] = (network, contract, where) =>
     (where.localWorld ? onWorld.get(contract.toLowerCase()) : onNetworks.get(`${network} ${contract.toLowerCase()}`)) ?? null;
-  return { entries, logoOf, logos: (network, where) => ({ logoOf: (contract) => logoOf(network, contract, where) }) };
+  const nativeCurrency: TokenList['nativeCurrency'] = (symbol) => {
+    const entry = entries.find((candidate) => candidate.native && candidate.symbol.toUpperCase() === symbol.toUpperCase());
+    return entry ? { symbol: entry.symbol, name: entry.name, decimals: entry.decimals, logo: logoUrl(entry) } : null;
+  };
+  return { entries, logoOf, logos: (network, where) => ({ logoOf: (contract) => logoOf(network, contract, where) }), nativeCurrency };
 }
 
 /**
@@ -131,7 +137,7 @@ export async function loadTokenList(rootDir: string, options: TokenListOptions &
       continue;
     }
     const entry: TokenListEntry = { ...parsed.data, slug, sourcePath };
-    // Prices are asked for by symbol (platform §7): one entry per symbol, whatever its case.
+    // Prices are asked for by symbol (docs/prices.md#sources): one entry per symbol, whatever its case.
     claim(`symbol ${entry.symbol.toUpperCase()}`, sourcePath, 'symbol', `symbol ${entry.symbol}`);
     if (!(await exists(join(rootDir, 'public', entry.logo)))) problem('logo', `no such file: public${entry.logo}`);
     if (entry.world !== undefined) {

@@ -9,7 +9,7 @@ import type { TransferKind } from '../transfers/transfer.ts';
 import type { TokenMetadata, TokenMetadataReader } from './metadata.ts';
 import type { TokenIndex } from './token-index.ts';
 
-// crucible_getAssetTransfers (platform §10): a page of the transfer index's transfers in the
+// crucible_getAssetTransfers (docs/token-data.md#crucible_getassettransfers): a page of the transfer index's transfers in the
 // incumbent's shape, which its SDK returns to callers unchanged. Amounts are converted with the
 // token's decimals (the native coin's from the network), assets named by their symbols; both come
 // from the token metadata cache, so a page reads each contract's metadata at most once per cache

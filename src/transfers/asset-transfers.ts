@@ -3,7 +3,7 @@ import type { Address, Hex } from 'viem';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { NativeTransferKind, TransferKind, TransferPosition } from './transfer.ts';
 
-// The transfers of both tables in one order (crucible_getAssetTransfers, platform §10): by block,
+// The transfers of both tables in one order (crucible_getAssetTransfers, docs/token-data.md#crucible_getassettransfers): by block,
 // transaction, then within a transaction its own value, the calls inside it, its logs. Each table is
 // read with its own query (by address through its by-address indexes, or by block), a page and one
 // more, and the two are merged; a page starts after the position its caller passes back (a keyset, so

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import type { IndexerNativeTransferRow, IndexerNftBalanceRow, IndexerTransferRow } from '../db/schema.ts';
 
-// The transfer index's vocabulary (platform §4–6): what one log says moved, and the chain facts the
+// The transfer index's vocabulary (docs/token-data.md#transfer-indexer): what one log says moved, and the chain facts the
 // follower compares to tell a reorg. Addresses are lowercase hex, token ids and amounts decimal
 // strings (uint256 fits neither engine's integers), block numbers plain numbers (< 2^53).
 
@@ -32,7 +32,7 @@ export interface Transfer {
 }
 
 /**
- * Native coin that moved (platform §10): `external`, a successful transaction's own value (every
+ * Native coin that moved (docs/token-data.md#crucible_getassettransfers): `external`, a successful transaction's own value (every
  * successful transaction is one, zero value included); `internal`, value a call inside a successful
  * transaction moved, from the node's call traces (never zero, never inside a call that reverted).
  */

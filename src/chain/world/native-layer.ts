@@ -5,7 +5,7 @@ import { WORLD_HISTORY, type WorldCall } from './history.ts';
 import { create2Install, WORLD_ADDRESSES } from './manifest.ts';
 import { type AnvilClient, create2Call } from './sender.ts';
 
-// The world's native layer (platform §10): ether moving between the world's holders, so that every
+// The world's native layer (docs/token-data.md#crucible_getassettransfers): ether moving between the world's holders, so that every
 // category of crucible_getAssetTransfers has data offline. Plain sends are external transfers; a
 // contract that forwards the ether it is sent (contracts/ValueForwarder.sol) makes internal ones,
 // among them one relayed through the forwarder itself and one refused by a token without a

@@ -67,7 +67,7 @@ function createNftApi(options: NftApiOptions): NftApi {
     if (!query.withMetadata) {
       ownedNfts = page.nfts.map((nft) => ({
         contract: { address: nft.contract },
-        // alchemy-sdk 3 reads `contractAddress` when metadata is omitted; spec 2.11 nests it in `contract`: both are sent.
+        // alchemy-sdk 3 reads `contractAddress` when metadata is omitted; docs/nft-data.md#nft-object nests it in `contract`: both are sent.
         contractAddress: nft.contract,
         tokenId: nft.tokenId,
         tokenType: tokenTypeOf(nft.kind, undefined),

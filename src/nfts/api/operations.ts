@@ -26,7 +26,7 @@ const error = (status: number, when: string): [number, ResponseSpec] => [status,
 
 function responses(answer: z.ZodType): Record<number, ResponseSpec> {
   return Object.fromEntries([
-    [200, { description: 'The answer (spec 2.11).', content: { 'application/json': answer } }],
+    [200, { description: 'The answer (docs/nft-data.md#nft-object).', content: { 'application/json': answer } }],
     error(400, '`bad_request`: a parameter is missing or invalid; the message names it.'),
     error(401, '`unauthorized`: the key is missing or unknown.'),
     error(403, '`forbidden`: the app is disabled, or not allowed on this network or from this Origin.'),
@@ -51,7 +51,7 @@ export const nftOperations = [
     operationId: 'getNFTs',
     method: 'GET',
     paths: [{ path: `${V2}/getNFTs`, operationId: 'getNFTs' }],
-    summary: 'The NFTs a wallet owns, one page at a time (spec 4.12).',
+    summary: 'The NFTs a wallet owns, one page at a time (docs/nft-data.md#getnfts-and-getnftsforowner).',
     description: costs(100),
     tags,
     query: NftsForOwnerQuery,
@@ -115,7 +115,7 @@ export const nftProduct: RestProduct<NftApi> = {
   nodeDocument: {
     title: (networkName) => `Crucible NFT API: ${networkName}`,
     description: (networkName) => `NFT data of ${networkName}. Paths are relative to this node's URL; JSON-RPC is POST /v2/{apiKey} (see /openrpc.json).`,
-    tags: [{ name: 'NFT', description: 'NFTs by owner, token metadata and contract facts, from the transfer index (platform §5).' }],
+    tags: [{ name: 'NFT', description: 'NFTs by owner, token metadata and contract facts, from the transfer index (docs/nft-data.md#endpoints).' }],
     components: { Error: ErrorBody, OwnedNfts, OwnedNft, OwnedNftId, Nft, NftContract, MarketplaceMetadata, NftImage, NftCollection, NftTokenType, ValidAt },
   },
 };

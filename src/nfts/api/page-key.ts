@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import type { NftsOfOwnerQuery } from '../../transfers/queries.ts';
 
-// The pageKey of an owner's NFTs (platform §5): opaque to callers, it is the index's keyset cursor (the
+// The pageKey of an owner's NFTs (docs/nft-data.md#getnfts-and-getnftsforowner): opaque to callers, it is the index's keyset cursor (the
 // last NFT of the page and the transfer that last changed it) with the order it was given in, as
 // base64url. A key another order gave, or any text this did not write, is refused (400).
 

@@ -20,11 +20,14 @@ export function chainOverPool(pool: UpstreamPool): ContractReader {
   };
 }
 
-/** One JSON-RPC call through the pool (idempotent reads may go to a second upstream): its result as the node gave it, or ContractReadError. */
-export async function poolRequest(pool: UpstreamPool, method: string, params: unknown[]): Promise<unknown> {
+/**
+ * One JSON-RPC call through the pool (idempotent reads may go to a second upstream): its result as the
+ * node gave it, or ContractReadError. `timeoutMs` replaces the pool's deadline (a trace's).
+ */
+export async function poolRequest(pool: UpstreamPool, method: string, params: unknown[], options?: { timeoutMs?: number }): Promise<unknown> {
   let text: string;
   try {
-    text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { kind: 'idempotent' });
+    text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { kind: 'idempotent' }, options);
   } catch (error) {
     if (error instanceof NoHealthyUpstreamError) throw new ContractReadError({ kind: 'unavailable', reason: error.message });
     throw error;

@@ -12,9 +12,9 @@ import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
 import type { JsonValue } from '../../node/rpc/method.ts';
 import { rpcFailure } from '../../node/rpc/errors.ts';
 
-// The token data methods (platform §4, and §10's transfers) as one network's gateway serves them: the
-// token core over the network's chain (its upstream pool), its transfer index and the token list,
-// with the core's typed errors turned into JSON-RPC answers.
+// The token data methods (docs/token-data.md#failures), crucible_getAssetTransfers among them, as one
+// network's gateway serves them: the token core over the network's chain (its upstream pool), its
+// transfer index and the token list, with the core's typed errors turned into JSON-RPC answers.
 
 export interface NetworkTokenData {
   network: string;

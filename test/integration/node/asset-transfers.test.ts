@@ -15,7 +15,7 @@ import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.t
 import { databaseEngines } from '../../support/postgres.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
-// crucible_getAssetTransfers (platform §10) through the production server in local mode, on SQLite
+// crucible_getAssetTransfers (docs/token-data.md#crucible_getassettransfers) through the production server in local mode, on SQLite
 // and PostgreSQL: the server starts base-sepolia's devnet, which deploys the local world (its native
 // layer too), its indexer follows it, and alchemy-sdk 3.6.5 and plain fetch call {node_url}/v2/<key>.
 // The world's history says what every category must list. ethereum-sepolia is indexed through a node

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { callFrameOf, isTracingUnsupported, nativeTransfersOfTraces, nativeTransfersOfTransactions } from '../../../src/indexer/native-moves.ts';
 import type { BlockHeader } from '../../../src/transfers/transfer.ts';
 
-// Native transfers from what a node says of a block (platform §10): callTracer frames, or the
+// Native transfers from what a node says of a block (docs/token-data.md#crucible_getassettransfers): callTracer frames, or the
 // block's transactions and receipts; reverted frames and failed transactions give nothing.
 
 const address = (n: number): Address => `0x${n.toString(16).padStart(40, '0')}`;

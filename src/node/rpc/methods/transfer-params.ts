@@ -5,7 +5,7 @@ import { blockNumberOf, BlockTagOrNumber } from '../schemas/primitives.ts';
 import { decodeTransfersPageKey, type TransfersPageKey } from './transfers-page-key.ts';
 import { TokenParamsError } from './token-params.ts';
 
-// The params of crucible_getAssetTransfers (platform §10), one source for the method registry (its
+// The params of crucible_getAssetTransfers (docs/token-data.md#crucible_getassettransfers), one source for the method registry (its
 // schema, docs and OpenRPC) and for the core that answers it, which parses them again when it is
 // called directly. Every message reads after the parameter's name: `[0] request.maxCount must be …`.
 

@@ -1,6 +1,6 @@
 import type { TransferPosition } from '../../../transfers/transfer.ts';
 
-// The pageKey of crucible_getAssetTransfers answers (platform §10): opaque to callers, it is where
+// The pageKey of crucible_getAssetTransfers answers (docs/token-data.md#crucible_getassettransfers): opaque to callers, it is where
 // the page's last transfer stands in the index's order (its block, its transaction's position, and
 // its place in the transaction: the transaction's own value, a call inside it, or a log) and the
 // order it was read in; the next page starts after it. Only a key this method gave is accepted.

@@ -53,6 +53,7 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
       maxBodyBytes: 2_097_152,
       maxBatch: 100,
       maxLogsBlockRange: 10_000,
+      maxTraceFilterBlockRange: 10_000,
       maxLogsFilterAddresses: 1_000,
       maxLogsFilterTopics: 1_000,
       maxSubscriptionsPerConnection: 100,

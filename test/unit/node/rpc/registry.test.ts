@@ -8,7 +8,7 @@ const noDocument = () => {
   throw new Error('no document here');
 };
 
-describe('the method registry (platform §3)', () => {
+describe('the method registry (docs/json-rpc.md#method-registry)', () => {
   it('supports the standard eth_ reads and broadcast, net_, web3_ and rpc.discover', () => {
     const required = [
       'eth_blockNumber',
@@ -57,6 +57,18 @@ describe('the method registry (platform §3)', () => {
       'crucible_getAssetTransfers',
       'crucible_getTokenBalances',
       'crucible_getTokenMetadata',
+      'debug_traceTransaction',
+      'debug_traceCall',
+      'debug_traceBlockByNumber',
+      'debug_traceBlockByHash',
+      'trace_block',
+      'trace_transaction',
+      'trace_call',
+      'trace_filter',
+      'crucible_simulateAssetChanges',
+      'crucible_simulateAssetChangesBundle',
+      'crucible_simulateExecution',
+      'crucible_simulateExecutionBundle',
     ];
     expect([...names].sort()).toEqual([...required].sort());
     expect(new Set(names).size).toBe(names.length);

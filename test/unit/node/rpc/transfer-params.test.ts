@@ -4,7 +4,7 @@ import { decodeTransfersPageKey, encodeTransfersPageKey } from '../../../../src/
 import { findRpcMethod } from '../../../../src/node/rpc/registry.ts';
 import { validateCall } from '../../../../src/node/rpc/validate.ts';
 
-// crucible_getAssetTransfers' params (platform §10): the registry's validation and the core's parse
+// crucible_getAssetTransfers' params (docs/token-data.md#crucible_getassettransfers): the registry's validation and the core's parse
 // say the same, every refusal naming the field.
 
 const address = `0x${'Ab'.repeat(20)}`;
