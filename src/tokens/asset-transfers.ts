@@ -28,7 +28,7 @@ export interface AssetTransfersNetwork {
 type Category = AssetTransferCategory;
 
 /** One transfer of the answer (the incumbent's AssetTransfersResult). */
-export interface AssetTransfer {
+interface AssetTransfer {
   blockNum: string;
   uniqueId: string;
   hash: string;

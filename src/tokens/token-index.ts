@@ -6,7 +6,7 @@ import type { IndexerCheckpointRow } from '../db/schema.ts';
 // database the indexer writes (src/runtime/adapters/database-token-index.ts); tests from a list.
 
 /** How far a network's index reaches, and what it records. */
-export interface IndexCoverage {
+interface IndexCoverage {
   /** The last block indexed. */
   indexedBlock: number;
   /** Whether internal transfers are recorded (the node answers call traces). */

@@ -1,7 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { Address, Hex } from 'viem';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { NativeTransferKind, TransferKind, TransferPosition } from './transfer.ts';
+import type { TransferPosition } from '../node/rpc/methods/transfers-page-key.ts';
+import type { NativeTransferKind, TransferKind } from './transfer.ts';
 
 // The transfers of both tables in one order (crucible_getAssetTransfers, docs/token-data.md#crucible_getassettransfers): by block,
 // transaction, then within a transaction its own value, the calls inside it, its logs. Each table is

@@ -86,16 +86,3 @@ export interface BlockRef {
 }
 
 export const ZERO_ADDRESS: Address = '0x0000000000000000000000000000000000000000';
-
-/**
- * Where a transfer of either kind stands in the index's order (crucible_getAssetTransfers' pages):
- * by block, transaction, then within the transaction its own value, the calls inside it, its logs.
- */
-export interface TransferPosition {
-  block: number;
-  transactionIndex: number;
-  /** 0: the transaction's own value (external); 1: a call inside it (internal); 2: a log (a token transfer). */
-  part: 0 | 1 | 2;
-  /** The call's trace index (0 for external), or the log's index. */
-  index: number;
-}

@@ -73,7 +73,7 @@ export const NATIVE_HISTORY: readonly (readonly NativeStep[])[] = [
 ];
 
 /** The transaction a step sends. */
-export function nativeStepCall(step: NativeStep): WorldCall {
+function nativeStepCall(step: NativeStep): WorldCall {
   if (step.action === 'send') return { from: step.from, to: step.to, data: '0x', value: step.amount, label: step.label };
   const value = step.amounts.reduce((sum, amount) => sum + amount, 0n);
   const data = encodeFunctionData({ abi: VALUE_FORWARDER.artifact.abi, functionName: step.action, args: [step.recipients, step.amounts] });

@@ -1,9 +1,20 @@
-import type { TransferPosition } from '../../../transfers/transfer.ts';
-
 // The pageKey of crucible_getAssetTransfers answers (docs/token-data.md#crucible_getassettransfers): opaque to callers, it is where
 // the page's last transfer stands in the index's order (its block, its transaction's position, and
 // its place in the transaction: the transaction's own value, a call inside it, or a log) and the
 // order it was read in; the next page starts after it. Only a key this method gave is accepted.
+
+/**
+ * Where a transfer of either kind stands in the transfer index's order: by block, transaction, then
+ * within the transaction its own value, the calls inside it, its logs.
+ */
+export interface TransferPosition {
+  block: number;
+  transactionIndex: number;
+  /** 0: the transaction's own value (external); 1: a call inside it (internal); 2: a log (a token transfer). */
+  part: 0 | 1 | 2;
+  /** The call's trace index (0 for external), or the log's index. */
+  index: number;
+}
 
 export interface TransfersPageKey extends TransferPosition {
   order: 'asc' | 'desc';
