@@ -99,6 +99,8 @@ export interface IndexerCheckpointRow {
    * (it did not, once: none is recorded until the index is rebuilt), 'pending' before the first step.
    */
   internal_transfers: 'pending' | 'recorded' | 'unavailable';
+  /** With 'recorded': every internal transfer from this block on is recorded (the node could not trace the blocks before it). */
+  internal_from_block: number | null;
 }
 
 /** Which process indexes a network, until when (renewed while it does). */

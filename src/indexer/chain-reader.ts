@@ -1,7 +1,7 @@
 import { http, numberToHex, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 import { FOLLOWED_TOPICS } from './events.ts';
-import { callFrameOf, type BlockTransaction, type TransactionTrace } from './native-moves.ts';
+import { callFrameOf, type BlockTraces, type BlockTransaction } from './native-moves.ts';
 import type { BlockHeader, ChainLog } from '../transfers/transfer.ts';
 
 // The follower's view of a network over JSON-RPC: the head, headers by number, the followed
@@ -27,8 +27,11 @@ export interface ChainReader {
   logsInRange(from: number, to: number): Promise<ChainLog[]>;
   /** The followed events' logs of each block, by hash (a node that does not know the hash answers an error). */
   logsOfBlocks(hashes: readonly Hex[]): Promise<ChainLog[][]>;
-  /** Each block's call traces, a transaction's each, by block hash; a node without them answers an error (isTracingUnsupported). */
-  tracesOfBlocks(hashes: readonly Hex[]): Promise<TransactionTrace[][]>;
+  /**
+   * Each block's call traces, a transaction's each, by block hash; or the node's refusal of the block
+   * (no such method, or no state left to trace it on). A call the node did not answer throws.
+   */
+  tracesOfBlocks(hashes: readonly Hex[]): Promise<BlockTraces[]>;
   /** Each block's transactions with their value and whether they succeeded, by block hash. */
   transactionsOfBlocks(hashes: readonly Hex[]): Promise<BlockTransaction[][]>;
 }
@@ -59,7 +62,7 @@ const fullBlockSchema = z.object({
   transactions: z.array(z.object({ hash, transactionIndex: quantity, from: lowerAddress, to: lowerAddress.nullable(), value: amount })),
 });
 const receiptsSchema = z.array(z.object({ transactionHash: hash, status: z.string().optional(), contractAddress: lowerAddress.nullish(), blockHash: hash }));
-const tracesSchema = z.array(z.object({ txHash: hash.optional(), result: z.unknown() }));
+const tracesSchema = z.array(z.object({ txHash: hash.optional(), result: z.unknown().optional(), error: z.string().optional() }));
 const logSchema = z.object({
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>,
   topics: z.array(z.string().regex(/^0x[0-9a-fA-F]*$/) as unknown as z.ZodType<Hex>),
@@ -97,14 +100,27 @@ export function createChainReader(source: ChainSource, options: { timeoutMs?: nu
       return answers.map((answer, index) => parseLogs(answer, `eth_getLogs(${hashes[index]})`));
     },
     async tracesOfBlocks(hashes) {
-      const answers = await inBatches(hashes, (blockHash) => request('debug_traceBlockByHash', [blockHash, { tracer: 'callTracer' }]));
-      return answers.map((answer, index) => {
+      // The node's own error is an answer about the block; a call it did not answer fails the step.
+      const answers = await inBatches(hashes, (blockHash) =>
+        request('debug_traceBlockByHash', [blockHash, { tracer: 'callTracer' }]).then(
+          (answer) => ({ answer }),
+          (error: unknown) => (answeredByNode(error) ? { refused: error } : Promise.reject(error)),
+        ),
+      );
+      return answers.map((outcome, index): BlockTraces => {
+        if ('refused' in outcome) return outcome;
         const what = `debug_traceBlockByHash(${hashes[index]})`;
-        return parse(tracesSchema, answer, what).map((trace) => {
-          const frame = callFrameOf(trace.result);
-          if (!frame) throw new ChainReadError(`${what} answered a call trace of another shape than callTracer's`);
-          return { transactionHash: trace.txHash ?? null, frame };
-        });
+        const traces = parse(tracesSchema, outcome.answer, what);
+        // A transaction the node could not trace (anvil: "Resource not found" for a block whose state it dropped).
+        const failed = traces.find((trace) => trace.result === undefined);
+        if (failed) return { refused: new ChainReadError(`${what}: ${failed.error ?? 'no trace'} (transaction ${failed.txHash ?? '?'})`) };
+        return {
+          traces: traces.map((trace) => {
+            const frame = callFrameOf(trace.result);
+            if (!frame) throw new ChainReadError(`${what} answered a call trace of another shape than callTracer's`);
+            return { transactionHash: trace.txHash ?? null, frame };
+          }),
+        };
       });
     },
     async transactionsOfBlocks(hashes) {
@@ -151,6 +167,15 @@ function httpRequest(rpcUrl: string | (() => Promise<string>), timeoutMs: number
     }
     return (await transport).request({ method, params } as never);
   };
+}
+
+/** Whether a call's failure is the node's JSON-RPC error (it has the code the node answered), not a failed exchange. */
+function answeredByNode(error: unknown): boolean {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 8; depth++) {
+    if (typeof (current as { code?: unknown }).code === 'number') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 async function inBatches<T, R>(items: readonly T[], call: (item: T) => Promise<R>): Promise<R[]> {

@@ -25,6 +25,7 @@ export interface Checkpoint {
   /** INDEX_VERSION when the index was begun. */
   version: number;
   internalTransfers: IndexerCheckpointRow['internal_transfers'];
+  internalFromBlock: number | null;
 }
 
 export async function readCheckpoint(db: Kysely<DatabaseSchema>, network: string): Promise<Checkpoint | null> {
@@ -51,6 +52,7 @@ export function freshCheckpoint(start: FreshStart) {
     updated_at: start.now,
     index_version: INDEX_VERSION,
     internal_transfers: 'pending',
+    internal_from_block: null,
   } satisfies Partial<IndexerCheckpointRow>;
 }
 
@@ -106,5 +108,6 @@ function checkpointOf(row: IndexerCheckpointRow): Checkpoint {
     state: row.state,
     version: row.index_version,
     internalTransfers: row.internal_transfers,
+    internalFromBlock: row.internal_from_block,
   };
 }

@@ -147,6 +147,7 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
       transfers,
       nativeTransfers: read.natives.transfers,
       internalTransfers: read.natives.internal,
+      internalFromBlock: internalFromBlock(checkpoint, plan.from, read.natives),
       head,
       state: plan.kind === 'range' ? 'backfilling' : 'following',
       reorgWindow: settings.reorgWindow,
@@ -176,8 +177,17 @@ interface BlocksRead {
 
 interface NativesRead {
   transfers: NativeTransfer[];
-  /** Whether they include the internal ones. */
+  /** Whether they include the internal ones: 'unavailable' once the node said it has no call traces. */
   internal: 'recorded' | 'unavailable';
+  /** The last block whose traces the node refused (no state left to trace it on): its internal transfers are missing. */
+  untraced: number | null;
+}
+
+/** From which block the index holds every internal transfer, once this step is stored; null: none is recorded. */
+function internalFromBlock(checkpoint: Checkpoint, from: number, natives: NativesRead): number | null {
+  if (natives.internal === 'unavailable') return null;
+  if (natives.untraced !== null) return natives.untraced + 1;
+  return checkpoint.internalFromBlock ?? from;
 }
 
 function missingBlocks(to: number): StepOutcome {
@@ -205,21 +215,25 @@ async function readRange(reader: ChainReader, range: { from: number; to: number 
 /**
  * The native transfers of blocks that have transactions: from their call traces, unless the node
  * once said it has none (`internal` 'unavailable'); a node that says so now gives the external ones
- * from its transactions and receipts, and the index records internal transfers no more.
+ * from its transactions and receipts, and the index records internal transfers no more. A block the
+ * node refuses to trace (a full node past the state it keeps) gives its external ones likewise.
  */
 async function readNatives(reader: ChainReader, headers: readonly BlockHeader[], internal: Checkpoint['internalTransfers']): Promise<NativesRead> {
   const busy = headers.filter((header) => header.transactions.length > 0);
-  const hashes = busy.map((header) => header.hash);
-  if (internal !== 'unavailable') {
-    try {
-      const traces = await reader.tracesOfBlocks(hashes);
-      return { transfers: busy.flatMap((header, index) => nativeTransfersOfTraces(header, traces[index]!)), internal: 'recorded' };
-    } catch (error) {
-      if (!isTracingUnsupported(error)) throw error;
-    }
-  }
-  const transactions = await reader.transactionsOfBlocks(hashes);
-  return { transfers: busy.flatMap((header, index) => nativeTransfersOfTransactions(header, transactions[index]!)), internal: 'unavailable' };
+  const traced = internal === 'unavailable' ? null : await reader.tracesOfBlocks(busy.map((header) => header.hash));
+  const unsupported = traced?.some((answer) => 'refused' in answer && isTracingUnsupported(answer.refused)) ?? true;
+  const fromTransactions = unsupported ? busy : busy.filter((_, index) => 'refused' in traced![index]!);
+  const transactions = await reader.transactionsOfBlocks(fromTransactions.map((header) => header.hash));
+  const transfers = busy.flatMap((header, index) => {
+    const answer = unsupported ? null : traced![index]!;
+    if (answer && 'traces' in answer) return nativeTransfersOfTraces(header, answer.traces);
+    return nativeTransfersOfTransactions(header, transactions[fromTransactions.indexOf(header)]!);
+  });
+  return {
+    transfers,
+    internal: unsupported ? 'unavailable' : 'recorded',
+    untraced: unsupported ? null : (fromTransactions.at(-1)?.number ?? null),
+  };
 }
 
 function planFrom(context: FollowContext, next: number, head: number) {

@@ -41,6 +41,8 @@ export interface IndexStep {
   nativeTransfers: readonly NativeTransfer[];
   /** Whether the step's native transfers include the internal ones (the node answered call traces). */
   internalTransfers: 'recorded' | 'unavailable';
+  /** The index holds every internal transfer from this block on, once the step is stored; null: none. */
+  internalFromBlock: number | null;
   head: number;
   state: IndexerCheckpointRow['state'];
   /** Kept block hashes reach this many blocks below the checkpoint. */
@@ -126,6 +128,7 @@ export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hoo
         last_error: null,
         last_error_at: null,
         internal_transfers: step.internalTransfers,
+        internal_from_block: step.internalFromBlock,
       })
       .where('network', '=', network)
       .where('block_number', '=', step.after)

@@ -28,6 +28,9 @@ export interface TransactionTrace {
   frame: CallFrame;
 }
 
+/** What a node said of a block's traces: each transaction's, or its refusal (its own error). */
+export type BlockTraces = { traces: TransactionTrace[] } | { refused: unknown };
+
 /** A transaction as the block and its receipt give it, for a node without traces. */
 export interface BlockTransaction {
   hash: Hex;

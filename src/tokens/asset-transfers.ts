@@ -65,10 +65,16 @@ export async function getAssetTransfers(data: AssetTransfersNetwork, params: rea
       '[0] request.category',
       `"internal" cannot be answered on ${data.network}: its node offers no call traces (debug_traceBlockByHash with callTracer), so the transfer index records no internal transfers there`,
     );
+  const fromBlock = query.fromBlock === 'latest' ? coverage.indexedBlock : query.fromBlock;
+  const tracedFrom = coverage.internalFromBlock ?? 0;
+  if (query.categories.has('internal') && fromBlock < tracedFrom)
+    throw new TokenParamsError(
+      '[0] request.fromBlock',
+      `is before block ${tracedFrom} (${numberToHex(tracedFrom)}), where the internal transfers of ${data.network} begin: its node could not trace older blocks (it keeps no state of them), so the transfer index holds no internal transfers before it. Ask fromBlock ${numberToHex(tracedFrom)} or later, or leave out "internal"`,
+    );
   if (query.after && query.after.order !== query.order)
     throw new TokenParamsError('[0] request.pageKey', `was given for order "${query.after.order}", not "${query.order}"`);
   const toBlock = query.toBlock === 'latest' ? coverage.indexedBlock : Math.min(query.toBlock, coverage.indexedBlock);
-  const fromBlock = query.fromBlock === 'latest' ? coverage.indexedBlock : query.fromBlock;
   if (fromBlock > toBlock) return { transfers: [] };
 
   const page = await data.index.assetTransfers({

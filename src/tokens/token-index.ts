@@ -11,6 +11,8 @@ interface IndexCoverage {
   indexedBlock: number;
   /** Whether internal transfers are recorded (the node answers call traces). */
   internalTransfers: IndexerCheckpointRow['internal_transfers'];
+  /** Recorded, from this block on (the node could not trace the blocks before it). */
+  internalFromBlock: number | null;
 }
 
 /** One network's transfer index. Both methods throw when the index holds nothing for the network yet. */

@@ -6,7 +6,8 @@ import { sql, type Kysely } from 'kysely';
 // so each gets an index per side. The checkpoint says what its index records: an index of an older
 // version (logs only, without their transaction's position) is rebuilt from its first block, and
 // whether its internal transfers are recorded (the node answers call traces) is known from its first
-// step on: 'recorded' for every indexed block, or 'unavailable'.
+// step on: 'recorded' from a block on (a node that keeps no state of old blocks cannot trace them),
+// or 'unavailable'.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -55,4 +56,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       column.notNull().defaultTo('pending').check(sql`internal_transfers in ('pending', 'recorded', 'unavailable')`),
     )
     .execute();
+  await db.schema.alterTable('indexer_checkpoints').addColumn('internal_from_block', 'bigint').execute();
 }

@@ -17,11 +17,11 @@ export function databaseTokenIndex(db: Kysely<DatabaseSchema>, network: string):
   const coverage = async () => {
     const row = await db
       .selectFrom('indexer_checkpoints')
-      .select(['block_number', 'block_hash', 'internal_transfers'])
+      .select(['block_number', 'block_hash', 'internal_transfers', 'internal_from_block'])
       .where('network', '=', network)
       .executeTakeFirst();
     if (!row?.block_hash) throw new IndexNotReadyError(`the transfer index of ${network} has not indexed a block yet`);
-    return { indexedBlock: row.block_number, internalTransfers: row.internal_transfers };
+    return { indexedBlock: row.block_number, internalTransfers: row.internal_transfers, internalFromBlock: row.internal_from_block };
   };
   return {
     async tokensOfHolder(holder, page) {

@@ -66,6 +66,7 @@ function step(after: number, to: number, transfers: Transfer[], holder = 'proces
     transfers,
     nativeTransfers: [],
     internalTransfers: 'recorded',
+    internalFromBlock: 0,
     head: to + 2,
     state: 'following',
     reorgWindow: 128,

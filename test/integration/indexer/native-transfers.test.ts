@@ -1,8 +1,13 @@
-import { encodeFunctionData, getAddress, parseEther, type Address, type Hash } from 'viem';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeFunctionData, getAddress, numberToHex, parseEther, type Address, type Hash } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { ARTIFACTS } from '../../../src/chain/world/artifacts.ts';
 import type { Database } from '../../../src/db/open.ts';
 import { createTransferIndexer, type TransferIndexerOptions } from '../../../src/indexer/indexer.ts';
+import { databaseTokenIndex } from '../../../src/runtime/adapters/database-token-index.ts';
+import { getAssetTransfers } from '../../../src/tokens/asset-transfers.ts';
 import type { IndexReset } from '../../../src/transfers/index-events.ts';
 import { startRpcProxy, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 import { databaseEngines } from '../../support/postgres.ts';
@@ -215,6 +220,54 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
       ['external', alice, forwarder, ether('0.6')],
     ]);
     expect(await state()).toEqual({ internal_transfers: 'unavailable' });
+  });
+
+  it('from a node that cannot trace its older blocks (anvil restarted from its state file): internal transfers from the first block it traces, and asking before it is refused', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'crucible-native-state-'));
+    cleanup(() => rm(folder, { recursive: true, force: true }));
+    const stateFile = join(folder, 'chain.json');
+    const first = await startTestAnvil({ chainId: CHAIN_ID, extraArgs: ['--state', stateFile] });
+    const [owner, alice, bob] = await devAccounts(first.client);
+    const forwarder = await deployForwarder(first, owner!);
+    const old = await send(first, { from: alice!, to: forwarder, value: parseEther('0.8'), data: call('forward', [bob!], [parseEther('0.8')]) });
+    await first.stop();
+    const anvil = await startTestAnvil({ chainId: CHAIN_ID, extraArgs: ['--state', stateFile] });
+    cleanup(() => anvil.stop());
+    // What this test stands on: the restarted node keeps the old blocks but cannot trace them.
+    const oldBlock = await anvil.client.getTransactionReceipt({ hash: old.hash });
+    const oldTrace = (await anvil.client.request({ method: 'debug_traceBlockByHash' as never, params: [oldBlock.blockHash, { tracer: 'callTracer' }] as never })) as Array<{ error?: string }>;
+    expect(oldTrace[0]?.error).toBeTruthy();
+    const fresh = await send(anvil, { from: alice!, to: forwarder, value: parseEther('0.9'), data: call('forward', [bob!], [parseEther('0.9')]) });
+
+    const database = await engine.open();
+    cleanup(() => database.close());
+    index(database, { id: NETWORK, rpcUrl: anvil.rpcUrl });
+    await waitForIndexed(database.db, NETWORK, anvil.client);
+    expect(await movesOf(database)).toEqual([
+      ['external', alice, forwarder, ether('0.8')],
+      ['external', alice, forwarder, ether('0.9')],
+      ['internal', forwarder, bob, ether('0.9')],
+    ]);
+    const tracedFrom = Number(oldBlock.blockNumber) + 1;
+    expect(await database.db.selectFrom('indexer_checkpoints').select(['internal_transfers', 'internal_from_block']).executeTakeFirstOrThrow()).toEqual({
+      internal_transfers: 'recorded',
+      internal_from_block: tracedFrom,
+    });
+
+    // The method refuses a range that starts before the first traced block, naming it; from it on, it answers.
+    const data = {
+      network: NETWORK,
+      nativeCurrency: { symbol: 'ETH', decimals: 18 },
+      chain: null as never,
+      index: databaseTokenIndex(database.db, NETWORK),
+      metadata: null as never,
+      logos: null as never,
+    };
+    await expect(getAssetTransfers(data, [{ toAddress: bob, category: ['internal'] }])).rejects.toThrow(
+      `[0] request.fromBlock is before block ${tracedFrom} (${numberToHex(tracedFrom)}), where the internal transfers of ${NETWORK} begin`,
+    );
+    const answer = await getAssetTransfers(data, [{ toAddress: bob, category: ['internal'], fromBlock: numberToHex(tracedFrom) }]);
+    expect(answer.transfers.map((transfer) => [transfer.hash, transfer.value])).toEqual([[fresh.hash, 0.9]]);
   });
 
   it('rebuilds an index of an older version from its first block, native transfers included', async () => {
