@@ -235,7 +235,10 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
     cleanup(() => anvil.stop());
     // What this test stands on: the restarted node keeps the old blocks but cannot trace them.
     const oldBlock = await anvil.client.getTransactionReceipt({ hash: old.hash });
-    const oldTrace = (await anvil.client.request({ method: 'debug_traceBlockByHash' as never, params: [oldBlock.blockHash, { tracer: 'callTracer' }] as never })) as Array<{ error?: string }>;
+    const oldTrace = (await anvil.client.request({
+      method: 'debug_traceBlockByHash' as never,
+      params: [oldBlock.blockHash, { tracer: 'callTracer' }] as never,
+    })) as Array<{ error?: string }>;
     expect(oldTrace[0]?.error).toBeTruthy();
     const fresh = await send(anvil, { from: alice!, to: forwarder, value: parseEther('0.9'), data: call('forward', [bob!], [parseEther('0.9')]) });
 
