@@ -99,7 +99,7 @@ export interface IndexerCheckpointRow {
    * (it did not, once: none is recorded until the index is rebuilt), 'pending' before the first step.
    */
   internal_transfers: 'pending' | 'recorded' | 'unavailable';
-  /** With 'recorded': every internal transfer from this block on is recorded (the node could not trace the blocks before it). */
+  /** With 'recorded': every internal transfer from this block on is recorded (the node could not trace the one before it); null: from the index's first block. */
   internal_from_block: number | null;
 }
 

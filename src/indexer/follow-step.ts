@@ -147,7 +147,7 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
       transfers,
       nativeTransfers: read.natives.transfers,
       internalTransfers: read.natives.internal,
-      internalFromBlock: internalFromBlock(checkpoint, plan.from, read.natives),
+      internalFromBlock: internalFromBlock(checkpoint, read.natives),
       head,
       state: plan.kind === 'range' ? 'backfilling' : 'following',
       reorgWindow: settings.reorgWindow,
@@ -183,11 +183,13 @@ interface NativesRead {
   untraced: number | null;
 }
 
-/** From which block the index holds every internal transfer, once this step is stored; null: none is recorded. */
-function internalFromBlock(checkpoint: Checkpoint, from: number, natives: NativesRead): number | null {
+/**
+ * From which block the index holds every internal transfer once this step is stored: null while
+ * every block it indexed was traced; after a block the node refused to trace, the block after it.
+ */
+function internalFromBlock(checkpoint: Checkpoint, natives: NativesRead): number | null {
   if (natives.internal === 'unavailable') return null;
-  if (natives.untraced !== null) return natives.untraced + 1;
-  return checkpoint.internalFromBlock ?? from;
+  return natives.untraced !== null ? natives.untraced + 1 : checkpoint.internalFromBlock;
 }
 
 function missingBlocks(to: number): StepOutcome {

@@ -41,7 +41,7 @@ export interface IndexStep {
   nativeTransfers: readonly NativeTransfer[];
   /** Whether the step's native transfers include the internal ones (the node answered call traces). */
   internalTransfers: 'recorded' | 'unavailable';
-  /** The index holds every internal transfer from this block on, once the step is stored; null: none. */
+  /** The index holds every internal transfer from this block on, once the step is stored; null: from its first block (or none, 'unavailable'). */
   internalFromBlock: number | null;
   head: number;
   state: IndexerCheckpointRow['state'];

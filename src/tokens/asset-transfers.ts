@@ -66,8 +66,8 @@ export async function getAssetTransfers(data: AssetTransfersNetwork, params: rea
       `"internal" cannot be answered on ${data.network}: its node offers no call traces (debug_traceBlockByHash with callTracer), so the transfer index records no internal transfers there`,
     );
   const fromBlock = query.fromBlock === 'latest' ? coverage.indexedBlock : query.fromBlock;
-  const tracedFrom = coverage.internalFromBlock ?? 0;
-  if (query.categories.has('internal') && fromBlock < tracedFrom)
+  const tracedFrom = coverage.internalFromBlock;
+  if (query.categories.has('internal') && tracedFrom !== null && fromBlock < tracedFrom)
     throw new TokenParamsError(
       '[0] request.fromBlock',
       `is before block ${tracedFrom} (${numberToHex(tracedFrom)}), where the internal transfers of ${data.network} begin: its node could not trace older blocks (it keeps no state of them), so the transfer index holds no internal transfers before it. Ask fromBlock ${numberToHex(tracedFrom)} or later, or leave out "internal"`,

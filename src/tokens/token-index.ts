@@ -11,7 +11,7 @@ interface IndexCoverage {
   indexedBlock: number;
   /** Whether internal transfers are recorded (the node answers call traces). */
   internalTransfers: IndexerCheckpointRow['internal_transfers'];
-  /** Recorded, from this block on (the node could not trace the blocks before it). */
+  /** Recorded from this block on (the node could not trace the one before it); null: from the index's first block. */
   internalFromBlock: number | null;
 }
 

@@ -157,8 +157,12 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
         .map((row) => getAddress(row.to_address))
         .sort(),
     ).toEqual([forwarder, refuser].sort());
-    const checkpoint = await database.db.selectFrom('indexer_checkpoints').select(['internal_transfers', 'index_version']).executeTakeFirstOrThrow();
-    expect(checkpoint).toEqual({ internal_transfers: 'recorded', index_version: 2 });
+    const checkpoint = await database.db
+      .selectFrom('indexer_checkpoints')
+      .select(['internal_transfers', 'internal_from_block', 'index_version'])
+      .executeTakeFirstOrThrow();
+    // Every block was traced: internal transfers from the index's first block.
+    expect(checkpoint).toEqual({ internal_transfers: 'recorded', internal_from_block: null, index_version: 2 });
   });
 
   it('after a reorg the native transfers are the new fork’s', async () => {
