@@ -1,12 +1,13 @@
 import { encodeFunctionData, parseEther, type Address } from 'viem';
-import { DEMO_WALLET, WORLD_HOLDERS } from './actors.ts';
+import { DEMO_WALLET, NATIVE_SENDERS } from './actors.ts';
 import { ARTIFACTS, type ContractArtifact } from './artifacts.ts';
 import { WORLD_HISTORY, type WorldCall } from './history.ts';
 import { create2Install, WORLD_ADDRESSES } from './manifest.ts';
 import { type AnvilClient, create2Call } from './sender.ts';
 
-// The world's native layer (docs/token-data.md#crucible_getassettransfers): ether moving between the world's holders, so that every
-// category of crucible_getAssetTransfers has data offline. Plain sends are external transfers; a
+// The world's native layer (docs/token-data.md#crucible_getassettransfers): ether moving between
+// its own senders and the demo wallet, so that every category of crucible_getAssetTransfers has
+// data offline. Plain sends are external transfers; a
 // contract that forwards the ether it is sent (contracts/ValueForwarder.sol) makes internal ones,
 // among them one relayed through the forwarder itself and one refused by a token without a
 // receive function, whose call reverts inside a transaction that succeeds (so it is never listed).
@@ -36,7 +37,7 @@ export type NativeStep = { from: Address; label: string } & (
   | { action: ForwarderFunction; recipients: Address[]; amounts: bigint[] }
 );
 
-const { ada, ben, cai } = WORLD_HOLDERS;
+const { dan, eve } = NATIVE_SENDERS;
 const demo = DEMO_WALLET;
 const send = (label: string, from: Address, to: Address, ether: string): NativeStep => ({ label, from, action: 'send', to, amount: parseEther(ether) });
 const through = (label: string, from: Address, action: ForwarderFunction, shares: ReadonlyArray<readonly [Address, string]>): NativeStep => ({
@@ -47,25 +48,28 @@ const through = (label: string, from: Address, action: ForwarderFunction, shares
   amounts: shares.map(([, ether]) => parseEther(ether)),
 });
 
+/** What the layer gives each of its own senders before they send (anvil_setBalance, as the world's set-up funds its actors). */
+const SENDER_FUNDS = parseEther('10');
+
 /**
  * The layer's transactions in rounds, as the history's: each round mined before the next, a
- * sender's steps in order. Only holders of the history send (the deployer only deploys), so how far
- * a devnet got is read from their nonces.
+ * sender's steps in order. Its own senders and the demo wallet send them; how far a devnet got is
+ * read from their nonces (the demo wallet's beyond its part of the history).
  */
 export const NATIVE_HISTORY: readonly (readonly NativeStep[])[] = [
   [
-    send('ada sends the demo wallet 1.5 ether', ada, demo, '1.5'),
-    send('ben sends cai 0.25 ether', ben, cai, '0.25'),
-    send('the demo wallet sends ben 0.1 ether', demo, ben, '0.1'),
+    send('dan sends the demo wallet 1.5 ether', dan, demo, '1.5'),
+    send('eve sends dan 0.25 ether', eve, dan, '0.25'),
+    send('the demo wallet sends eve 0.1 ether', demo, eve, '0.1'),
   ],
   [
-    through('cai forwards 0.2 ether to the demo wallet and 0.05 to ada', cai, 'forward', [
+    through('eve forwards 0.2 ether to the demo wallet and 0.05 to dan', eve, 'forward', [
       [demo, '0.2'],
-      [ada, '0.05'],
+      [dan, '0.05'],
     ]),
-    through('ben relays 0.3 ether to the demo wallet through the forwarder itself', ben, 'relay', [[demo, '0.3']]),
+    through('dan relays 0.3 ether to the demo wallet through the forwarder itself', dan, 'relay', [[demo, '0.3']]),
     // FORGE has no receive function: that call reverts, the transaction succeeds, and 0.4 ether stays in the forwarder.
-    through('ada forwards 0.1 ether to the demo wallet and 0.4 to FORGE, which refuses it', ada, 'forwardAllowingRefusals', [
+    through('eve forwards 0.1 ether to the demo wallet and 0.4 to FORGE, which refuses it', eve, 'forwardAllowingRefusals', [
       [demo, '0.1'],
       [WORLD_ADDRESSES.forge, '0.4'],
     ]),
@@ -82,17 +86,21 @@ function nativeStepCall(step: NativeStep): WorldCall {
 
 /**
  * The rounds of calls still needed, read from the devnet's state: the forwarder if it has no code,
- * and each sender's steps beyond those its nonce says it sent after its part of the history.
+ * and each sender's steps beyond those its nonce says it sent (the demo wallet's after its part of
+ * the history). The layer's own senders get their ether here, once, before their first send.
  */
 export async function nativeLayerRounds(client: AnvilClient): Promise<WorldCall[][]> {
-  const historySends = new Map<Address, number>();
-  for (const step of WORLD_HISTORY.flat()) historySends.set(step.from, (historySends.get(step.from) ?? 0) + 1);
+  const before = new Map<Address, number>([[demo, WORLD_HISTORY.flat().filter((step) => step.from === demo).length]]);
   const senders = [...new Set(NATIVE_HISTORY.flat().map((step) => step.from))];
   const [code, nonces] = await Promise.all([
     client.getCode({ address: VALUE_FORWARDER.address }),
     Promise.all(senders.map((address) => client.getTransactionCount({ address }))),
   ]);
-  const done = new Map(senders.map((address, i) => [address, Math.max(0, nonces[i]! - (historySends.get(address) ?? 0))]));
+  const done = new Map(senders.map((address, i) => [address, Math.max(0, nonces[i]! - (before.get(address) ?? 0))]));
+  const unfunded = await Promise.all(
+    Object.values(NATIVE_SENDERS).map(async (address) => done.get(address) === 0 && (await client.getBalance({ address })) === 0n && address),
+  );
+  await Promise.all(unfunded.flatMap((address) => (address ? [client.setBalance({ address, value: SENDER_FUNDS })] : [])));
   const rounds = NATIVE_HISTORY.map((round) =>
     round.filter((step) => {
       const left = done.get(step.from)!;

@@ -12,9 +12,11 @@ export class IndexNotReadyError extends Error {
   override name = 'IndexNotReadyError';
 }
 
-export function databaseTokenIndex(db: Kysely<DatabaseSchema>, network: string): TokenIndex {
-  // Asked each time: after a reset (a chain that was replaced) the index is empty until rebuilt.
+/** `ready`: settles when the network's index can answer (a fresh devnet's first answer waits for it). */
+export function databaseTokenIndex(db: Kysely<DatabaseSchema>, network: string, ready?: (network: string) => Promise<void>): TokenIndex {
   const coverage = async () => {
+    await ready?.(network);
+    // Asked each time: after a reset (a chain that was replaced) the index is empty until rebuilt.
     const row = await db
       .selectFrom('indexer_checkpoints')
       .select(['block_number', 'block_hash', 'internal_transfers', 'internal_from_block'])

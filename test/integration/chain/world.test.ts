@@ -159,7 +159,13 @@ describe('deployWorld where the world is already there', () => {
   it('sends nothing when the base URIs already point at the site', async () => {
     const before = await transactionCount();
     const nonce = await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', nativeLayer: 'present', transactions: 0 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({
+      status: 'present',
+      priceLayer: 'present',
+      market: 'present',
+      nativeLayer: 'present',
+      transactions: 0,
+    });
     await anvil.client.mine({ blocks: 1 });
     expect(await transactionCount()).toBe(before);
     expect(await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER })).toBe(nonce);
@@ -171,6 +177,7 @@ describe('deployWorld where the world is already there', () => {
     expect(await deployWorld(anvil.rpcUrl, { siteOrigin: `${origin}/` })).toEqual({
       status: 'present',
       priceLayer: 'present',
+      market: 'present',
       nativeLayer: 'present',
       transactions: 3,
     });

@@ -57,6 +57,8 @@ describe('the method registry (docs/json-rpc.md#method-registry)', () => {
       'crucible_getAssetTransfers',
       'crucible_getTokenBalances',
       'crucible_getTokenMetadata',
+      'crucible_getTokenAllowance',
+      'crucible_getTransactionReceipts',
       'debug_traceTransaction',
       'debug_traceCall',
       'debug_traceBlockByNumber',
