@@ -21,6 +21,8 @@ export interface DatabaseSchema {
   nft_images: NftImageRow;
   nft_media: NftMediaRow;
   nft_contracts: NftContractRow;
+  nft_spam_reports: NftSpamReportRow;
+  nft_reingestions: NftReingestionRow;
   price_observations: PriceObservationRow;
   price_current: PriceCurrentRow;
   price_points: PricePointRow;
@@ -298,6 +300,28 @@ export interface NftContractRow {
   event_kinds: string;
   fresh_mint_transaction: string | null;
   fresh_mint_recipients: number | null;
+}
+
+/** The spam reports of one reporter about one contract (docs/nft-data.md#spam-reports). */
+export interface NftSpamReportRow {
+  network: string;
+  /** Lowercase. */
+  contract: string;
+  /** `app:<id>`, or `demo:<client address>` for the demo key. */
+  reporter: string;
+  reports: number;
+  first_reported_at: number;
+  last_reported_at: number;
+}
+
+/** A contract's metadata asked to be fetched again (reingestContract). */
+export interface NftReingestionRow {
+  network: string;
+  /** Lowercase. */
+  contract: string;
+  requested_at: number;
+  /** The contract's held tokens when asked. */
+  tokens: number;
 }
 
 /** One source's quote of one token in dollars (src/prices/, platform §7). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseNftQuery } from '../../../../src/nfts/api/params.ts';
+import type { z } from 'zod';
+import { NftMetadataQuery, NftsForOwnerQuery } from '../../../../src/nfts/api/params.ts';
+import { readSdkQuery } from '../../../../src/rest/query.ts';
 
 // The NFT endpoints' query parameters (platform §5): defaults, limits, the SDK's list spellings.
 
@@ -7,7 +9,11 @@ const OWNER = '0x4c7E7865D1a8F526DA67ccC11eE9960C30e7a1Ae';
 const A = '0x1111111111111111111111111111111111111111';
 const B = '0x2222222222222222222222222222222222222222';
 
-describe('parseNftQuery', () => {
+const schemas = { getNFTs: NftsForOwnerQuery, getNFTsForOwner: NftsForOwnerQuery, getNFTMetadata: NftMetadataQuery } as const;
+const parseNftQuery = (endpoint: keyof typeof schemas, search: string) =>
+  readSdkQuery(schemas[endpoint] as z.ZodObject, search) as { ok: true; query: Record<string, unknown> } | { ok: false; problem: string };
+
+describe('the NFT queries as alchemy-sdk sends them', () => {
   it('applies the defaults and ignores unknown parameters', () => {
     const parsed = parseNftQuery('getNFTs', `?owner=${OWNER}&colour=blue`);
     expect(parsed).toEqual({ ok: true, query: { owner: OWNER, pageSize: 100, withMetadata: true } });
@@ -30,7 +36,7 @@ describe('parseNftQuery', () => {
     [`owner=${OWNER}&withMetadata=perhaps`, /withMetadata/],
     [`owner=${OWNER}&${Array.from({ length: 46 }, () => `contractAddresses[]=${A}`).join('&')}`, /at most 45 items/],
     [`owner=${OWNER}&excludeFilters[]=SPAM&includeFilters[]=SPAM`, /together/],
-    [`owner=${OWNER}&orderBy=tokenId`, /orderBy must be one of transferTime/],
+    [`owner=${OWNER}&orderBy=tokenId`, /orderBy must be one of transferTime, TRANSFERTIME/],
     [`owner=${OWNER}&owner=${OWNER}`, /owner is given 2 times/],
     [`owner=%zz`, /percent-encoding/],
   ])('refuses %s', (query, problem) => {
