@@ -1,5 +1,5 @@
 // @ts-check
-// The layers of the code (ARCHITECTURE.md, principles 2, 5 and 8), checked by `npm run lint:deps`
+// The layers of the code (src/runtime/README.md), checked by `npm run lint:deps`
 // (scripts/check-dependencies.ts, which also reads .astro components). Paths are relative to the
 // project root. Type-only imports count: a type is a dependency too.
 

@@ -17,7 +17,7 @@ import { type LoadJob, type LoadResult, runLoad } from './prices/load.ts';
 import { quantile } from './quantile.ts';
 
 // `npm run bench:prices [-- --quick] [--seconds <n>] [--rounds <n>] [--connections <n>] [--no-wait] [--no-write] [--no-profile]`:
-// the prices endpoints (platform §7) through the production server (`node src/server/main.ts` over a
+// the prices endpoints (docs/prices.md#endpoints) through the production server (`node src/server/main.ts` over a
 // fixture build, its content folder holding a token list of 25 tokens, PRICES_IN_SERVER=off so no
 // sampler touches the rows, an app key with 1,000,000 CU/s) on a SQLite file prepared beforehand
 // through recordSample: a year of rounds, hourly then every 5 minutes for the last 30 days. Measured
@@ -317,7 +317,7 @@ if (!quick && !args['no-write']) {
     [
       '## Prices',
       '',
-      `The prices endpoints (platform §7) through the production server at ${connections} connections, against the limit: the database's own time for the same data, through the same store functions on the same SQLite file.`,
+      `The prices endpoints (docs/prices.md#endpoints) through the production server at ${connections} connections, against the limit: the database's own time for the same data, through the same store functions on the same SQLite file.`,
       '',
       `- Command: \`npm run bench:prices\` (${rounds} rotating rounds of ${seconds} s per side, each after ${warmUpSeconds} s of warm-up; autocannon in a process of its own per run, ${connections} keep-alive connections with one request in flight on each; the limit's loop in the benchmark's process).`,
       `- Data: a token list of ${SYMBOLS} tokens (content/tokens/ in the server's content folder, each priced by one feed on ethereum-sepolia) and a SQLite file prepared through \`recordSample\`, as the sampler writes it: ${prepared.rounds.toLocaleString('en')} synthetic rounds of all ${SYMBOLS} tokens over ${history.days} days, one an hour and every 5 minutes for the last ${history.fiveMinuteDays} (${prepared.seconds.toFixed(0)} s): ${prepared.points['5m'].toLocaleString('en')} \`5m\`, ${prepared.points['1h'].toLocaleString('en')} \`1h\` and ${prepared.points['1d'].toLocaleString('en')} \`1d\` points, ${prepared.observations.toLocaleString('en')} observations. Each round of measuring starts with one more round recorded, so the current prices are fresh.`,

@@ -18,7 +18,7 @@ import { loadAverage, waitForQuietMachine } from './build/measure.ts';
 import { quantile } from './quantile.ts';
 
 // `npm run bench:webhooks [-- --quick] [--blocks <n>] [--per-block <n>] [--backlog <n>] [--webhooks <n>] [--no-wait] [--no-write]`:
-// NFT webhook delivery (platform §6) as `npm start` runs it: the transfer indexer and the delivery
+// NFT webhook delivery (docs/webhooks.md#delivery) as `npm start` runs it: the transfer indexer and the delivery
 // worker in one process with their default settings, on a SQLite file, a real anvil, and a
 // receiver in a process of its own that answers 200 at once.
 // 1. Latency: blocks of --per-block (100) ERC-721 airdrop transfers, one every 2 s; for each, the
@@ -146,7 +146,7 @@ if (!quick && !args['no-write']) {
   const section = [
     '## Webhooks: delivery',
     '',
-    'NFT webhook delivery (platform §6) as `npm start` runs it: the transfer indexer and the delivery worker in one process with their default settings (indexer polls the head every 1 s; the worker looks for due deliveries every 500 ms when idle, 16 at once), on a SQLite file, against a real anvil; the receiver is a process of its own that answers 200 at once (bench/webhooks/receiver.ts).',
+    'NFT webhook delivery (docs/webhooks.md#delivery) as `npm start` runs it: the transfer indexer and the delivery worker in one process with their default settings (indexer polls the head every 1 s; the worker looks for due deliveries every 500 ms when idle, 16 at once), on a SQLite file, against a real anvil; the receiver is a process of its own that answers 200 at once (bench/webhooks/receiver.ts).',
     '',
     `- Command: \`npm run bench:webhooks\``,
     `- Latency: ${shape.blocks} blocks of ${shape.perBlock} ERC-721 transfers (one \`airdrop\` of the world's AirdropCollection artifact each), one every ${BLOCK_GAP_MS / 1000} s, one webhook; from \`evm_mine\` returning to the receiver's POST with that block's activity.`,

@@ -1,5 +1,5 @@
 // `npx crucible apps <command>` (or `npm run -s apps -- <command>`): the operators' CLI for apps and
-// their keys (platform §2), over the database that DATABASE_URL or DATABASE_PATH names. Exit codes:
+// their keys (docs/keys-and-limits.md#managing-apps-from-the-command-line), over the database that DATABASE_URL or DATABASE_PATH names. Exit codes:
 // 0 done, 1 failed (an unknown app, the database), 2 bad input. With --json, stdout holds the JSON
 // document alone.
 import { resolve } from 'node:path';

@@ -1,6 +1,6 @@
 // `npm run docs:prices`: writes the page on how prices are computed, in every locale
 // (content/<locale>/overviews/price-method.md), from the prices configuration's defaults, the token
-// list's sources and the local world's price layer (platform §7: the method is documented on the
+// list's sources and the local world's price layer (docs/prices.md#sources: the method is documented on the
 // site). The files are committed content; a test renders them again and fails when they differ.
 import { resolve } from 'node:path';
 import { formatUnits, getAddress, type Address } from 'viem';
@@ -29,7 +29,7 @@ export function priceMethodPath(locale: Locale): string {
 
 const DAY_MS = PRICE_INTERVALS['1d'];
 
-/** The longest range the historical endpoint answers at each interval (platform §7; src/prices/api/operations.ts keeps them unexported). */
+/** The longest range the historical endpoint answers at each interval (docs/prices.md#historical-prices; src/prices/api/operations.ts keeps them unexported). */
 export const HISTORY_RANGE_MS: Readonly<Record<PriceInterval, number>> = { '5m': 7 * DAY_MS, '1h': 30 * DAY_MS, '1d': 366 * DAY_MS };
 
 /** aggregatePrice's default floor of the outlier scale, as a fraction of the median (src/prices/aggregate.ts keeps it unexported). */

@@ -1,5 +1,5 @@
 // `npm run docs:rpc`: writes the JSON-RPC method reference of every locale (content/<locale>/rpc/methods.md)
-// from the method registry (src/node/rpc/) and the locale's UI strings (platform §3: the RPC docs come
+// from the method registry (src/node/rpc/) and the locale's UI strings (docs/json-rpc.md#method-registry: the RPC docs come
 // from the registry). The files are committed content, so each gets its HTML page, twin, llms.txt
 // line and sitemap entry like any page; a test renders them again and fails when they differ.
 import { join, resolve } from 'node:path';

@@ -1,5 +1,5 @@
 // `npm run docs:world`: writes the guide to the local world of every locale (content/<locale>/overviews/local-world.md)
-// from the world's manifest (src/chain/world/) and the locale's UI strings (ARCHITECTURE principle 3: the docs list
+// from the world's manifest (src/chain/world/) and the locale's UI strings (the docs list
 // the world's contracts and its demo wallet). The files are committed content, so each gets its HTML page, twin,
 // llms.txt line and search entry like any guide; a test renders them again and fails when they differ.
 import { resolve } from 'node:path';
@@ -49,7 +49,7 @@ export function worldDocsPath(locale: Locale): string {
   return `${locale}/overviews/${worldDocsSlug}.md`;
 }
 
-/** The network and key the examples use: a local devnet of `npm start`, and the key that needs no account (platform §2). */
+/** The network and key the examples use: a local devnet of `npm start`, and the key that needs no account (docs/keys-and-limits.md#demo-key). */
 /** The network `npm start` indexes by default, so the examples' "erc20" balances answer at once. */
 export const exampleNetwork = LOCAL_INDEXED_NETWORKS[0]!;
 export const exampleKey = 'demo';

@@ -6,8 +6,8 @@ import { extname, join, normalize } from 'node:path';
 import { brotliCompressSync, constants } from 'node:zlib';
 
 // One static server for both built sites, so the bytes they send are compared on equal terms:
-// brotli for text (quality 11 up to 1 MiB, 9 above, as src/server/precompress.ts writes the
-// `.br` files Crucible's server sends), files Pagefind compresses itself (index chunks,
+// brotli for text (quality 11 up to 1 MiB, 9 above: what src/server/precompress.ts wrote when
+// BENCHMARKS.md's search figures were measured; it writes 10 and 5 now), files Pagefind compresses itself (index chunks,
 // fragments, wasm) as they are. Crucible's `/api/search/<locale>` is extensionless JSON.
 // Paths resolve as both sites are built: `/x` -> x.html (Crucible), `/x/` -> x/index.html.
 

@@ -5,7 +5,7 @@ import type { Site } from '../../src/site/site.ts';
 import { ui } from '../../src/site/ui.ts';
 import { absoluteUrl, llmsFullUrl, llmsUrl, sectionLlmsUrl } from '../../src/site/urls.ts';
 
-// The llms.txt family (spec 4.8, llmstxt.org format): `# Crucible`, a `>` summary, then
+// The llms.txt family (docs/website.md#text-indexes, llmstxt.org format): `# Crucible`, a `>` summary, then
 // `## <Section>` lists of `- [Title](absolute .md URL): description`.
 
 export interface LlmsOptions {

@@ -22,7 +22,7 @@ export interface TwinStats {
   files: string[];
 }
 
-/** The pages' twins and the locale's llms-full.txt, streamed in reading order (spec 2.7, 4.8). */
+/** The pages' twins and the locale's llms-full.txt, streamed in reading order (docs/website.md#markdown-twins, docs/website.md#text-indexes). */
 async function writeLocaleTwins(
   locale: Locale,
   pages: AsyncIterable<PageRecord>,

@@ -8,7 +8,7 @@ import { markdownToMdast, mdxToMdast } from 'satteri';
 import { unified, type Processor } from 'unified';
 
 // Turns a page body (markdown or MDX) into portable CommonMark + GFM for `.md` twins
-// (spec 2.7): MDX imports/exports and expressions removed, the site's components turned
+// (docs/website.md#markdown-twins): MDX imports/exports and expressions removed, the site's components turned
 // into plain markdown, raw HTML dropped, relative links and images made absolute.
 //
 // Parsing is satteri's (the native parser Astro renders the pages with): it gives the same mdast

@@ -6,7 +6,7 @@ import { ui } from '../../src/site/ui.ts';
 import { absoluteUrl } from '../../src/site/urls.ts';
 
 /**
- * The whole search index of one locale (spec 4.3): that locale's blog posts, guides and
+ * The whole search index of one locale (docs/website.md#search-index): that locale's blog posts, guides and
  * case studies (site-relative URLs) and the app listings (absolute URLs, external).
  * Empty groups are left out; there is no fallback to another locale.
  */

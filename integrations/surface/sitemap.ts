@@ -5,7 +5,7 @@ import type { AstroIntegration } from 'astro';
 import { defaultLocale, localeLang, locales, type Locale } from '../../src/site/locales.ts';
 import { isSignedInDashboardPath } from '../../src/site/urls.ts';
 
-// /sitemap.xml (spec 4.8): @astrojs/sitemap writes the sitemap files from the pages Astro
+// /sitemap.xml (docs/website.md#sitemap): @astrojs/sitemap writes the sitemap files from the pages Astro
 // built; we add hreflang alternates for every translation plus x-default, and publish its
 // index as /sitemap.xml.
 

@@ -7,8 +7,8 @@ import { absoluteUrl, faucetsUrl, rpcReferenceUrl } from '../../src/site/urls.ts
 import type { RpcTwinSections } from './twin.ts';
 
 // What an RPC page's twin shows before its body, besides the page itself: its network's facts
-// (platform §1: the endpoint on the configured node host) and the methods every network serves,
-// linked to the locale's method reference (platform §3). Made once per locale and network here,
+// (docs/hosts-and-paths.md#node-url: the endpoint on the configured node host) and the methods every network serves,
+// linked to the locale's method reference (docs/json-rpc.md#method-registry). Made once per locale and network here,
 // on the build's main thread, from the UI strings and the method registry, which twin worker
 // threads then need not load.
 
@@ -33,7 +33,7 @@ function networkFactsTable(locale: (typeof locales)[number], network: NetworkRec
   return `## ${labels.heading}\n\n| | |\n| - | - |\n${rows.join('\n')}\n${deprecated}`;
 }
 
-/** The methods every network serves, each linked to its entry in the locale's method reference (platform §3). */
+/** The methods every network serves, each linked to its entry in the locale's method reference (docs/json-rpc.md#method-registry). */
 function rpcMethodsTable(locale: (typeof locales)[number], siteUrl: string): string {
   const strings = ui[locale].rpcDocs;
   const reference = absoluteUrl(siteUrl, rpcReferenceUrl(locale));

@@ -9,7 +9,7 @@ import { toPortableMarkdown } from './portable-markdown.ts';
  */
 export type RpcTwinSections = Record<string, string>;
 
-/** The `.md` twin of a page (spec 2.7): YAML frontmatter, `# title`, then the portable body. */
+/** The `.md` twin of a page (docs/website.md#markdown-twins): YAML frontmatter, `# title`, then the portable body. */
 export function renderTwin(page: PageRecord, siteUrl: string, rpcSections: RpcTwinSections): string {
   const frontmatter: Record<string, unknown> = {
     title: page.title,

@@ -72,7 +72,7 @@ export function pagesInReadingOrder(site: Site, locale: Locale): PageRecord[] {
 
 export const notFoundMarkdownPath = '/404.md';
 
-/** Body of every missing `.md` URL (spec 4.7): where to find what exists. */
+/** Body of every missing `.md` URL (docs/website.md#markdown-twins): where to find what exists. */
 export function notFoundMarkdown(siteUrl: string): string {
   const at = (path: string) => new URL(path, siteUrl).href;
   return [

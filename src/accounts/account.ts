@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-// A dashboard account (platform §8). Its id is the owner id of its apps, auth tokens and webhooks.
+// A dashboard account (docs/dashboard.md#accounts). Its id is the owner id of its apps, auth tokens and webhooks.
 
 export interface Account {
   /** `acc_` and 16 hex digits. */

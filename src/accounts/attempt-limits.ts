@@ -5,7 +5,7 @@ import { retryAfterSeconds } from '../limits/retry-after.ts';
 import type { RateRule } from '../limits/token-bucket.ts';
 import { normalizeEmail } from './account.ts';
 
-// Sign-in and sign-up attempts (platform §8), limited with the token buckets of src/limits/ (in
+// Sign-in and sign-up attempts (docs/dashboard.md#sign-in-limits), limited with the token buckets of src/limits/ (in
 // memory, or in Redis with REDIS_URL so every process counts together), each checked before any
 // password is hashed. "N attempts per W seconds" is a bucket of N·W tokens refilled N per second,
 // where an attempt costs W: N attempts at once, then one more every W/N seconds, all N back after

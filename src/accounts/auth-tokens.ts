@@ -5,7 +5,7 @@ import type { AccountTokenRow, DatabaseSchema } from '../db/schema.ts';
 import { AppInputError } from '../apps/errors.ts';
 import { NotFoundError } from './errors.ts';
 
-// Account auth tokens for the webhook API (platform §6, `X-Crucible-Token`). Until accounts exist an
+// Account auth tokens for the webhook API (docs/webhooks.md#authentication, `X-Crucible-Token`). Until accounts exist an
 // account is an owner id (apps carry the same `owner_id`). A token is `crt_` and 43 characters of
 // base64url from 32 CSPRNG bytes (256 bits); it is shown once, when created: the database keeps its
 // SHA-256 (the lookup, compared again in constant time) and nothing it could be read back from. An

@@ -1,4 +1,4 @@
-// The dashboard's cookies (platform §8): the session cookie (HttpOnly) and the CSRF cookie (read by
+// The dashboard's cookies (docs/dashboard.md#cookies): the session cookie (HttpOnly) and the CSRF cookie (read by
 // page scripts), both `SameSite=Lax; Path=/`. Outside local mode they are `Secure` and carry the
 // `__Host-` prefix, which a browser accepts only from a secure origin, without a Domain, for
 // Path=/: no subdomain can plant or overwrite them.

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 
-// Whether a state change may proceed (platform §8): a request with an unsafe method must carry
+// Whether a state change may proceed (docs/dashboard.md#csrf): a request with an unsafe method must carry
 // X-CSRF-Token equal to the CSRF cookie (a page of another site can neither read the cookie nor
 // set the header without CORS, which this site never grants) and, with a session, equal to that
 // session's token too; and it is refused when the browser says it comes from elsewhere: an Origin

@@ -1,6 +1,6 @@
 import pLimit from 'p-limit';
 
-// Password hashes are computed a few at a time (platform §8). Each scrypt holds 128 MiB and one
+// Password hashes are computed a few at a time (docs/dashboard.md#passwords). Each scrypt holds 128 MiB and one
 // thread of libuv's pool (4 by default, shared with file reads, DNS lookups and zlib) for a few
 // hundred milliseconds, so unbounded sign-ins would exhaust memory and stall the rest of the
 // server. Beyond `concurrency` running, up to `queue` wait their turn; more are refused at once.

@@ -1,6 +1,6 @@
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-// Account passwords (platform §8): scrypt from node:crypto, stored as `scrypt$N$r$p$salt$key` with
+// Account passwords (docs/dashboard.md#passwords): scrypt from node:crypto, stored as `scrypt$N$r$p$salt$key` with
 // salt and key in base64url, so the cost can be raised later: a hash made with lower parameters
 // still verifies, and says it wants to be made again (needsRehash) at the next sign-in.
 

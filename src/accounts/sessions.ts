@@ -4,7 +4,7 @@ import type { DatabaseSchema, SessionRow } from '../db/schema.ts';
 import type { Account } from './account.ts';
 import { toAccount } from './store.ts';
 
-// Dashboard sessions (platform §8). The session cookie holds 32 CSPRNG bytes (base64url); the
+// Dashboard sessions (docs/dashboard.md#sessions). The session cookie holds 32 CSPRNG bytes (base64url); the
 // database keeps their SHA-256 only, so a copy of the database signs no one in. Each session has
 // its own CSRF token. A session ends 30 days after it began, or after 7 days unused.
 

@@ -6,7 +6,7 @@ import { EmailTakenError, WrongPasswordError } from './errors.ts';
 import { createHashingSlots, type HashingSlotsOptions } from './hashing-slots.ts';
 import { hashPassword, needsRehash, verifyPassword } from './password.ts';
 
-// Accounts over the database (platform §8), the same on SQLite and PostgreSQL. Inputs are
+// Accounts over the database (docs/dashboard.md#accounts), the same on SQLite and PostgreSQL. Inputs are
 // validated by the caller (src/dashboard/schemas.ts); emails are normalized here again, so the
 // unique column is the case-blind one. Every scrypt (hash or check) takes a slot of `hashing`:
 // a call that finds them all taken and the queue full rejects with PasswordHashingBusyError.

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import type { TrustProxy } from '../config/server.ts';
 
-// The caller's address (spec 4.4), taken from whom TRUST_PROXY names (src/config/server.ts):
+// The caller's address (docs/website.md#client-ip), taken from whom TRUST_PROXY names (src/config/server.ts):
 // by default only the TCP peer's, as a header sent by the client is never trusted.
 
 export interface ClientAddressSource {

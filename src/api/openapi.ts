@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DescribedOperation, ResponseSpec } from './operation.ts';
 
-// The OpenAPI 3.1.0 document (spec 4.5, 9), generated from the operation registry and the
+// The OpenAPI 3.1.0 document (docs/website.md#openapi-document), generated from the operation registry and the
 // same zod schemas the router validates with. zod emits JSON Schema draft 2020-12, the
 // dialect of OpenAPI 3.1, so schemas go in unchanged apart from their `$schema`/`$id`.
 
@@ -73,7 +73,7 @@ export function buildOpenApiDocument(input: OpenApiInput): JsonSchema {
       license: { name: 'Proprietary', url: new URL('/terms-conditions/', input.origin).href },
     },
     servers: [{ url: input.origin }],
-    // Spec 5.1: no website endpoint needs a credential.
+    // docs/website.md#openapi-document: no website endpoint needs a credential.
     security: [],
     tags: input.tags,
     paths,

@@ -21,7 +21,7 @@ export interface Logger {
 /** What the server knows about a request beyond the Request itself. */
 export interface RequestContext {
   requestId: string;
-  /** The caller's address under the configured proxy trust (spec 4.4); null when unknown. */
+  /** The caller's address under the configured proxy trust (docs/website.md#client-ip); null when unknown. */
   clientIp: string | null;
   log: Logger;
 }

@@ -1,5 +1,5 @@
 // Strict query parsing: URLSearchParams silently keeps malformed escapes such as `%zz`,
-// while an operation must be able to answer 400 for an unparseable query (spec 7.3).
+// while an operation must be able to answer 400 for an unparseable query (docs/errors.md#error-body).
 
 export type QueryParse = { ok: true; value: Record<string, string | string[]> } | { ok: false; reason: 'unparseable' };
 

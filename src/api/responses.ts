@@ -11,7 +11,7 @@ export function jsonResponse(data: unknown, init: { status?: number; headers?: R
   });
 }
 
-/** OpenAPI response entry for an Error (spec 2.5) answer. */
+/** OpenAPI response entry for an Error (docs/errors.md#error-body) answer. */
 export function errorResponseSpec(code: ErrorBodyCode, when: string): ResponseSpec {
   return { description: `\`${code}\` (${errorCodes[code].status}): ${when}`, content: { 'application/json': ErrorBody } };
 }

@@ -11,7 +11,7 @@ import { parseQuery } from './query.ts';
 
 // Web-standard router: Request -> Response over the operation registry. Matches the path
 // template first, then the method (405 with Allow), then parses and validates inputs with the
-// operation's zod schemas before the handler sees them (spec 2.5, 4.6, 7.3). A body is paid for
+// operation's zod schemas before the handler sees them (docs/errors.md#error-body). A body is paid for
 // before it is read, and refused unparsed when it nests too deep (README, "Server limits").
 
 export interface Router {
@@ -62,7 +62,7 @@ export function createRouter(operations: readonly ApiOperation[], options: { ori
       if (!url) return refuse(new CrucibleError('bad_request', 'The request URL could not be parsed.'));
       const at = { method: request.method, path: shownPath(url.pathname) };
       const failed = (error: unknown): Response => {
-        // Logged with the request id; the body names no internals (spec 2.5).
+        // Logged with the request id; the body names no internals (docs/errors.md#error-body).
         context.log.error('unhandled exception in API handler', { requestId: context.requestId, error: errorText(error) });
         return refuse(new CrucibleError('internal_error'));
       };

@@ -3,18 +3,18 @@ import { locales } from '../site/locales.ts';
 import { ACCOUNT_LIMITS } from '../apps/errors.ts';
 import { DASHBOARD_CODES, ERROR_BODY_CODES } from '../errors/codes.ts';
 
-// The resources every API shares (spec 2.1, 2.5, 2.6) as zod schemas. The router validates
+// The resources every API shares (docs/website.md#faucet-send, docs/errors.md#error-body, docs/website.md#search-index) as zod schemas. The router validates
 // requests with them, handlers are typed by them, and src/api/openapi.ts turns them into the
 // OpenAPI components. The faucet's bodies live with the faucet (src/faucet/bodies.ts, and its
 // HTTP side src/faucet/api/operations.ts); the site API names them all (src/runtime/site-api.ts).
 
-/** 20-byte address (spec 8.4). */
+/** 20-byte address (docs/website.md#faucet-send). */
 export const Address = z
   .string()
   .regex(/^0x[a-fA-F0-9]{40}$/)
   .describe('0x followed by 40 hexadecimal digits (20 bytes).');
 
-/** 32-byte transaction hash (spec 8.4). */
+/** 32-byte transaction hash (docs/website.md#faucet-send). */
 export const TransactionHash = z
   .string()
   .regex(/^0x[a-fA-F0-9]{64}$/)
@@ -22,7 +22,7 @@ export const TransactionHash = z
 
 export const Locale = z.enum(locales).describe('Site locale; English is the default.');
 
-/** The faucet ids (spec 4.1) come from content/networks/, so this is built from that data. */
+/** The faucet ids (docs/website.md#faucet-send) come from content/networks/, so this is built from that data. */
 export function faucetIdSchema(ids: readonly string[]) {
   if (ids.length === 0) throw new Error('faucetIdSchema needs at least one network id');
   return z.enum(ids as [string, ...string[]]).describe('Faucet (network) id, one per file in content/networks/.');

@@ -1,4 +1,4 @@
-// An app as the gateway, the CLI and the dashboard see it (platform §2). Its key is not part
+// An app as the gateway, the CLI and the dashboard see it (docs/keys-and-limits.md#apps). Its key is not part
 // of it: create and rotate hand a key out once, revealKey shows it to its owner again.
 
 export type AppState = 'active' | 'disabled';

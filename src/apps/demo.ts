@@ -1,6 +1,6 @@
 import { APP_DEFAULTS, type App } from './app.ts';
 
-// The demo key (platform §2): the literal `demo`, and its alias `docs-demo`, work on every
+// The demo key (docs/keys-and-limits.md#demo-key): the literal `demo`, and its alias `docs-demo`, work on every
 // network without an account. They are no row in the database: the gateway treats them as this
 // app, and limits them per client IP itself.
 

@@ -1,6 +1,6 @@
 import { domainToASCII } from 'node:url';
 
-// An app's domain allow-list (platform §2): exact hosts, or `*.example.com` for its subdomains.
+// An app's domain allow-list (docs/keys-and-limits.md#domain-allow-list): exact hosts, or `*.example.com` for its subdomains.
 // Entries are stored as ASCII lowercase (internationalized names in punycode), which is how a
 // browser's Origin header spells a host.
 

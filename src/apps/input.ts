@@ -3,7 +3,7 @@ import { APP_DEFAULTS, APP_STATES, type AppState } from './app.ts';
 import { normalizeAllowedDomain } from './domains.ts';
 import { AppInputError } from './errors.ts';
 
-// What the app store accepts (platform §2), validated before anything is written. Each refusal
+// What the app store accepts (docs/keys-and-limits.md#apps), validated before anything is written. Each refusal
 // is an AppInputError naming the field, whose reason completes the sentence "<field> <reason>".
 
 const NAME = 'must be 1 to 64 characters, without control characters';

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-// App keys (platform §2): 32 characters of [A-Za-z0-9_-] from 24 random bytes (192 bits). The
+// App keys (docs/keys-and-limits.md#key-format): 32 characters of [A-Za-z0-9_-] from 24 random bytes (192 bits). The
 // database holds a key twice: as its SHA-256 (the gateway's lookup, compared in constant time)
 // and sealed with AES-256-GCM under APP_KEY_SECRET (its owner can view it again). The sealed
 // copy is bound to its app id, so it cannot be moved to another app's row.

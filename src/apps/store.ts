@@ -7,7 +7,7 @@ import { AccountLimitError, AppKeySealError, AppNotFoundError, StaleVersionError
 import { appInputParser, parseExpectedVersion, parseRotateOptions, parseState, type AppPatch, type NewApp, type RotateOptions } from './input.ts';
 import { hasAppKeyShape, hashAppKey, newAppId, newAppKey, openSealedAppKey, sameKeyHash, sealAppKey } from './keys.ts';
 
-// Apps and their keys over the database (platform §2), the same on SQLite and PostgreSQL.
+// Apps and their keys over the database (docs/keys-and-limits.md#key-format), the same on SQLite and PostgreSQL.
 
 export interface AppStore {
   /**

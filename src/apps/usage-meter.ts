@@ -4,7 +4,7 @@ import type { UsageErrorRow, UsageMinuteRow } from '../db/schema.ts';
 import { redactUrls } from '../log/redact.ts';
 import { readUsageSeries, type UsagePoint, type UsageSeriesOptions } from './usage-series.ts';
 
-// The usage meter (platform §2): every request the gateway answers is recorded in memory, summed
+// The usage meter (docs/keys-and-limits.md#usage-metering): every request the gateway answers is recorded in memory, summed
 // per app, network, method and UTC minute, and added to the database every few seconds. Adding
 // (an upsert that sums) rather than writing totals lets many processes meter the same app and
 // minute. What is recorded is kept until a flush stores it: a failed flush is retried with the

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 
-// Usage over time for the dashboard (platform §8): the stored per-minute sums of one app,
+// Usage over time for the dashboard (docs/dashboard.md#usage): the stored per-minute sums of one app,
 // summed again by minute, hour or UTC day, per network and method.
 
 type UsageBucket = 'minute' | 'hour' | 'day';

@@ -1,6 +1,6 @@
 import { createPublicClient, http, type Address } from 'viem';
 
-/** What the anti-sybil check reads about a recipient on Ethereum mainnet (spec 8.1). */
+/** What the anti-sybil check reads about a recipient on Ethereum mainnet (docs/website.md#faucet-limits). */
 export interface MainnetReader {
   getBalance(address: Address): Promise<bigint>;
   /** Transactions the address has sent (its nonce). */

@@ -2,7 +2,7 @@ import { decodeFunctionResult, encodeFunctionData, multicall3Abi, type Address, 
 import { MULTICALL3_ADDRESS } from './multicall3.ts';
 import type { ContractReader } from './contract-reader.ts';
 
-// Many reads in one eth_call (platform §4): Multicall3's aggregate3 at its canonical address, each
+// Many reads in one eth_call (docs/token-data.md#crucible_gettokenbalances): Multicall3's aggregate3 at its canonical address, each
 // call allowed to fail on its own, all of them at one block.
 
 export interface ContractRead {

@@ -5,7 +5,7 @@ import { ContentError, type NetworkRecord } from '../site/records.ts';
 
 /**
  * A faucet network as the faucet uses it: the facts of content/networks/<id>.yaml with
- * the drip and cap already in base units. The file name is the faucet id (spec 4.1).
+ * the drip and cap already in base units. The file name is the faucet id (docs/website.md#faucet-send).
  */
 export interface FaucetNetwork {
   id: string;
@@ -17,7 +17,7 @@ export interface FaucetNetwork {
   decimals: number;
   /** Block explorer base URL of the real network; transaction links are `${explorer}/tx/${hash}`. */
   explorer: string | null;
-  /** Drip as written in the network file, in the native unit (spec 2.2 `amount`). */
+  /** Drip as written in the network file, in the native unit (docs/website.md#faucet-send `amount`). */
   dripAmount: string;
   /** Drip in base units (wei). */
   dripWei: bigint;

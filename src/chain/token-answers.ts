@@ -1,6 +1,6 @@
 import { decodeAbiParameters, hexToBytes, type Hex } from 'viem';
 
-// Decoding what token contracts answer (platform §4), as pure functions: tokens differ (string or
+// Decoding what token contracts answer (docs/token-data.md#crucible_gettokenmetadata), as pure functions: tokens differ (string or
 // bytes32 names, uint8 or uint256 decimals, junk), and an answer that does not fit is unknown, not an error.
 
 /** Characters a name or symbol keeps. */

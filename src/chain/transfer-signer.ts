@@ -3,8 +3,8 @@ import { bytesToHex, hexToBytes, keccak256, serializeTransaction, type Address, 
 import { privateKeyToAddress } from 'viem/accounts';
 
 // Signs a faucet wallet's transfers with libsecp256k1 (the `secp256k1` package ships it
-// prebuilt): about 0.13 ms a transfer where viem's JavaScript signer takes 0.6 ms, and signing
-// is the largest CPU cost of a drip (BENCHMARKS.md, Faucet). The bytes are viem's: it serializes
+// prebuilt): several times faster than viem's JavaScript signer, and signing is the largest CPU
+// cost of a drip (BENCHMARKS.md, "Faucet: before and after the round-trip work"). The bytes are viem's: it serializes
 // and hashes, and the signature is RFC 6979's, so the result equals account.signTransaction's.
 
 /** The fee fields of a transfer: EIP-1559 where the network has a base fee, legacy elsewhere. */

@@ -17,7 +17,7 @@ export function buildEnvironment(env: Env) {
     // The faucet pages' widget: the server checks tokens against the same site key and action.
     turnstileSiteKey: turnstile.siteKey,
     turnstileAction: turnstile.action,
-    // `{node_url}` on the RPC and faucet pages: `https://<network>.<NODE_DOMAIN>` when set (platform §1).
+    // `{node_url}` on the RPC and faucet pages: `https://<network>.<NODE_DOMAIN>` when set (docs/hosts-and-paths.md#node-url).
     nodeDomain: readNodeDomain(env),
   } satisfies Record<string, string | null>;
 }

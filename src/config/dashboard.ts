@@ -3,7 +3,7 @@ import type { Env } from './env.ts';
 import { wholeNumber } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
-// The dashboard's accounts and their limits (platform §8), validated; a bad value stops start-up
+// The dashboard's accounts and their limits (docs/dashboard.md#sign-in-limits), validated; a bad value stops start-up
 // with a message naming the variable. Every variable is listed in .env.example; src/accounts/README.md
 // says why each limit is what it is.
 

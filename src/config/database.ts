@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { envValue, type Env } from './env.ts';
 import { ConfigError } from './config-error.ts';
 
-// Where the platform's database lives (ARCHITECTURE principle 6): one SQLite file by default,
+// Where the platform's database lives: one SQLite file by default,
 // PostgreSQL when DATABASE_URL names one. The URL carries a password, so no message here
 // repeats it. Every variable is listed in .env.example.
 
@@ -12,7 +12,7 @@ export type DatabaseLocation = { engine: 'postgres'; url: string } | { engine: '
 
 export type DatabaseConfig = DatabaseLocation & {
   /**
-   * APP_KEY_SECRET: seals the app keys stored in this database (platform §2, keys can be viewed
+   * APP_KEY_SECRET: seals the app keys stored in this database (docs/keys-and-limits.md#key-format, keys can be viewed
    * again). null: SQLite only, where the secret is generated into a file beside the database.
    */
   appKeySecret: Buffer | null;

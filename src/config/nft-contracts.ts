@@ -3,7 +3,7 @@ import type { Env } from './env.ts';
 import { positive } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
-// How NFT contract facts are cached and which spam rules apply (platform §5), validated; a bad value
+// How NFT contract facts are cached and which spam rules apply (docs/nft-data.md#spam-rules), validated; a bad value
 // stops start-up with a message naming the variable. Every variable is listed in .env.example.
 
 export interface NftContractsConfig {

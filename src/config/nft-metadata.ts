@@ -3,7 +3,7 @@ import type { Env } from './env.ts';
 import { positive } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
-// The NFT metadata worker's configuration (src/nfts/metadata/, platform §5), validated; a bad value
+// The NFT metadata worker's configuration (src/nfts/metadata/, docs/nft-data.md#metadata-store-and-worker), validated; a bad value
 // stops start-up with a message naming the variable. Every variable is listed in .env.example. How
 // a fetch is made (gateways, timeouts, caps, addresses) is NFT_* of src/config/nfts.ts.
 

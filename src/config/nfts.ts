@@ -4,7 +4,7 @@ import { positive } from './numbers.ts';
 import { ConfigError } from './config-error.ts';
 import { readConfigVariable } from './variable.ts';
 
-// How NFT metadata and media are fetched (platform §5), validated; a bad value stops start-up with
+// How NFT metadata and media are fetched (docs/nft-data.md#metadata-fetching), validated; a bad value stops start-up with
 // a message naming the variable. Every variable is listed in .env.example.
 
 export interface NftsConfig {

@@ -4,7 +4,7 @@ import { envSuffixOf } from './faucet.ts';
 import { computeUnitAmount, port, wholeNumber } from './numbers.ts';
 import { ConfigError } from './config-error.ts';
 
-// The node gateway's configuration (platform §1–3), validated; a bad value stops start-up with
+// The node gateway's configuration (docs/hosts-and-paths.md#node-url, docs/keys-and-limits.md#demo-key, docs/json-rpc.md#upstreams), validated; a bad value stops start-up with
 // a message naming the variable. Every variable is listed in .env.example.
 
 export interface NodeConfig {
@@ -77,7 +77,7 @@ function readVariable<T>(env: Env, name: string, schema: z.ZodType<T, string>): 
   return parsed.data;
 }
 
-/** NODE_DOMAIN, lowercased; null when unset. The gateway serves it and the build shows it on the pages (platform §1). */
+/** NODE_DOMAIN, lowercased; null when unset. The gateway serves it and the build shows it on the pages (docs/hosts-and-paths.md#node-url). */
 export function readNodeDomain(env: Env): string | null {
   return readVariable(env, 'NODE_DOMAIN', hostname) ?? null;
 }

@@ -3,7 +3,7 @@ import type { Env } from './env.ts';
 import { decimalNumber, wholeNumber } from './numbers.ts';
 import { readConfigVariable } from './variable.ts';
 
-// How prices are sampled and served (platform §7), validated; a bad value stops start-up with a
+// How prices are sampled and served (docs/prices.md#sampling), validated; a bad value stops start-up with a
 // message naming the variable. Every variable is listed in .env.example.
 
 const EXCHANGES = ['coinbase', 'kraken'] as const;
@@ -22,9 +22,9 @@ export interface PricesConfig {
   exchangeUrls: Readonly<Record<Exchange, string>>;
   /** PRICES_EXCHANGE_TIMEOUT_MS (default 10,000): how long one exchange request may take; a round waits for it at most this long. */
   exchangeTimeoutMs: number;
-  /** PRICES_DOMAIN: a host of its own for `{prices_url}`; null: the site's origin only (platform §1). */
+  /** PRICES_DOMAIN: a host of its own for `{prices_url}`; null: the site's origin only (docs/hosts-and-paths.md#prices-url). */
   domain: string | null;
-  /** How old an observation of each source kind may be and still count (platform §7). */
+  /** How old an observation of each source kind may be and still count (docs/prices.md#aggregation). */
   maxAgeMs: { 'amm-v2': number; 'amm-v3': number; oracle: number; exchange: number };
   /** PRICES_OUTLIER_MADS (default 3): how many scaled median absolute deviations from the median make an outlier. */
   madThreshold: number;

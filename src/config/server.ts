@@ -8,7 +8,7 @@ import { count, port } from './numbers.ts';
 // The server's configuration, validated; a bad value stops start-up with a message naming the
 // variable. Every variable is listed in .env.example.
 
-/** Whose word to take for the caller's address (spec 4.4); src/api/client-ip.ts applies it. */
+/** Whose word to take for the caller's address (docs/website.md#client-ip); src/api/client-ip.ts applies it. */
 export type TrustProxy = { mode: 'none' } | { mode: 'cloudflare' } | { mode: 'hops'; hops: number };
 
 export interface ServerConfig {

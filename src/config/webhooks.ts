@@ -4,7 +4,7 @@ import { positive } from './numbers.ts';
 import { ConfigError } from './config-error.ts';
 import { readConfigVariable } from './variable.ts';
 
-// NFT webhooks' delivery (platform §6), validated; a bad value stops start-up with a message naming
+// NFT webhooks' delivery (docs/webhooks.md#delivery), validated; a bad value stops start-up with a message naming
 // the variable. Every variable is listed in .env.example.
 
 export interface WebhooksConfig {

@@ -7,7 +7,7 @@ import type { Visitor } from './guard.ts';
 import { Credentials, PasswordChange, SessionState, SignedIn } from './schemas.ts';
 import { accountView } from './views.ts';
 
-// Accounts under /api/dashboard/ (platform §8): the session, sign-up, sign-in, sign-out (here and
+// Accounts under /api/dashboard/ (docs/dashboard.md#endpoints): the session, sign-up, sign-in, sign-out (here and
 // everywhere) and the password. Signing in always issues a new session and CSRF token, and ends
 // the session the request carried, so a session id planted before sign-in is worth nothing.
 // Sign-up, sign-in and a password change count against their limits (src/accounts/attempt-limits.ts)

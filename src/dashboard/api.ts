@@ -8,7 +8,7 @@ import type { AccountTokens } from '../accounts/auth-tokens.ts';
 
 // What the dashboard's operations stand on (src/runtime/dashboard-services.ts builds it for the server).
 
-/** A network an app may use, and where its node answers (platform §1). */
+/** A network an app may use, and where its node answers (docs/hosts-and-paths.md#node-url). */
 export interface DashboardNetwork {
   id: string;
   name: string;

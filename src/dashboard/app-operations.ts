@@ -8,7 +8,7 @@ import { AppChange, AppKey, AppList, AppWithKey, KeyRotation, NetworkList, NewAp
 import { readAppUsage } from './usage.ts';
 import { appView } from './views.ts';
 
-// An account's apps under /api/dashboard/ (platform §2, §8): the networks they may use, the list,
+// An account's apps under /api/dashboard/ (docs/dashboard.md#apps-in-the-dashboard): the networks they may use, the list,
 // create, read, change (refused over a newer version), delete, the key shown again, rotation and
 // usage. The apps are the rows the CLI (`npm run apps`) manages; another account's app answers 404
 // exactly as a missing one.

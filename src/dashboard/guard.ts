@@ -5,7 +5,7 @@ import { SESSION_LIFETIME, type Session, type SessionStore } from '../accounts/s
 import type { ApiRequest } from '../api/operation.ts';
 import { dashboardErrorResponse } from './errors.ts';
 
-// Who is calling, and whether a state change may proceed (platform §8): the session a request's
+// Who is calling, and whether a state change may proceed (docs/dashboard.md#csrf): the session a request's
 // cookie names, and the CSRF check of every unsafe method. The dashboard's operations and the
 // webhook API (when a session rather than X-Crucible-Token authenticates it) ask the same guard.
 

@@ -8,7 +8,7 @@ import { createOperationContext } from './operation-context.ts';
 import { AccountToken, Account, App } from './schemas.ts';
 import { tokenOperations } from './token-operations.ts';
 
-// The developer dashboard's JSON endpoints under /api/dashboard/ (platform §8), all in
+// The developer dashboard's JSON endpoints under /api/dashboard/ (docs/dashboard.md#endpoints), all in
 // /openapi.json under the tag Dashboard; and the session a webhook API call may carry instead of
 // X-Crucible-Token.
 
@@ -18,7 +18,7 @@ export const dashboardComponentSchemas = { DashboardAccount: Account, DashboardA
 export const dashboardTag = {
   name: 'Dashboard',
   description:
-    'The developer dashboard’s data (platform §8): accounts and sessions (cookies), apps and keys, usage, auth tokens. Every POST, PATCH, PUT and DELETE needs X-CSRF-Token equal to the CSRF cookie (GET /api/dashboard/session sets it).',
+    'The developer dashboard’s data (docs/dashboard.md#endpoints): accounts and sessions (cookies), apps and keys, usage, auth tokens. Every POST, PATCH, PUT and DELETE needs X-CSRF-Token equal to the CSRF cookie (GET /api/dashboard/session sets it).',
 };
 
 export interface DashboardEndpoints {

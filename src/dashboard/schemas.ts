@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The developer dashboard's JSON under /api/dashboard/ (platform §8): what each endpoint accepts
+// The developer dashboard's JSON under /api/dashboard/ (docs/dashboard.md#endpoints): what each endpoint accepts
 // and answers. The server validates with these schemas and /openapi.json describes them; the
 // dashboard's pages import the input schemas to check a form before sending it, so this module
 // imports nothing but zod. Each refusal's message is a sentence shown next to its field.

@@ -6,7 +6,7 @@ import type { OperationContext } from './operation-context.ts';
 import { CreatedToken, NewToken, TokenList } from './schemas.ts';
 import { tokenView } from './views.ts';
 
-// The account's auth tokens for the webhook API (platform §6, `X-Crucible-Token`): list, create
+// The account's auth tokens for the webhook API (docs/webhooks.md#authentication, `X-Crucible-Token`): list, create
 // (the secret is shown once) and revoke. Another account's token answers 404 as a missing one.
 
 const tags = ['Dashboard'];

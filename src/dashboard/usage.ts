@@ -4,7 +4,7 @@ import { readUsageSeries } from '../apps/usage-series.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { USAGE_RANGES, Usage } from './schemas.ts';
 
-// An app's usage over the last hour, day or month (platform §8), from the usage meter's stored
+// An app's usage over the last hour, day or month (docs/dashboard.md#usage), from the usage meter's stored
 // per-minute sums: requests and compute units per bucket, network and method, and errors by code.
 // The range ends with the bucket now in progress, so a call made a moment ago is in it once stored.
 

@@ -10,7 +10,7 @@ import { migrationProvider } from './migrations/index.ts';
 import { NodeSqliteDialect } from './node-sqlite-dialect.ts';
 import type { DatabaseSchema } from './schema.ts';
 
-// One database interface over two engines (ARCHITECTURE principle 6): the SQLite file under
+// One database interface over two engines: the SQLite file under
 // .data/ that the faucet's store also uses (its tables versioned by PRAGMA user_version, these by
 // kysely's migration tables), or PostgreSQL shared by many processes.
 

@@ -30,7 +30,7 @@ export interface DatabaseSchema {
   sessions: SessionRow;
 }
 
-/** An app and its key (platform §2). */
+/** An app and its key (docs/keys-and-limits.md#apps). */
 export interface AppRow {
   id: string;
   name: string;
@@ -152,7 +152,7 @@ export interface IndexerNftBalanceRow {
   last_log_index: number;
 }
 
-/** An account auth token for the webhook API (platform §6): only its SHA-256 is kept. */
+/** An account auth token for the webhook API (docs/webhooks.md#authentication): only its SHA-256 is kept. */
 export interface AccountTokenRow {
   id: string;
   owner_id: string;
@@ -163,7 +163,7 @@ export interface AccountTokenRow {
   revoked_at: number | null;
 }
 
-/** A webhook (platform §6); filters are JSON arrays (empty: any). */
+/** A webhook (docs/webhooks.md#webhook-object); filters are JSON arrays (empty: any). */
 export interface WebhookRow {
   id: string;
   owner_id: string;
@@ -324,7 +324,7 @@ export interface NftReingestionRow {
   tokens: number;
 }
 
-/** One source's quote of one token in dollars (src/prices/, platform §7). */
+/** One source's quote of one token in dollars (src/prices/, docs/prices.md#history). */
 interface PriceObservationRow {
   /** `uniswap-v2:<network>:<pair>`, `oracle:<network>:<feed>`, `coinbase:ETH-USD`, … */
   source_id: string;
@@ -360,7 +360,7 @@ export interface PricePointRow {
   observed_at: number;
 }
 
-/** A dashboard account (platform §8); its id is the owner id of its apps, tokens and webhooks. */
+/** A dashboard account (docs/dashboard.md#accounts); its id is the owner id of its apps, tokens and webhooks. */
 export interface AccountRow {
   /** `acc_` and 16 hex digits. */
   id: string;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { faucetErrorCodes } from './errors.ts';
 
-// The faucet's response bodies (spec 2.2–2.4) as zod schemas: the service's answers are typed
+// The faucet's response bodies (docs/website.md#faucet-send, docs/errors.md#faucet-error-body) as zod schemas: the service's answers are typed
 // from them, the HTTP layer sends them, and the OpenAPI document describes them
 // (src/api/schemas.ts names them as components).
 

@@ -5,7 +5,7 @@ import type { CaptchaTokenStore } from '../store/types.ts';
 import { DEV_TURNSTILE_TOKEN } from './development-token.ts';
 
 // Step 4 of the send: the CAPTCHA. `details` carries Cloudflare's `error-codes`
-// (spec 2.3), or one of our own codes in the same style for checks made here.
+// (docs/errors.md#faucet-error-body), or one of our own codes in the same style for checks made here.
 
 type CaptchaResult = { ok: true } | { ok: false; details: string };
 

@@ -1,7 +1,7 @@
 import { CrucibleError } from '../errors/crucible-error.ts';
 import { errorCodes, FAUCET_CODES, type FaucetCode } from '../errors/codes.ts';
 
-// The faucet's statusCodes (spec 2.3, 7.1, 7.2): which operation answers each, and which the
+// The faucet's statusCodes (docs/errors.md#faucet-error-body, docs/website.md#faucet-error-codes, docs/website.md#faucet-status): which operation answers each, and which the
 // request alone decides. Their HTTP statuses, sentences and hints are rows of the one error table
 // (src/errors/codes.ts); the HTTP edge answers a failure as the FaucetError from there
 // (src/errors/faucet-body.ts), the OpenAPI document takes the statusCode enum and each
@@ -51,7 +51,7 @@ export interface FaucetErrorRow {
   status: number;
   /** The body's `error`: the human-readable reason. */
   error: string;
-  /** The body's `hint`: the next step (every validation failure has one, spec 7.1). */
+  /** The body's `hint`: the next step (every validation failure has one, docs/website.md#faucet-error-codes). */
   hint?: string;
   /** The body's `message`: extra detail on unexpected-failure paths. */
   message?: string;
@@ -78,7 +78,7 @@ const rateLimitTexts: Record<Exclude<RateLimitKind, 'address'>, { error: string;
   },
 };
 
-/** What a failure adds to its row of the table, as the FaucetError body carries it (spec 2.3). */
+/** What a failure adds to its row of the table, as the FaucetError body carries it (docs/errors.md#faucet-error-body). */
 export interface FaucetErrorExtras {
   hint?: string;
   message?: string;

@@ -1,7 +1,7 @@
 import type { FaucetSendSuccess, FaucetTransactionStatus } from './bodies.ts';
 import type { FaucetErrorExtras, FaucetSendCode, FaucetStatusCode } from './errors.ts';
 
-// What the faucet service answers, as values (spec 2.2–2.4, 7.1, 7.2): a body, or a failure
+// What the faucet service answers, as values (docs/website.md#faucet-send, docs/website.md#faucet-status, docs/errors.md#faucet-error-body): a body, or a failure
 // whose statusCode the HTTP layer (src/faucet/api/handlers.ts) answers from the one error table
 // (src/errors/codes.ts, through ./errors.ts): HTTP status, `error`, and `hint`/`message` unless given here.
 

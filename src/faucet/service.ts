@@ -42,7 +42,7 @@ export interface FaucetDeps {
 
 export interface FaucetSendInput {
   faucetId: string;
-  /** Already checked by the HTTP layer against ^0x[a-fA-F0-9]{40}$ (spec 2.1). */
+  /** Already checked by the HTTP layer against ^0x[a-fA-F0-9]{40}$ (docs/website.md#faucet-send). */
   address: string;
   turnstileToken: string;
   /** The client IP as the edge reports it; null when unknown (counted in one shared bucket). */

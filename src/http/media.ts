@@ -6,12 +6,12 @@ export const plainTextType = 'text/plain; charset=utf-8';
 export const jsonType = 'application/json; charset=utf-8';
 export const xmlType = 'application/xml; charset=utf-8';
 
-/** `Link` header value for a twin (spec 4.7). */
+/** `Link` header value for a twin (docs/website.md#markdown-twins). */
 export function canonicalLink(site: string, htmlPath: string): string {
   return `<${new URL(htmlPath, site).href}>; rel="canonical"`;
 }
 
-/** `Link` header value for an HTML page that has a twin: where its markdown is (spec 4.7). */
+/** `Link` header value for an HTML page that has a twin: where its markdown is (docs/website.md#markdown-twins). */
 export function twinAlternateLink(twinPath: string): string {
   return `<${twinPath}>; rel="alternate"; type="text/markdown"`;
 }

@@ -28,7 +28,7 @@ export const surfaceManifestSchema = z
      * Twins answer with `Content-Type: text/markdown; charset=utf-8` and
      * `Link: <site + html path>; rel="canonical"`; their pages with
      * `Link: <twin path>; rel="alternate"; type="text/markdown"`. A GET/HEAD of the HTML path whose
-     * Accept prefers text/markdown is redirected to the twin (`redirects.markdownTwin`, spec 4.7).
+     * Accept prefers text/markdown is redirected to the twin (`redirects.markdownTwin`, docs/website.md#content-negotiation).
      */
     twins: z.record(sitePath, sitePath),
     /** Content types of generated files that an extension alone cannot tell (first match wins). */

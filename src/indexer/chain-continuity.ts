@@ -1,7 +1,7 @@
 import type { Hex } from 'viem';
 import type { BlockHeader, BlockRef, ChainLog } from '../transfers/transfer.ts';
 
-// Reorg detection as functions over what the follower read (principle 2): whether new headers
+// Reorg detection as functions over what the follower read (docs/token-data.md#reorg-safety): whether new headers
 // chain onto the checkpoint, whether logs belong to the blocks read with them, and which stored
 // block a reorg left in place (the common ancestor the index rolls back to).
 

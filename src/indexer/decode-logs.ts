@@ -2,7 +2,7 @@ import { decodeAbiParameters, type Address, type Hex } from 'viem';
 import { EVENT_TOPICS } from './events.ts';
 import { ZERO_ADDRESS, type ChainLog, type Transfer, type TransferKind } from '../transfers/transfer.ts';
 
-// Logs to transfers (platform §4–5). Any contract may emit these events with any shape, so a log
+// Logs to transfers (docs/token-data.md#transfer-indexer). Any contract may emit these events with any shape, so a log
 // that does not have the shape its standard gives it (topic count, data length, equal batch
 // arrays) is skipped and counted, never guessed at: a `Transfer` with one topic and three data words
 // (CryptoKitties) could be either standard.

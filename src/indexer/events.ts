@@ -2,7 +2,7 @@ import { toEventSelector, type Hex } from 'viem';
 
 // The events the index follows, by signature: topic0 is the keccak of each. eth_getLogs asks for
 // all of them at once with no address filter, so every contract that emits one is indexed
-// (platform §4–5); which standard a log follows is decided from its topics and data
+// (docs/token-data.md#transfer-indexer); which standard a log follows is decided from its topics and data
 // (decode-logs.ts), never from a list of known contracts.
 
 const EVENT_SIGNATURES = {

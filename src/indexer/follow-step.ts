@@ -13,7 +13,7 @@ import { rangeAfterAnswer, rangeAfterRefusal, type RangeSize, type RangeSizeLimi
 import { planStep } from './step-plan.ts';
 import type { BlockHeader, BlockRef, ChainLog } from '../transfers/transfer.ts';
 
-// One step of one network's follower (principle 7): read the head, check the checkpoint block is
+// One step of one network's follower (docs/token-data.md#leadership): read the head, check the checkpoint block is
 // still the node's (else find the common ancestor and roll back, or reset), then read and store the
 // next planned blocks in one transaction. The decisions are the pure functions it calls; this
 // module only sequences the reads and the writes.

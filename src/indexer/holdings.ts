@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import { ZERO_ADDRESS, type NftKind, type Transfer } from '../transfers/transfer.ts';
 
-// What a batch of transfers changes in the two views the products read (platform §4–5): which
+// What a batch of transfers changes in the two views the products read (docs/token-data.md#transfer-indexer): which
 // ERC-20 contracts each holder ever received or sent (with the first block, so a rollback knows
 // which pairs it ends), and each NFT balance. Applying a step adds the balance deltas; rolling one
 // back adds them negated (sign -1), so the same sums undo exactly what was done.

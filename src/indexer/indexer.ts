@@ -13,7 +13,7 @@ import { CheckpointMovedError } from './index-writes.ts';
 import { acquireLease, LeaseLostError, releaseLease, renewLease } from './lease.ts';
 import { initialRangeSize } from './range-size.ts';
 
-// The transfer indexer as a worker (principle 7): one loop per network, each leading its network
+// The transfer indexer as a worker (docs/token-data.md#leadership): one loop per network, each leading its network
 // through a database lease (a second process waits and takes over when the first stops or dies),
 // stepping through blocks (follow-step.ts) until level with the confirmed head, then polling it.
 // Failures are logged, recorded on the checkpoint row and retried with backoff.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.ts';
 
-// One leader per network through the database (principle 7): a lease row naming the process and
+// One leader per network through the database (docs/token-data.md#leadership): a lease row naming the process and
 // until when. The leader renews it before each step, and every write of the index renews it in its
 // own transaction first, so a process whose lease another took commits nothing (a fence). Expiry
 // uses each process's clock: keep clocks within a fraction of the lease (NTP is plenty).

@@ -1,7 +1,7 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type { NetworkProgress } from './indexer.ts';
 
-// The indexer's Prometheus metrics (principle 7), read from its progress when scraped: per network
+// The indexer's Prometheus metrics (docs/hosts-and-paths.md#metrics), read from its progress when scraped: per network
 // the head and indexed block this process last saw as leader, the lag between them, whether it
 // leads, and the transfers, reorgs and resets it handled since it started.
 

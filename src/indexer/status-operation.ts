@@ -3,7 +3,7 @@ import { INDEX_STATES, type NetworkIndexStatus } from '../transfers/queries.ts';
 import { defineOperation } from '../api/operation.ts';
 import { errorResponseSpec, jsonResponse } from '../api/responses.ts';
 
-// GET /api/indexer/status: how far the transfer index reaches on each network (principle 7), read
+// GET /api/indexer/status: how far the transfer index reaches on each network (docs/website.md#indexer-status), read
 // from the database, so any server process answers for the indexer processes.
 
 /** Each indexed network's progress (src/transfers/queries.ts indexerStatus). */

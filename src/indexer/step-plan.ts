@@ -1,4 +1,4 @@
-// What the follower reads next (principle 7, platform §5–6). Blocks older than the reorg window are
+// What the follower reads next (docs/token-data.md#transfer-indexer). Blocks older than the reorg window are
 // read as ranges (one eth_getLogs over many blocks, the range's last header for its hash). Blocks
 // inside it, which a reorg may still replace, are read one by one: each header, linked to its
 // parent, and its logs asked for by block hash, so every log stored belongs to a block the index

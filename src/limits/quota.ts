@@ -1,7 +1,7 @@
 import { checkWholeNumber } from './input.ts';
 import { monthResetAt } from './month.ts';
 
-// Monthly compute-unit quotas (platform spec §2). A refused call does not count: it used no
+// Monthly compute-unit quotas (docs/keys-and-limits.md#monthly-quotas). A refused call does not count: it used no
 // upstream work, and a client over its quota would otherwise push its own count further up with
 // every retry. Counting and checking are one step, so two calls cannot both pass on the last CUs.
 

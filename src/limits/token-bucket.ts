@@ -1,6 +1,6 @@
 import { checkWholeNumber, LimitInputError, MAX_AMOUNT } from './input.ts';
 
-// Token-bucket arithmetic (platform spec §2: compute units per second, with a burst), pure so
+// Token-bucket arithmetic (docs/keys-and-limits.md#rate-buckets: compute units per second, with a burst), pure so
 // that the memory limiter, the Redis script and the tests agree on every number.
 //
 // Precision: a bucket holds a whole number of micro-tokens (millionths of a token) and time is

@@ -1,4 +1,4 @@
-// Why a token's metadata or media could not be had (platform §5): `reason` is the short text an
+// Why a token's metadata or media could not be had (docs/nft-data.md#metadata-fetching): `reason` is the short text an
 // answer shows as `raw.error`; `code` lets the caller tell a lasting failure from a passing one.
 
 export type NftFetchErrorCode =

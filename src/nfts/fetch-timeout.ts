@@ -1,4 +1,4 @@
-// `tokenUriTimeoutInMs` (platform §5): how long one metadata or media fetch of a request may take.
+// `tokenUriTimeoutInMs` (docs/nft-data.md#metadata-fetching): how long one metadata or media fetch of a request may take.
 
 export interface TokenUriTimeoutLimits {
   /** When the request does not say (NFT_TOKEN_URI_TIMEOUT_MS). */

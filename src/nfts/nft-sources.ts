@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { NftKind } from '../transfers/transfer.ts';
 
-// What the NFT endpoints read besides the transfer index (platform §5, spec 2.11): a token's metadata
+// What the NFT endpoints read besides the transfer index (docs/nft-data.md#nft-object): a token's metadata
 // and media, and a contract's facts. The endpoints depend on these ports; the metadata store and
 // the contract reader implement them, so each side is built and tested on its own.
 
@@ -18,7 +18,7 @@ export function nftKey(ref: Pick<NftRef, 'network' | 'contract' | 'tokenId'>): s
   return `${ref.network}:${ref.contract.toLowerCase()}:${ref.tokenId}`;
 }
 
-/** An image as Crucible serves it (spec 2.11 `image`): every field null when there is none or it failed. */
+/** An image as Crucible serves it (docs/nft-data.md#nft-object `image`): every field null when there is none or it failed. */
 export interface NftMedia {
   /** The original bytes, served by Crucible. */
   cachedUrl: string | null;
@@ -33,7 +33,7 @@ export interface NftMedia {
   originalUrl: string | null;
 }
 
-/** A token's metadata as last fetched (spec 2.11 `raw`, `tokenUri`, `name`, `description`, `image`, `timeLastUpdated`). */
+/** A token's metadata as last fetched (docs/nft-data.md#nft-object `raw`, `tokenUri`, `name`, `description`, `image`, `timeLastUpdated`). */
 export interface NftMetadataRecord {
   /** The URI a client can fetch (ipfs:// through the configured gateway; data: URIs as given); null when the contract gave none. */
   tokenUri: string | null;
@@ -64,7 +64,7 @@ export interface NftMetadataSource {
 /** What a contract is, by ERC-165 and by the events it emitted. */
 export type NftTokenType = 'ERC721' | 'ERC1155' | 'NO_SUPPORTED_NFT_STANDARD' | 'NOT_A_CONTRACT';
 
-/** spec 2.11 `contract.marketplaceMetadata`: from the collections registry; null fields where it says nothing. */
+/** docs/nft-data.md#nft-object `contract.marketplaceMetadata`: from the collections registry; null fields where it says nothing. */
 export interface MarketplaceMetadata {
   floorPrice: number | null;
   collectionName: string | null;
@@ -80,7 +80,7 @@ export interface MarketplaceMetadata {
   lastIngestedAt: string | null;
 }
 
-/** spec 2.11 `collection`. */
+/** docs/nft-data.md#nft-object `collection`. */
 export interface NftCollection {
   name: string | null;
   slug: string | null;
@@ -88,7 +88,7 @@ export interface NftCollection {
   bannerImageUrl: string | null;
 }
 
-/** spec 2.11 `contract`, plus the collection its NFTs carry. */
+/** docs/nft-data.md#nft-object `contract`, plus the collection its NFTs carry. */
 export interface NftContractFacts {
   /** Checksummed. */
   address: Address;

@@ -3,7 +3,7 @@ import { headerText, outboundRequest } from '../net/outbound-request.ts';
 import { OutboundError } from '../net/outbound-error.ts';
 import type { NftFetchError, NftFetchFailure } from './fetch-error.ts';
 
-// One GET of a metadata document or an image from a URL anyone may have written (platform §5),
+// One GET of a metadata document or an image from a URL anyone may have written (docs/nft-data.md#fetch-safety),
 // through the outbound layer (src/net/README.md): http(s) only; one deadline for the whole fetch,
 // redirects and body included; the body cut off at the size cap; up to MAX_REDIRECTS redirects, each
 // hop checked again as the first; and, with a block list, no connection to an address in it. The

@@ -1,7 +1,7 @@
 import { decodeDataUri } from './data-uri.ts';
 import type { NftFetchError } from './fetch-error.ts';
 
-// Where a token URI's content is (platform §5): http(s) URLs as they are, ipfs:// and ar:// through
+// Where a token URI's content is (docs/nft-data.md#metadata-fetching): http(s) URLs as they are, ipfs:// and ar:// through
 // the configured gateways, data: URIs decoded in place. ERC-1155 `{id}` is substituted before
 // (src/chain/erc1155-uri.ts). Relative references inside a document resolve against the URI itself, so an
 // ipfs:// document's image goes through the gateway too.

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 
-// Answers that cannot change (platform §3; which ones: src/node/rpc/cache-policy.ts), kept per
+// Answers that cannot change (docs/json-rpc.md#answer-cache; which ones: src/node/rpc/cache-policy.ts), kept per
 // network, method and params within a memory budget. An evicted answer is simply asked again.
 
 export interface AnswerCache {

@@ -20,7 +20,7 @@ export interface ValidCall {
   params: unknown[];
 }
 
-/** A data product's answer to a validated call (platform §4–5), on one network. */
+/** A data product's answer to a validated call (docs/json-rpc.md#vendor-methods), on one network. */
 export type ServedMethod = (params: unknown[]) => Promise<RpcOutcome>;
 
 export interface ExecutionNetwork {

@@ -91,7 +91,7 @@ export interface NodeGateway {
    */
   prepay(session: NodeSession): Promise<{ ok: true; prepaidComputeUnits: number } | { ok: false; failure: RpcFailure }>;
   /**
-   * Charges a subscription's notification (platform §3: each costs CUs): metered, and taken from
+   * Charges a subscription's notification (docs/json-rpc.md#subscriptions: each costs CUs): metered, and taken from
    * the caller's rate; false when the caller is over its limit (the notification is dropped).
    */
   chargeNotification(session: NodeSession, method: string, computeUnits: number): Promise<boolean>;
@@ -103,7 +103,7 @@ interface HandleContext {
   /** The request's path as received, for error messages. */
   path: string;
   clientIp: string | null;
-  /** Told who the key names once it is known: request logs show the app id, never the key (platform §2). */
+  /** Told who the key names once it is known: request logs show the app id, never the key (docs/hosts-and-paths.md#route-families). */
   identified?: (caller: string) => void;
 }
 
@@ -263,7 +263,7 @@ function failureReply(failure: RpcFailure): RpcReply {
 function replyResponse(reply: RpcReply): Response {
   if (reply.body === null) return new BufferedResponse(null, { status: reply.httpStatus, headers: corsHeaders });
   const data = !Array.isArray(reply.body) && 'error' in reply.body ? reply.body.error.data : undefined;
-  // A 429 says when to come back (platform §3).
+  // A 429 says when to come back (docs/errors.md#retry-after).
   const retryAfter: Record<string, string> =
     data && typeof data === 'object' && 'retryAfterSeconds' in data ? { 'retry-after': String(data.retryAfterSeconds) } : {};
   return json(reply.httpStatus, reply.body, retryAfter);

@@ -2,7 +2,7 @@ import { divRound, type Fixed, fixedMul, formatDecimal, parseDecimal } from './d
 import type { Observation, SourceKind, SourceRef } from './observation.ts';
 import { fail, ok, type Result } from './result.ts';
 
-// One token's price from its sources' observations (platform §7): fresh ones only, outliers dropped by
+// One token's price from its sources' observations (docs/prices.md#aggregation): fresh ones only, outliers dropped by
 // median absolute deviation, the median of the rest weighted by what each source reports behind its
 // quote. The rules, with the numbers, are in this folder's README and on the site's method page.
 

@@ -1,7 +1,7 @@
 import { type Fixed, fixedRatio, tokenUnit } from './decimal.ts';
 import { fail, ok, type Result } from './result.ts';
 
-// What an AMM pool says of its two tokens (platform §7), from Uniswap V2 reserves or a V3 square-root
+// What an AMM pool says of its two tokens (docs/prices.md#sources), from Uniswap V2 reserves or a V3 square-root
 // price alike: the price each way in human units, and the pool's worth in either token.
 
 export interface PairDecimals {

@@ -5,7 +5,7 @@ import type { ExchangeSource } from './exchanges/source.ts';
 import type { Observation } from './observation.ts';
 import { recordHistory, type PriceInterval } from './store.ts';
 
-// History from exchange candles (platform §7: "exchange candles backfill history when online"): each
+// History from exchange candles (docs/prices.md#history: "exchange candles backfill history when online"): each
 // dollar market's candles over the range an interval answers, closes observed at the candle's end,
 // which is an interval boundary; per token and boundary, the aggregate of the markets' closes is the
 // point there unless the sampler already recorded one (points are never overwritten).

@@ -1,4 +1,4 @@
-// Exact decimal arithmetic for prices (platform §7: `value` is a decimal string): numbers are bigints
+// Exact decimal arithmetic for prices (docs/prices.md#aggregation: `value` is a decimal string): numbers are bigints
 // scaled by 10^18, so that 0.1 + 0.2 is 0.3 and a reserve of 10^30 loses no digit. Division rounds
 // half away from zero at the 18th decimal, the one place precision is given up.
 

@@ -5,7 +5,7 @@ import type { Observation } from './observation.ts';
 import type { ExchangeSourcePlan, PricePlan } from './plan.ts';
 import { fail, ok, type Result } from './result.ts';
 
-// The plan's exchange markets as the sampler asks them (platform §7): one HTTP client with the
+// The plan's exchange markets as the sampler asks them (docs/prices.md#sources): one HTTP client with the
 // configured timeout and a backoff per host, shared by every market; a failure of any kind (timeout,
 // refused connection, garbage, backing off) is a value the round records as a skipped source.
 

@@ -1,6 +1,6 @@
 import { type Fixed, formatDecimal } from './decimal.ts';
 
-// The vocabulary of prices (platform §7): every value the API answers traces to stored source
+// The vocabulary of prices (docs/prices.md#aggregation): every value the API answers traces to stored source
 // observations, each a quote of one token in US dollars by one source at one time.
 
 const SOURCE_KINDS = ['amm-v2', 'amm-v3', 'oracle', 'exchange'] as const;

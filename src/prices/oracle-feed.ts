@@ -2,7 +2,7 @@ import { parseAbi } from 'viem';
 import { type Fixed, fixedRatio, tokenUnit } from './decimal.ts';
 import { fail, ok, type Result } from './result.ts';
 
-// An on-chain price feed's answer (platform §7) through Chainlink's AggregatorV3Interface: the value is
+// An on-chain price feed's answer (docs/prices.md#sources) through Chainlink's AggregatorV3Interface: the value is
 // `answer / 10^decimals()`, its time the round's `updatedAt`. A round that is not a real answer is refused.
 
 /** What a reader calls on a feed. */

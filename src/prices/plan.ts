@@ -5,7 +5,7 @@ import { coinbaseSource } from './exchanges/coinbase.ts';
 import { krakenSource } from './exchanges/kraken.ts';
 import type { ExchangeSourceSpec, PriceSourcesSpec } from '../token-list/price-sources.ts';
 
-// What the sampler reads (platform §7), resolved once from the token list: each token's sources as
+// What the sampler reads (docs/prices.md#sources), resolved once from the token list: each token's sources as
 // contracts on networks and markets on exchanges, the order in which tokens are priced (a pool's
 // quote token before the tokens it quotes), and which (network, address) names which symbol.
 

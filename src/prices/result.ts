@@ -1,4 +1,4 @@
-// What the price core answers instead of throwing (platform §7): a source that says something
+// What the price core answers instead of throwing (docs/prices.md#aggregation): a source that says something
 // unusable is an everyday event, not an exception, and the caller records why it was left out.
 
 /** A failure with a code to branch on and a sentence for logs and the per-item `error` of answers. */

@@ -5,7 +5,7 @@ import { makeObservation, type Observation, type SourceRef } from './observation
 import type { ChainSource, PricePlan } from './plan.ts';
 import { fail, type Failure, type Result } from './result.ts';
 
-// One sampling round (platform §7) as a pure step: the readings of every source in, each token's
+// One sampling round (docs/prices.md#sampling) as a pure step: the readings of every source in, each token's
 // observations in dollars and its aggregate out. Tokens are priced in the plan's order, so a pool
 // quoting FORGE in cUSD is converted with the cUSD aggregate of the same round; a pool whose quote
 // token has no price this round is left out, with the reason.

@@ -9,7 +9,7 @@ import { fail, ok, type Result } from './result.ts';
 import { samplePrices, type SampleResult } from './sample.ts';
 import { recordSample } from './store.ts';
 
-// The sampler (platform §7): every period, each network's price contracts in one call and each
+// The sampler (docs/prices.md#sampling): every period, each network's price contracts in one call and each
 // exchange's ticker, side by side; the round's observations and aggregates recorded in one
 // transaction. It runs in the server, or alone as `npm run worker -- prices`. Several samplers on one
 // database are harmless: observations are keyed by source and time, a boundary's first point wins.

@@ -3,7 +3,7 @@ import type { DatabaseSchema, PriceCurrentRow, PricePointRow } from '../db/schem
 import type { Observation } from './observation.ts';
 import type { SampleResult } from './sample.ts';
 
-// Prices in the database (platform §7): each round's observations, the latest aggregate per token and
+// Prices in the database (docs/prices.md#history): each round's observations, the latest aggregate per token and
 // the aggregates at interval boundaries, written in one transaction so a crash leaves a round whole
 // or absent. A boundary's point is the first aggregate sampled at or after it within its interval:
 // the price at that time, as far as the sampling period allows; later rounds never overwrite it.

@@ -3,7 +3,7 @@ import { type Fixed, fixedRatio, tokenUnit } from './decimal.ts';
 import { type AmmQuote, type AmmQuoteCode, type PairDecimals, quoteFromRawRatio } from './amm-quote.ts';
 import { fail, ok, type Result } from './result.ts';
 
-// A Uniswap V2 pair's quote (platform §7): the price is the ratio of its reserves, and the pool holds
+// A Uniswap V2 pair's quote (docs/prices.md#sources): the price is the ratio of its reserves, and the pool holds
 // as much of one token as of the other at that price, so its worth is twice either reserve.
 
 /** What a reader calls on a pair. */

@@ -3,7 +3,7 @@ import { type AmmQuote, type AmmQuoteCode, type PairDecimals, quoteFromRawRatio 
 import { type Fixed, fixedRatio, tokenUnit } from './decimal.ts';
 import { fail, ok, type Result } from './result.ts';
 
-// A Uniswap V3 pool's quote (platform §7): the spot price from slot0's sqrt(token1/token0) as Q64.96, and
+// A Uniswap V3 pool's quote (docs/prices.md#sources): the spot price from slot0's sqrt(token1/token0) as Q64.96, and
 // the time-weighted price from the arithmetic mean tick of `observe`, turned into a square-root price
 // by the pool's own TickMath so that both are computed as the chain computes them.
 

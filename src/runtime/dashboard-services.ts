@@ -13,7 +13,7 @@ import { connectRedis } from '../store/redis.ts';
 import { createAccountTokens } from '../accounts/auth-tokens.ts';
 import type { DashboardApi } from '../dashboard/api.ts';
 
-// The dashboard as the server runs it (platform §8): accounts, sessions and the apps over the
+// The dashboard as the server runs it (docs/dashboard.md#endpoints): accounts, sessions and the apps over the
 // process's database, sign-in and sign-up limits in memory or in Redis (REDIS_URL, shared by every
 // process), the caps and password hashing of DASHBOARD_* (src/config/dashboard.ts), and the
 // networks with their `{node_url}` from the same configuration as the gateway's.

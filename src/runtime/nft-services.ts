@@ -13,7 +13,7 @@ import type { MediaRoute } from '../nfts/media/media-route.ts';
 import { createNftMetadataRuntime } from './nft-metadata.ts';
 import type { NftMetadataWorker } from '../nfts/metadata/worker.ts';
 
-// The NFT products as the server runs them (platform §5–6), configured from content and the
+// The NFT products as the server runs them (docs/nft-data.md#endpoints, docs/nft-data.md#metadata-store-and-worker), configured from content and the
 // environment: the metadata store (with its worker and the media route) and the contract facts,
 // reading the chains through the node gateway's own upstream pools, and a metadata change queued
 // for the NFT_METADATA_UPDATE webhooks in the store's transaction.

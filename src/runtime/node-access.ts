@@ -27,7 +27,7 @@ import { createRedisWebSocketHolds } from '../node/websocket/redis-holds.ts';
 // the database (apps, usage), the limits (in memory, or in Redis with REDIS_URL so several
 // processes share them) and the upstreams.
 
-/** A token's name, symbol and decimals rarely change: each is read once an hour (platform §4). */
+/** A token's name, symbol and decimals rarely change: each is read once an hour (docs/token-data.md#crucible_gettokenmetadata). */
 const TOKEN_METADATA_CACHE = { ttlMs: 60 * 60 * 1000, max: 50_000 };
 
 export interface LoadedNodeRuntime extends NodeRuntime {

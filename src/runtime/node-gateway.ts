@@ -41,7 +41,7 @@ export interface NodeRuntimeOptions {
   jsonMaxDepth?: number;
   /** Test settings for the pools (faster probes). */
   pool?: { probeIntervalMs?: number };
-  /** The token data methods (platform §4); without it they answer -32601 on every network. */
+  /** The token data methods (docs/token-data.md#failures); without it they answer -32601 on every network. */
   tokens?: {
     /** A network's transfer index. */
     indexOf(network: string): TokenIndex;
@@ -162,7 +162,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   };
 }
 
-/** The network's RPC page (spec 4.9), which lists its methods and links the method reference. */
+/** The network's RPC page (docs/json-rpc.md#endpoint), which lists its methods and links the method reference. */
 function rpcDocsUrl(siteOrigin: string, network: string): string {
   return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
 }

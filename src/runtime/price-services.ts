@@ -13,7 +13,7 @@ import { createExchangeTickers } from '../prices/exchange-tickers.ts';
 import { planPrices, type PricePlan } from '../prices/plan.ts';
 import { createPriceSampler, type PriceSampler } from '../prices/sampler.ts';
 
-// Prices as the server and the worker run them (platform §7), configured from the token list and
+// Prices as the server and the worker run them (docs/prices.md#sampling), configured from the token list and
 // the environment: the plan, the sampler over the gateway's upstream pools and the exchanges' HTTP
 // clients, and what the endpoints read.
 

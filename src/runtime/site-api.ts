@@ -35,7 +35,7 @@ export interface SiteApiOptions {
   indexerStatus?: IndexerStatusSource;
   /** Account tokens and webhooks; without them /api/webhooks is not served here (404). */
   webhooks?: WebhookApi;
-  /** Accounts, apps and tokens under /api/dashboard/ (platform §8), whose sessions the webhook API accepts too; without it those paths answer 404. */
+  /** Accounts, apps and tokens under /api/dashboard/ (docs/dashboard.md#endpoints), whose sessions the webhook API accepts too; without it those paths answer 404. */
   dashboard?: DashboardApi;
   /** Request bodies' nesting limit and per-client-IP bucket (the production server's); absent: the router's defaults. */
   bodies?: BodyLimits;
@@ -58,17 +58,20 @@ const description = [
 ].join('\n');
 
 const tags = [
-  { name: 'Faucet', description: 'Testnet drips and their transaction status (spec 4.1, 4.2).' },
-  { name: 'Search', description: 'Prerendered search indexes (spec 4.3).' },
-  { name: 'Utility', description: 'Client IP echo (spec 4.4).' },
-  { name: 'Meta', description: 'This document (spec 4.5).' },
-  { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (platform §4–6).' },
-  { name: 'Webhooks', description: 'NFT webhooks and their deliveries, with an account auth token in X-Crucible-Token (platform §6).' },
-  { name: 'Prices', description: 'Current and historical token prices under {prices_url}/prices/v1/{apiKey}/tokens/, with an app key (platform §7).' },
+  { name: 'Faucet', description: 'Testnet drips and their transaction status (docs/website.md#faucet-send, docs/website.md#faucet-status).' },
+  { name: 'Search', description: 'Prerendered search indexes (docs/website.md#search-index).' },
+  { name: 'Utility', description: 'Client IP echo (docs/website.md#client-ip).' },
+  { name: 'Meta', description: 'This document (docs/website.md#openapi-document).' },
+  { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (docs/token-data.md#transfer-indexer).' },
+  { name: 'Webhooks', description: 'NFT webhooks and their deliveries, with an account auth token in X-Crucible-Token (docs/webhooks.md#registration-api).' },
+  {
+    name: 'Prices',
+    description: 'Current and historical token prices under {prices_url}/prices/v1/{apiKey}/tokens/, with an app key (docs/prices.md#endpoints).',
+  },
   dashboardTag,
-  { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (spec 4.7).' },
-  { name: 'Markdown twins', description: 'Every content page as markdown (spec 2.7, 4.7).' },
-  { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (spec 4.8).' },
+  { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (docs/website.md#content-negotiation).' },
+  { name: 'Markdown twins', description: 'Every content page as markdown (docs/website.md#markdown-twins).' },
+  { name: 'Text indexes', description: 'llms.txt, llms-full.txt and the sitemap (docs/website.md#text-indexes).' },
 ];
 
 export function createSiteApi(options: SiteApiOptions): SiteApi {
@@ -76,7 +79,7 @@ export function createSiteApi(options: SiteApiOptions): SiteApi {
   return { router: createRouter(routed, { origin: options.origin, bodies: options.bodies }), close: options.close ?? (async () => {}) };
 }
 
-/** The OpenAPI document (spec 4.5) of the API over these networks, as the build writes it into dist/. */
+/** The OpenAPI document (docs/website.md#openapi-document) of the API over these networks, as the build writes it into dist/. */
 export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
   const { described, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null);
   const operations: DescribedOperation[] = [...described, ...surfaceOperations()];

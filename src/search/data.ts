@@ -32,7 +32,7 @@ function parseItem(value: unknown): SearchItem | null {
   return item;
 }
 
-/** The body of `/api/search/{locale}` (spec 2.6, 4.3), checked; items with unsafe URLs are dropped. */
+/** The body of `/api/search/{locale}` (docs/website.md#search-index), checked; items with unsafe URLs are dropped. */
 export function parseSearchIndex(json: unknown): SearchGroup[] {
   if (!Array.isArray(json)) throw new SearchIndexError('the search index is not an array');
   return json.map((group): SearchGroup => {

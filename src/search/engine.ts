@@ -30,7 +30,7 @@ export const hitsPerGroup = 10;
 const analysed = (content: string | string[]) => (typeof content === 'string' ? [content] : content);
 
 /**
- * Builds the in-browser index over one locale's search groups (spec 4.3, 8.2: the index is
+ * Builds the in-browser index over one locale's search groups (docs/website.md#search-index: the index is
  * fetched whole and filtered on the client).
  *
  * Two flexsearch indexes: `documents` maps each term to the entries holding it, title terms

@@ -54,7 +54,8 @@ const combiningMarks = /\p{M}+/gu;
 // voicing marks, which decompose to combining ones), or a run of conjoining Hangul jamo (which
 // NFKC composes into a syllable). Only these change under NFKC together, so folding unit by unit
 // gives what folding the whole string gives. (Intl.Segmenter's graphemes would also do; creating
-// the first one costs about 8 ms of ICU set-up, which the first query would wait for.)
+// the first one costs ICU set-up the first query would wait for: BENCHMARKS.md, "What changed in
+// search, and why".)
 const foldingUnit = /[\u1100-\u115f]+[\u1160-\u11ff]*|[^\p{M}\uff9e\uff9f][\p{M}\uff9e\uff9f]*|[\p{M}\uff9e\uff9f]+/gu;
 
 function foldUnit(unit: string): string {

@@ -13,7 +13,7 @@ interface RequestLogLine {
   status: number;
   durationMs: number;
   requestId: string;
-  /** The app a node key names (or `demo`): logs name apps, never keys (platform §2). */
+  /** The app a node key names (or `demo`): logs name apps, never keys (docs/hosts-and-paths.md#route-families). */
   app?: string;
 }
 

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { parseWeightedValues } from '../http/weighted-values.ts';
 
-// Content negotiation for markdown twins (spec 4.7), by RFC 9110 12.5.1: each offered type takes
+// Content negotiation for markdown twins (docs/website.md#content-negotiation), by RFC 9110 12.5.1: each offered type takes
 // the q of the most specific matching media range; ties go to the more specific match, then
 // to the range listed first, then to HTML, the default representation. So `*/*` alone gets
 // HTML, `text/markdown;q=0` never redirects, `text/markdown, text/html;q=0.9` redirects.

@@ -31,11 +31,11 @@ export interface SiteServerOptions {
   origin: string;
   trustProxy: TrustProxy;
   logger: ServerLogger;
-  /** The JSON-RPC gateway at `{node_url}` (platform §1); absent: those paths are the site's. */
+  /** The JSON-RPC gateway at `{node_url}` (docs/hosts-and-paths.md#how-the-server-routes-a-request); absent: those paths are the site's. */
   node?: { gateway: NodeGateway; nodeDomain: string | null };
   /** The REST products behind an app key (src/rest/): the rest of `{node_url}` (with `node`), and `/prices/`. */
   rest?: RestDoor;
-  /** The stored NFT images at `/nft-media/…` (platform §5); absent: those paths are the site's. */
+  /** The stored NFT images at `/nft-media/…` (docs/nft-data.md#media); absent: those paths are the site's. */
   media?: MediaRoute;
   /** Overrides of serverLimits (tests shorten them). */
   limits?: Partial<ServerLimits>;

@@ -10,7 +10,7 @@ import { cachedPrefersMarkdown } from './markdown-negotiation.ts';
 import { contentTypeByExtension } from './content-types.ts';
 
 // Serves dist/ under the rules manifest: clean URLs of Astro's `build.format: 'preserve'` and
-// their other spellings (src/http/site-paths.ts), markdown negotiation (spec 4.7), the headers
+// their other spellings (src/http/site-paths.ts), markdown negotiation (docs/website.md#content-negotiation), the headers
 // the manifest gives each file, precompressed variants, strong ETags and 304s, 404 bodies.
 // Every servable path is indexed from dist/ at start-up; nothing else can ever be read.
 

@@ -4,9 +4,9 @@ import type { NetworkRecord } from './records.ts';
 import { nodeUrlOf, type NodeUrlOptions, webSocketUrlOf } from './urls.ts';
 
 // Facts about a network as pages show them (RPC pages in HTML and in their `.md` twins, faucet
-// pages), and the methods every network serves, from the one method registry (platform §3).
+// pages), and the methods every network serves, from the one method registry (docs/json-rpc.md#method-registry).
 
-/** The node endpoint of a network (spec 4.9: `{node_url}/v2/<API_KEY>`), from the configured host (platform §1). */
+/** The node endpoint of a network (docs/json-rpc.md#endpoint: `{node_url}/v2/<API_KEY>`), from the configured host (docs/hosts-and-paths.md#node-url). */
 function nodeEndpoint(network: NetworkRecord, node: NodeUrlOptions): string {
   return `${nodeUrlOf(network.id, node)}/v2/<API_KEY>`;
 }

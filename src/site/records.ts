@@ -39,7 +39,7 @@ export interface AppRecord extends AppData {
 }
 
 export interface NetworkRecord extends NetworkData {
-  /** The faucet id (spec 4.1), from the file name. */
+  /** The faucet id (docs/website.md#faucet-send), from the file name. */
   id: string;
   sourcePath: string;
 }

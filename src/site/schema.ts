@@ -86,7 +86,7 @@ export const networkData = z
     maxDripGas: z.number().int().min(21_000).default(100_000),
     /**
      * Blocks below the head after which the node gateway treats a block as final and keeps answers
-     * about it (platform §3). 64 is two Ethereum epochs; rollups that settle later set more.
+     * about it (docs/json-rpc.md#answer-cache). 64 is two Ethereum epochs; rollups that settle later set more.
      */
     finalityBlocks: z.number().int().min(0).default(64),
     deprecated: z.boolean().default(false),

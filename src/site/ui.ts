@@ -35,7 +35,7 @@ const priceSourceKindTexts: Record<SourceKind, typeof uiText> = { 'amm-v2': uiTe
 // One label per webhook type: a type added there fails to typecheck here.
 const webhookTypeLabels: Record<WebhookType, typeof uiText> = { NFT_ACTIVITY: uiText, NFT_METADATA_UPDATE: uiText };
 
-/** The keys every locale's file has. Section names double as SearchGroup labels (spec 2.6). */
+/** The keys every locale's file has. Section names double as SearchGroup labels (docs/website.md#search-index). */
 function uiStringsSchema(locale: Locale) {
   const message = <const Names extends readonly string[]>(...names: Names) => uiMessage(locale, ...names);
   return z.strictObject({
@@ -251,7 +251,7 @@ function uiStringsSchema(locale: Locale) {
       unnamed: uiText,
       guide: uiText,
     }),
-    // The developer dashboard (platform §8): prerendered shells whose scripts fill in the account's data.
+    // The developer dashboard (docs/dashboard.md#pages): prerendered shells whose scripts fill in the account's data.
     // Messages the browser fills in (an email, a time) take plain placeholders, without ICU formats.
     dashboard: z.strictObject({
       nav: uiText,

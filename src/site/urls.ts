@@ -27,7 +27,7 @@ export function rpcReferenceUrl(locale: Locale): string {
   return pageUrl(locale, 'rpc', rpcReferenceSlug);
 }
 
-/** Where the node gateway answers on the site's own host: `<site origin>/node/<network>/…` (platform §1). */
+/** Where the node gateway answers on the site's own host: `<site origin>/node/<network>/…` (docs/hosts-and-paths.md#node-url). */
 export const nodePathPrefix = '/node/';
 
 /** What `{node_url}` depends on: the site origin and NODE_DOMAIN (null when unset). */
@@ -36,7 +36,7 @@ export interface NodeUrlOptions {
   nodeDomain: string | null;
 }
 
-/** `{node_url}` of a network as pages and documents show it (platform §1): the domain form when configured, else the path form. */
+/** `{node_url}` of a network as pages and documents show it (docs/hosts-and-paths.md#node-url): the domain form when configured, else the path form. */
 export function nodeUrlOf(network: string, options: NodeUrlOptions): string {
   return options.nodeDomain ? `https://${network}.${options.nodeDomain}` : `${options.siteOrigin.replace(/\/$/, '')}${nodePathPrefix}${network}`;
 }
@@ -58,7 +58,7 @@ export function nftGalleryUrl(locale: Locale): string {
   return `${localePrefix(locale)}/nfts/gallery`;
 }
 
-/** The developer dashboard's pages (platform §8), each a directory: `/dashboard/`, `/ja/dashboard/apps/`. */
+/** The developer dashboard's pages (docs/dashboard.md#pages), each a directory: `/dashboard/`, `/ja/dashboard/apps/`. */
 export const dashboardPages = ['start', 'sign-up', 'sign-in', 'apps', 'app', 'webhooks', 'account'] as const;
 export type DashboardPage = (typeof dashboardPages)[number];
 /** Pages for a signed-in account: empty shells to a crawler, so `noindex` and out of the sitemap. */

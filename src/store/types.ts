@@ -35,7 +35,7 @@ type IpSlotResult = { ok: true; slot: IpSlot } | { ok: false; resetAt: Date };
 export interface LimitStore {
   /**
    * Claims the address's drip on the network unless a claim or a drip inside its window
-   * exists (spec 8.1); on refusal `resetAt` says when the existing one lapses. The claim is
+   * exists (docs/website.md#faucet-limits); on refusal `resetAt` says when the existing one lapses. The claim is
    * persistent, so a restart between reserve and confirm re-drips nobody.
    */
   reserveAddress(input: { networkId: string; address: string; windowMs: number; now: Date }): Promise<ReserveResult>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Which sources price a token (platform §7), as a token list entry says under `prices:`
+// Which sources price a token (docs/prices.md#sources), as a token list entry says under `prices:`
 // (content/tokens/<token>.yaml). Nothing is priced from a number typed here: each entry names a
 // contract or a market whose answers the sampler reads and records.
 

@@ -10,7 +10,7 @@ import { PriceSourcesSpec } from './price-sources.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
 
-// Crucible's token list (platform §4): content/tokens/<symbol-or-slug>.yaml, where token logos come
+// Crucible's token list (docs/token-data.md#token-list): content/tokens/<symbol-or-slug>.yaml, where token logos come
 // from, never invented. A token is listed on networks by address, and on the local world by the
 // id of its contract there: every local devnet has the world at the same addresses, while a real
 // network's addresses mean nothing on a devnet that carries its id.
@@ -50,7 +50,7 @@ const tokenListData = z
     addresses: z.record(z.string().regex(slugPattern, { error: 'must be a network id' }), address).default({}),
     /** A chain's own currency (ETH): no contract anywhere, priced by symbol only. */
     native: z.literal(true).optional(),
-    /** The sources that price it (platform §7); absent: it has no price. */
+    /** The sources that price it (docs/prices.md#sources); absent: it has no price. */
     prices: PriceSourcesSpec.optional(),
   })
   .refine((token) => token.native || token.world !== undefined || Object.keys(token.addresses).length > 0, {
@@ -131,7 +131,7 @@ export async function loadTokenList(rootDir: string, options: TokenListOptions &
       continue;
     }
     const entry: TokenListEntry = { ...parsed.data, slug, sourcePath };
-    // Prices are asked for by symbol (platform §7): one entry per symbol, whatever its case.
+    // Prices are asked for by symbol (docs/prices.md#sources): one entry per symbol, whatever its case.
     claim(`symbol ${entry.symbol.toUpperCase()}`, sourcePath, 'symbol', `symbol ${entry.symbol}`);
     if (!(await exists(join(rootDir, 'public', entry.logo)))) problem('logo', `no such file: public${entry.logo}`);
     if (entry.world !== undefined) {

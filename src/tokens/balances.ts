@@ -6,7 +6,7 @@ import { parseTokenBalancesParams } from '../node/rpc/methods/token-params.ts';
 import type { ContractReader } from '../chain/contract-reader.ts';
 import type { TokenIndex } from './token-index.ts';
 
-// crucible_getTokenBalances (platform §4): the balances of one answer are read at one block, the
+// crucible_getTokenBalances (docs/token-data.md#crucible_gettokenbalances): the balances of one answer are read at one block, the
 // tokens' in one aggregate3 eth_call; a balance that cannot be read is null with the reason.
 
 interface TokenBalance {

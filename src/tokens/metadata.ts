@@ -5,7 +5,7 @@ import { readInOneCall } from '../chain/multicall-reads.ts';
 import type { ContractReader } from '../chain/contract-reader.ts';
 import type { TokenLogos } from '../token-list/token-list.ts';
 
-// crucible_getTokenMetadata (platform §4): name(), symbol() and decimals() in one aggregate3 call,
+// crucible_getTokenMetadata (docs/token-data.md#crucible_gettokenmetadata): name(), symbol() and decimals() in one aggregate3 call,
 // decoded leniently; the logo from Crucible's token list. What the chain says is cached per network
 // and contract, so it is read once per cache lifetime; the logo is looked up on every answer.
 

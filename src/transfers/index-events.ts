@@ -14,7 +14,7 @@ export interface TransfersIndexed {
   transfers: readonly Transfer[];
 }
 
-/** Transfers a reorg undid (platform §6: delivered with `removed: true`). */
+/** Transfers a reorg undid (docs/webhooks.md#payload: delivered with `removed: true`). */
 export interface TransfersUndone {
   network: string;
   /** The newest block both forks share; everything after it was removed. */

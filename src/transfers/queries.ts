@@ -3,7 +3,7 @@ import { getAddress, type Address, type Hex } from 'viem';
 import type { DatabaseSchema } from '../db/schema.ts';
 import type { NftKind } from './transfer.ts';
 
-// What the products read from the index (platform §4–6), the same queries on both engines. Pages are
+// What the products read from the index (docs/token-data.md#transfer-indexer), the same queries on both engines. Pages are
 // keyset pages: a caller passes back the last item's key (its `after`), never an offset, so a page
 // costs the same however deep it is. Token ids sort as numbers (shorter first, then by digits).
 
@@ -66,7 +66,7 @@ type NftCursor = Pick<OwnedNft, 'contract' | 'tokenId' | 'lastBlock' | 'lastLogI
 export interface NftsOfOwnerQuery {
   /** Only these contracts. */
   contracts?: readonly Address[];
-  /** `contract` (default): by contract, then token id; `transferTime`: newest transfer first (platform §5). */
+  /** `contract` (default): by contract, then token id; `transferTime`: newest transfer first (docs/nft-data.md#getnfts-and-getnftsforowner). */
   orderBy?: 'contract' | 'transferTime';
   after?: NftCursor;
   limit: number;

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import type { IndexerNftBalanceRow, IndexerTransferRow } from '../db/schema.ts';
 
-// The transfer index's vocabulary (platform §4–6): what one log says moved, and the chain facts the
+// The transfer index's vocabulary (docs/token-data.md#transfer-indexer): what one log says moved, and the chain facts the
 // follower compares to tell a reorg. Addresses are lowercase hex, token ids and amounts decimal
 // strings (uint256 fits neither engine's integers), block numbers plain numbers (< 2^53).
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/open.ts';
 import type { DatabaseSchema } from '../db/schema.ts';
 
-// Which delivery process sends what (platform §6: several may run). A delivery is claimed by one
+// Which delivery process sends what (docs/webhooks.md#delivery: several may run). A delivery is claimed by one
 // process at a time: its row names the claimer until `claim_expires_at`, after which a process that
 // died is presumed gone and another sends it again (at-least-once). Only the head of each webhook's
 // queue is claimable (no pending delivery of the same webhook before it), so a webhook's deliveries

@@ -8,7 +8,7 @@ import { claimDueDeliveries, type ClaimedDelivery } from './claim.ts';
 import { signatureHeaders } from './signature.ts';
 import { postDelivery, type PostResult } from './post.ts';
 
-// The delivery worker (platform §6, ARCHITECTURE principle 7): claims due deliveries (claim.ts),
+// The delivery worker (docs/webhooks.md#delivery): claims due deliveries (claim.ts),
 // POSTs each signed (post.ts), and records every attempt. An attempt's row is written before the
 // POST and completed after it, so a process killed in between leaves it `sending` (marked
 // `abandoned` when the delivery is claimed again) and the delivery is sent again once the claim
@@ -17,7 +17,7 @@ import { postDelivery, type PostResult } from './post.ts';
 
 export interface DeliveryWorkerOptions {
   database: Database;
-  /** The waits before each retry (platform §6: 15 s, 1 min, 10 min, 1 h). */
+  /** The waits before each retry (docs/webhooks.md#retries-and-pausing: 15 s, 1 min, 10 min, 1 h). */
   retryDelaysMs: readonly number[];
   timeoutMs: number;
   pauseAfterFailures: number;

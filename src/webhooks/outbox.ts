@@ -16,7 +16,7 @@ import {
 import type { WebhookType } from './schemas.ts';
 import { matchesFilters, type WebhookFilters } from './webhook.ts';
 
-// The durable outbox (platform §6): deliveries are rows written INSIDE the transaction that makes
+// The durable outbox (docs/webhooks.md#outbox): deliveries are rows written INSIDE the transaction that makes
 // their news true (the index's step or rollback, the metadata store's refresh), so an event is
 // queued exactly when its cause commits. NFT_ACTIVITY: per matching active webhook, one delivery per
 // block of its activity, numbered in the webhook's order. A reorg queues, per webhook, the undone

@@ -2,7 +2,7 @@ import type { Transfer } from '../transfers/transfer.ts';
 import type { NftKind } from '../transfers/transfer.ts';
 import type { WebhookType } from './schemas.ts';
 
-// What a delivery POSTs (platform §6), in the incumbent's shape: `{ webhookId, id, createdAt, type,
+// What a delivery POSTs (docs/webhooks.md#registration-api), in the incumbent's shape: `{ webhookId, id, createdAt, type,
 // event }`. NFT_ACTIVITY's event is `{ network, activity: [...] }`, one item per NFT moved (ERC-721,
 // ERC-1155 with one item per id of a batch, and the legacy CryptoPunks-style NFTs as category
 // `token`); numbers and token ids as 0x hex, addresses lowercase. The index keeps no topics or data,

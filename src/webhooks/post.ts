@@ -2,7 +2,7 @@ import type { BlockList } from 'node:net';
 import { OutboundError } from '../net/outbound-error.ts';
 import { outboundRequest } from '../net/outbound-request.ts';
 
-// One POST of a delivery to its webhook's URL (platform §6), through the outbound layer
+// One POST of a delivery to its webhook's URL (docs/webhooks.md#delivery), through the outbound layer
 // (src/net/README.md): the raw JSON body, its signature headers (payload.ts: signatureHeaders), one
 // deadline for the whole exchange (the receiver's 5 s), no redirects followed (a 3xx is a failure),
 // and, with a block list (production), no connection to a non-public address, checked on the address

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// What the webhook API accepts (platform §6): the server validates with these schemas and
+// What the webhook API accepts (docs/webhooks.md#webhook-object): the server validates with these schemas and
 // /openapi.json describes them; the dashboard's webhook form imports them to check its input before
 // sending it, so this module imports nothing but zod. Each refusal's message is a sentence about
 // its field. Rules that depend on the server's mode (https only, public hosts) stay with the store

@@ -7,7 +7,7 @@ import { WebhookInputError, WebhookNotFoundError } from './errors.ts';
 import { WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
 import { parseFilters, parseWebhookUrl, type UrlRules, type Webhook, type WebhookFilters } from './webhook.ts';
 
-// Webhooks, their deliveries and attempts over the database (platform §6), the same on SQLite and
+// Webhooks, their deliveries and attempts over the database (docs/webhooks.md#registration-api), the same on SQLite and
 // PostgreSQL. Every call names the owner: another owner's webhook is not found, exactly as a
 // missing one, so ids reveal nothing. An owner may have at most `maxPerOwner` webhooks.
 

@@ -3,7 +3,7 @@ import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../net/blocked-addresses
 import { WebhookInputError } from './errors.ts';
 import { ADDRESS_PATTERN, MAX_FILTER_ENTRIES, MAX_URL_LENGTH, TOKEN_ID_PATTERN, type WebhookType } from './schemas.ts';
 
-// A webhook as its owner sees it (platform §6), and the rules its input obeys. Addresses are kept
+// A webhook as its owner sees it (docs/webhooks.md#webhook-object), and the rules its input obeys. Addresses are kept
 // lowercase, token ids decimal; an empty filter list matches everything.
 
 type WebhookState = 'active' | 'paused';

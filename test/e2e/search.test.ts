@@ -1,4 +1,4 @@
-// Site search in Chromium against the built site (spec 4.3, 8.2): keyboard, English and
+// Site search in Chromium against the built site (docs/website.md#search-index): keyboard, English and
 // Japanese queries, grouped and highlighted hits, navigation, and result text kept as text.
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';

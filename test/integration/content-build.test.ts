@@ -22,7 +22,7 @@ import {
 import { buildSite, copyFixtureContent, projectRoot } from '../support/build.ts';
 
 // Builds the fixture site with the real Astro build, after an "author" adds one page,
-// and checks every artifact of spec 4.3, 4.7 and 4.8 against the content model.
+// and checks every artifact of docs/website.md#search-index, docs/website.md#markdown-twins and docs/website.md#text-indexes against the content model.
 
 const siteUrl = 'https://fixture.example';
 const newPage = {
@@ -91,7 +91,7 @@ describe('fixture site build', () => {
     expect(html).toMatch(/<h1[^>]*>Escaping &lt;img src=x onerror=alert\(1\)&gt; in titles<\/h1>/);
   });
 
-  it('writes a twin for every page: frontmatter with title and description, an H1, the body (spec 2.7)', async () => {
+  it('writes a twin for every page: frontmatter with title and description, an H1, the body (docs/website.md#markdown-twins)', async () => {
     for (const page of site.pages) {
       const twin = await read(page.twinUrl.slice(1));
       const match = /^---\n([\s\S]*?)\n---\n\n# (.*)\n/.exec(twin);
@@ -169,7 +169,7 @@ describe('fixture site build', () => {
     expect(langs).toEqual([`en ${siteUrl}/blog/hello-agents`, `ja ${siteUrl}/ja/blog/hello-agents`, `x-default ${siteUrl}/blog/hello-agents`]);
   });
 
-  it('writes a search index for each of the seven locales (spec 4.3, 2.6)', async () => {
+  it('writes a search index for each of the seven locales (docs/website.md#search-index)', async () => {
     for (const locale of locales) {
       const groups = JSON.parse(await read(`api/search/${locale}`)) as Array<{ label: string; items: Array<Record<string, unknown>> }>;
       expect(groups.length).toBeGreaterThan(0);

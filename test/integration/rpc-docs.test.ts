@@ -7,7 +7,7 @@ import { rpcRegistry } from '../../src/node/rpc/registry.ts';
 import { rpcMethodListing } from '../../src/site/networks.ts';
 import { buildSite, projectRoot } from '../support/build.ts';
 
-// The RPC docs come from the method registry and the configured node URL (platform §1, §3): the
+// The RPC docs come from the method registry and the configured node URL (docs/hosts-and-paths.md#node-url, docs/json-rpc.md#method-registry): the
 // fixture site built twice, without NODE_DOMAIN (the path form) and with one (the domain form).
 
 const siteUrl = 'https://fixture.example';

@@ -7,7 +7,8 @@ import { fixtureSite, inlineScript, secretText, writeFixtureDist, type FixtureDi
 import { createResponseValidator, type ResponseValidator } from '../support/openapi-validator.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
 
-// The production server over a fixture dist/, through real HTTP: every rule of spec 4.3–4.8
+// The production server over a fixture dist/, through real HTTP: every rule of docs/website.md from
+// docs/website.md#search-index to docs/website.md#sitemap,
 // and every /api response validated against the served /openapi.json.
 
 interface RawResponse {
@@ -114,7 +115,7 @@ describe('HTML pages', () => {
   });
 });
 
-describe('markdown negotiation (spec 4.7)', () => {
+describe('markdown negotiation (docs/website.md#content-negotiation)', () => {
   const pages = [
     ['/blog/hello-world', '/blog/hello-world.md'],
     ['/', '/index.md'],

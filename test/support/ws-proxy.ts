@@ -6,7 +6,9 @@ import WebSocket, { WebSocketServer } from 'ws';
 // A pass-through in front of a real anvil, serving what anvil serves on one port: JSON-RPC over
 // HTTP (the gateway's probes and calls) and WebSocket (its subscriptions). It records each
 // JSON-RPC request a WebSocket client sends upstream, so a test can count them, and it can drop
-// every WebSocket connection at once, as an upstream restart would.
+// every WebSocket connection at once, as an upstream restart would. With `pendingHashesOnly` it
+// drops the full-transactions flag of eth_subscribe newPendingTransactions before anvil sees it,
+// so the client hears hashes where it asked for whole transactions, as from a node that ignores it.
 
 interface WsProxyRequest {
   method: string;
@@ -25,7 +27,7 @@ export interface WsProxy {
   close(): Promise<void>;
 }
 
-export async function startWsProxy(targetHttpUrl: string): Promise<WsProxy> {
+export async function startWsProxy(targetHttpUrl: string, options: { pendingHashesOnly?: boolean } = {}): Promise<WsProxy> {
   const targetWsUrl = targetHttpUrl.replace(/^http/, 'ws');
   const requests: WsProxyRequest[] = [];
   const pairs = new Set<{ client: WebSocket; upstream: WebSocket }>();
@@ -41,9 +43,13 @@ export async function startWsProxy(targetHttpUrl: string): Promise<WsProxy> {
     pairs.add(pair);
     const early: string[] = [];
     client.on('message', (data) => {
-      const message = String(data);
-      const parsed = JSON.parse(message) as WsProxyRequest | WsProxyRequest[];
-      for (const call of [parsed].flat()) requests.push({ method: call.method, params: call.params ?? [] });
+      const parsed = JSON.parse(String(data)) as WsProxyRequest | WsProxyRequest[];
+      for (const call of [parsed].flat()) {
+        requests.push({ method: call.method, params: call.params ?? [] });
+        if (options.pendingHashesOnly && call.method === 'eth_subscribe' && call.params[0] === 'newPendingTransactions')
+          call.params = ['newPendingTransactions'];
+      }
+      const message = JSON.stringify(parsed);
       if (upstream.readyState === WebSocket.OPEN) upstream.send(message);
       else early.push(message);
     });

@@ -2,7 +2,7 @@ import { defineOperation } from '../operation.ts';
 import { errorResponseSpec, jsonResponse } from '../responses.ts';
 import { ClientIp } from '../schemas.ts';
 
-/** GET /api/ip (spec 4.4): the caller's address as the trusted edge saw it. */
+/** GET /api/ip (docs/website.md#client-ip): the caller's address as the trusted edge saw it. */
 export const ipOperation = defineOperation({
   operationId: 'getClientIp',
   method: 'GET',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineOperation, type ApiOperation } from '../operation.ts';
 import { errorResponseSpec } from '../responses.ts';
 
-// GET /openapi.json and /api/openapi.json (spec 4.5). Everything the document says is known at
+// GET /openapi.json and /api/openapi.json (docs/website.md#openapi-document). Everything the document says is known at
 // build, so the build writes it into dist/ (integrations/surface/openapi.ts) and the server
 // answers with that file; the router keeps the operations for their other methods (405).
 

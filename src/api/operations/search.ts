@@ -7,7 +7,7 @@ import { errorResponseSpec } from '../responses.ts';
 import { Locale, SearchIndex } from '../schemas.ts';
 
 /**
- * GET /api/search/{locale} (spec 4.3). The seven indexes are prerendered files the server
+ * GET /api/search/{locale} (docs/website.md#search-index). The seven indexes are prerendered files the server
  * answers before the router; a request reaching this handler names no such file.
  */
 export function searchOperation(origin: string) {
@@ -19,7 +19,7 @@ export function searchOperation(origin: string) {
     path: '/api/search/{locale}',
     summary: 'Search index of one locale',
     description:
-      'The whole index of a locale, meant to be fetched once and filtered on the client (spec 8.2): groups for blog posts, guides, case studies and apps; empty groups are omitted. A prerendered file: cache it.',
+      'The whole index of a locale, meant to be fetched once and filtered on the client (docs/website.md#search-index): groups for blog posts, guides, case studies and apps; empty groups are omitted. A prerendered file: cache it.',
     tags: ['Search'],
     params: z.object({ locale: Locale }),
     responses: {

@@ -4,7 +4,7 @@ import { sections, type Section } from '../../site/sections.ts';
 import { homeUrl, llmsFullUrl, llmsUrl, pageUrl, sectionLlmsUrl, twinUrl } from '../../site/urls.ts';
 import type { DescribedOperation, ResponseSpec } from '../operation.ts';
 
-// The prerendered surface (spec 4.7, 4.8) as operations of the OpenAPI document. The server
+// The prerendered surface (docs/website.md#markdown-twins, docs/website.md#text-indexes) as operations of the OpenAPI document. The server
 // answers these from dist/ under the rules of src/server/; nothing here handles a request.
 // Paths come from src/site/urls.ts with template parameters in place of slugs and locales.
 
@@ -24,7 +24,7 @@ const etag = { description: 'Strong validator.', schema: z.string() };
 function twinResponses(home: boolean): Record<number, ResponseSpec> {
   const responses: Record<number, ResponseSpec> = {
     200: {
-      description: 'The page as markdown: YAML frontmatter (title, description), an H1, then the body (spec 2.7).',
+      description: 'The page as markdown: YAML frontmatter (title, description), an H1, then the body (docs/website.md#markdown-twins).',
       content: { [markdown]: text },
       headers: { Link: { description: 'The HTML representation: `<absolute URL>; rel="canonical"`.', schema: z.string() }, ETag: etag },
     },
@@ -87,7 +87,7 @@ export function surfaceOperations(): DescribedOperation[] {
         method: 'GET',
         path: asTemplate(homeUrl(locale)),
         summary: `Homepage${where}`,
-        description: 'HTML, or a 307 to the markdown twin when Accept prefers text/markdown (spec 4.7).',
+        description: 'HTML, or a 307 to the markdown twin when Accept prefers text/markdown (docs/website.md#markdown-twins).',
         tags: ['Pages'],
         ...(prefixed ? { params: z.object(localeParams) } : {}),
         responses: htmlResponses,
@@ -107,7 +107,7 @@ export function surfaceOperations(): DescribedOperation[] {
         method: 'GET',
         path: asTemplate(llmsFullUrl(locale)),
         summary: `llms-full.txt: every page body in one file${where}`,
-        description: 'Large (spec 8.3): prefer llms.txt plus per-page `.md` fetches.',
+        description: 'Large (docs/website.md#text-indexes): prefer llms.txt plus per-page `.md` fetches.',
         tags: ['Text indexes'],
         ...(prefixed ? { params: z.object(localeParams) } : {}),
         responses: textResponses('text/plain', 'Every page as markdown, concatenated.', prefixed ? 'No such locale.' : undefined),
@@ -133,7 +133,7 @@ export function surfaceOperations(): DescribedOperation[] {
           method: 'GET',
           path: asTemplate(page),
           summary: `A /${section}/ page${where}`,
-          description: 'HTML, or a 307 to the markdown twin when Accept prefers text/markdown (spec 4.7).',
+          description: 'HTML, or a 307 to the markdown twin when Accept prefers text/markdown (docs/website.md#markdown-twins).',
           tags: ['Pages'],
           params,
           responses: htmlResponses,

@@ -3,7 +3,7 @@ import { MULTICALL3_ADDRESS } from '../multicall3.ts';
 import { WORLD_DEPLOYER } from './actors.ts';
 import { ARTIFACTS, type ContractArtifact } from './artifacts.ts';
 
-// The local world's contracts (ARCHITECTURE principle 3): the one table that says what is deployed
+// The local world's contracts: the one table that says what is deployed
 // on every local devnet, with what arguments, and why. Addresses are computed from it, here only.
 
 type WorldContractKind = 'erc20' | 'erc721' | 'erc1155' | 'legacy-nft' | 'multicall';

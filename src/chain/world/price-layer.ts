@@ -3,7 +3,7 @@ import { WORLD_DEPLOYER } from './actors.ts';
 import { ARTIFACTS, type ContractArtifact } from './artifacts.ts';
 import { create2Install, type Erc20Id, WORLD_CONTRACTS, worldContract } from './manifest.ts';
 
-// The world's price layer (ARCHITECTURE principle 3, platform §7): what the price sampler reads on a
+// The world's price layer (docs/prices.md#sources): what the price sampler reads on a
 // local devnet. Real Uniswap V2 pools (@uniswap/v2-core's published factory and pair) seeded with
 // liquidity by the world deployer, and feeds written against Chainlink's AggregatorV3Interface. The
 // one table of its contracts, pools and feeds; addresses are computed from it, here only. deployWorld

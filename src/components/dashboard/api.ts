@@ -1,5 +1,5 @@
-// The dashboard's calls from the browser (platform §8): JSON to /api/dashboard/ and /api/webhooks,
-// the session's CSRF token in X-CSRF-Token on every state change, and the Error body (spec 2.5)
+// The dashboard's calls from the browser (docs/dashboard.md#endpoints): JSON to /api/dashboard/ and /api/webhooks,
+// the session's CSRF token in X-CSRF-Token on every state change, and the Error body (docs/errors.md#dashboard-errors)
 // read into a value rather than thrown.
 import type { Session } from './types.ts';
 

@@ -1,4 +1,4 @@
-// Sign-up and sign-in forms (platform §8): the backend's Credentials schema checks them first; a
+// Sign-up and sign-in forms (docs/dashboard.md#endpoints): the backend's Credentials schema checks them first; a
 // wrong email or password is one sentence whichever it was, an email already taken is said beside
 // the email, too many attempts say when to try again.
 import { Credentials } from '../../dashboard/schemas.ts';

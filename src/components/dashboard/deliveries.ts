@@ -1,4 +1,4 @@
-// A webhook's deliveries (platform §6), newest first a page at a time: status, block, attempts and
+// A webhook's deliveries (docs/webhooks.md#deliveries-log), newest first a page at a time: status, block, attempts and
 // the last answer; each opens to every attempt and the payload that was POSTed.
 import type { DashboardTexts } from './client-texts.ts';
 import { el, formatNumber, formatTime } from './dom.ts';

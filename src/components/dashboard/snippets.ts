@@ -1,5 +1,5 @@
 // Ready-to-paste examples of an app's endpoint (pure: unit-tested): a JSON-RPC call with curl,
-// and a viem client, each holding the URL with the key (platform §1, §3).
+// and a viem client, each holding the URL with the key (docs/hosts-and-paths.md#node-url, docs/json-rpc.md#upstreams).
 
 /** What stands in the examples for a key not shown yet. */
 export const KEY_PLACEHOLDER = '<API_KEY>';

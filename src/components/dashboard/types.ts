@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { webhookComponentSchemas } from '../../webhooks/api/operations.ts';
 import type * as schemas from '../../dashboard/schemas.ts';
 
-// What the dashboard's endpoints answer (platform §8), as the backend's schemas declare it.
+// What the dashboard's endpoints answer (docs/dashboard.md#endpoints), as the backend's schemas declare it.
 
 export type Account = z.infer<typeof schemas.Account>;
 export type Session = z.infer<typeof schemas.SessionState>;

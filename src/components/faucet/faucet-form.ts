@@ -1,4 +1,4 @@
-// Browser side of the faucet page: inline validation, send, then status polling (spec 4.1, 4.2, 3).
+// Browser side of the faucet page: inline validation, send, then status polling (docs/website.md#faucet-send, docs/website.md#faucet-status).
 import type { FaucetError, FaucetSendSuccess, FaucetTransactionStatus } from '../../faucet/bodies.ts';
 import { DEV_TURNSTILE_TOKEN } from '../../faucet/development-token.ts';
 

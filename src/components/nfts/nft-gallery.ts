@@ -1,4 +1,4 @@
-// Browser side of the demo wallet's NFT gallery: getNFTs (spec 2.11, platform §5) page by page
+// Browser side of the demo wallet's NFT gallery: getNFTs (docs/nft-data.md#getnfts-and-getnftsforowner) page by page
 // through `pageKey`, each NFT a card of the grid as its page arrives.
 import type { OwnedNftBody, OwnedNftsBody } from '../../nfts/api/schemas.ts';
 
@@ -8,7 +8,7 @@ export type NftGalleryTexts = Record<'loading' | 'empty' | 'collection' | 'token
   failed: [before: string, after: string];
 };
 
-/** The largest page getNFTs gives (platform §5), so the wallet comes in as few requests as it can. */
+/** The largest page getNFTs gives (docs/nft-data.md#getnfts-and-getnftsforowner), so the wallet comes in as few requests as it can. */
 const pageSize = 100;
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: string | null, text?: string): HTMLElementTagNameMap[K] {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Apps and keys, and the usage meter's per-minute sums (platform §2). Usage rows name an app
+// Apps and keys, and the usage meter's per-minute sums (docs/keys-and-limits.md#usage-metering). Usage rows name an app
 // without a foreign key: the demo app is no row, and usage outlives a deleted app.
 
 export async function up(db: Kysely<unknown>): Promise<void> {

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// The transfer index (src/indexer/, platform §4–6): per network a checkpoint and a leader lease,
+// The transfer index (src/indexer/, docs/token-data.md#transfer-indexer): per network a checkpoint and a leader lease,
 // the hashes of recent blocks (to find where a reorg forked), every transfer, and the two views the
 // products read: ERC-20 contracts per holder and NFT balances per owner. Addresses are lowercase
 // hex; token ids and amounts decimal text (uint256 fits neither engine's integers).
@@ -84,7 +84,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('last_log_index', 'integer', (column) => column.notNull())
     .addPrimaryKeyConstraint('indexer_nft_balances_key', ['network', 'owner', 'contract', 'token_id'])
     .execute();
-  // An owner's NFTs newest transfer first (platform §5 orderBy=transferTime), and a token's owners.
+  // An owner's NFTs newest transfer first (docs/nft-data.md#getnfts-and-getnftsforowner orderBy=transferTime), and a token's owners.
   await db.schema
     .createIndex('indexer_nft_balances_by_transfer')
     .on('indexer_nft_balances')

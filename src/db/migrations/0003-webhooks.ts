@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// NFT webhooks (platform §6): account auth tokens for their API, the webhooks, a durable outbox of
+// NFT webhooks (docs/webhooks.md#outbox): account auth tokens for their API, the webhooks, a durable outbox of
 // deliveries (one payload each, ordered per webhook by `seq`, claimed by one delivery process at a
 // time through `claimed_by`/`claim_expires_at`), every attempt, and which transfers each webhook was
 // sent (a reorg that undoes one sends it again with `removed: true`). Deleting a webhook deletes

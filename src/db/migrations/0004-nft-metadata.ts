@@ -1,6 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
-// NFT metadata and media (src/nfts/metadata/, src/nfts/media/, platform §5): a token's metadata as
+// NFT metadata and media (src/nfts/metadata/, src/nfts/media/, docs/nft-data.md#metadata-store-and-worker): a token's metadata as
 // last fetched; each image URI's outcome, keyed by the SHA-256 of the URI (URIs may be long data:
 // URIs, too long to index); and the images themselves, content-addressed by the SHA-256 of their
 // bytes, with a thumbnail and a PNG, in the database so every server process serves them.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// NFT contract facts (src/nfts/contracts/, platform §5), cached per network, chain and contract: the
+// NFT contract facts (src/nfts/contracts/, docs/nft-data.md#contract-facts), cached per network, chain and contract: the
 // chain is named by its genesis hash, so a reset devnet's contracts are never answered with the old
 // chain's facts. What cannot change (the deployment once found, ERC-165's answer) is kept; name,
 // symbol, total supply and what the index says are read again after a TTL.

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Token prices (src/prices/, platform §7): every source observation the sampler recorded (what each
+// Token prices (src/prices/, docs/prices.md#history): every source observation the sampler recorded (what each
 // answer traces to), the latest aggregate per token (or why there is none), and the aggregates at
 // 5m, 1h and 1d boundaries that the historical endpoint answers from. Values are decimal strings,
 // exact at 18 places; times are milliseconds since the epoch.

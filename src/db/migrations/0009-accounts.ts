@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Dashboard accounts and their sessions (platform §8). An account's id (`acc_` + 16 hex digits) is
+// Dashboard accounts and their sessions (docs/dashboard.md#accounts). An account's id (`acc_` + 16 hex digits) is
 // the owner id of its apps, auth tokens and webhooks. Emails are stored trimmed and lowercased, so
 // the unique constraint is the case-blind one. A session is kept by the SHA-256 of its cookie's
 // value only; deleting an account deletes its sessions.

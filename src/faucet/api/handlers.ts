@@ -7,7 +7,7 @@ import type { RequestContext } from '../../api/operation.ts';
 import type { FaucetHandlers } from './operations.ts';
 import { jsonResponse } from '../../api/responses.ts';
 
-// The faucet service (src/faucet/) behind the faucet operations (spec 4.1, 4.2). Inputs arrive
+// The faucet service (src/faucet/) behind the faucet operations (docs/website.md#faucet-send, docs/website.md#faucet-status). Inputs arrive
 // validated (steps 1–3 of the send); every answer is 2.2 / 2.4 or a FaucetError from the one
 // error table (src/errors/codes.ts). Answers depend on chain state and limits, so none is cached.
 

@@ -5,7 +5,7 @@ import { faucetErrorResponse } from '../../errors/faucet-body.ts';
 import { defineOperation, type ApiOperation, type InputFailure, type OperationInput, type ResponseSpec } from '../../api/operation.ts';
 import { Address, TransactionHash } from '../../api/schemas.ts';
 
-// The faucet operations (spec 4.1, 4.2): their inputs, responses and input-error mapping live
+// The faucet operations (docs/website.md#faucet-send, docs/website.md#faucet-status): their inputs, responses and input-error mapping live
 // here; the service behind them is injected as FaucetHandlers (src/faucet/ provides it).
 
 /** 2.1 */
@@ -42,7 +42,7 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
     path: '/api/faucets/{faucetId}/send',
     summary: "Send the network's drip amount to an address",
     description:
-      'Needs a CAPTCHA token from the faucet page of the network ({base_url}/faucets/{faucetId}). Rate limited per address per network and subject to anti-sybil checks (spec 8.1). Branch on `statusCode`, never on the text.',
+      'Needs a CAPTCHA token from the faucet page of the network ({base_url}/faucets/{faucetId}). Rate limited per address per network and subject to anti-sybil checks (docs/website.md#faucet-limits). Branch on `statusCode`, never on the text.',
     tags: ['Faucet'],
     params,
     body: { schema: FaucetSendRequest, maxBytes: faucetSendMaxBytes, description: 'Recipient and CAPTCHA token.' },
@@ -60,7 +60,7 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
     path: '/api/faucets/{faucetId}/status',
     summary: 'Status of a faucet transaction',
     description:
-      'Reads the receipt of a hash returned by the send. A hash the node has no receipt for yet is `pending` with HTTP 200: poll again, it is not an error (spec 3).',
+      'Reads the receipt of a hash returned by the send. A hash the node has no receipt for yet is `pending` with HTTP 200: poll again, it is not an error.',
     tags: ['Faucet'],
     params,
     query: z.object({ transactionHash: TransactionHash.describe('Hash returned by the send: 0x followed by 64 hexadecimal digits.') }),
@@ -75,7 +75,7 @@ export function faucetOperations(faucetIds: readonly string[], faucetId: z.ZodTy
   return [send, status];
 }
 
-/** Spec 7.1 precedence: body unreadable, then faucet id, then address, then token. */
+/** docs/website.md#order-of-checks precedence: body unreadable, then faucet id, then address, then token. */
 function faucetSendInvalid(failures: InputFailure[], unsupported: () => Response): Response {
   const body = failures.find((failure) => failure.part === 'body');
   const raw = body?.reason === 'invalid' ? body.input : undefined;

@@ -4,7 +4,7 @@ import type { MarketplaceMetadata, NftContractFacts, NftMetadataRecord, NftToken
 import type { MintPoint, TransferPoint } from './index-reads.ts';
 import type { MarketplaceMetadataBody, NftBody, NftContractBody } from './schemas.ts';
 
-// Builds the objects of spec 2.11 from the index, a token's metadata record and its contract's facts;
+// Builds the objects of docs/nft-data.md#nft-object from the index, a token's metadata record and its contract's facts;
 // what no source knows is null, never left out.
 
 const EMPTY_MARKETPLACE: MarketplaceMetadata = {
@@ -33,7 +33,7 @@ function marketplaceBody(metadata: MarketplaceMetadata): MarketplaceMetadataBody
   return { ...metadata, twitterUsername: metadata.socialUsername };
 }
 
-/** spec 2.11 `contract`; `kind` stands in for the type when the facts are missing. */
+/** docs/nft-data.md#nft-object `contract`; `kind` stands in for the type when the facts are missing. */
 export function contractBody(address: Address, kind: NftKind | null, facts: NftContractFacts | undefined): NftContractBody {
   const marketplace = marketplaceBody(facts?.marketplaceMetadata ?? EMPTY_MARKETPLACE);
   return {
@@ -45,7 +45,7 @@ export function contractBody(address: Address, kind: NftKind | null, facts: NftC
     contractDeployer: facts?.contractDeployer ? getAddress(facts.contractDeployer) : null,
     deployedBlockNumber: facts?.deployedBlockNumber ?? null,
     marketplaceMetadata: marketplace,
-    // alchemy-sdk 3 reads the marketplace data as `openSeaMetadata`; spec 2.11 names it marketplaceMetadata: both are sent.
+    // alchemy-sdk 3 reads the marketplace data as `openSeaMetadata`; docs/nft-data.md#nft-object names it marketplaceMetadata: both are sent.
     openSeaMetadata: marketplace,
     isSpam: facts?.isSpam ?? null,
     spamClassifications: facts?.spamClassifications ?? [],
@@ -65,7 +65,7 @@ export interface NftParts {
 /** Why a token has no record: its fetch did not finish within the request's time, or none was asked. */
 const NOT_FETCHED = 'metadata not fetched yet; ask again later or with a longer tokenUriTimeoutInMs';
 
-/** spec 2.11's entry without the owner's balance and acquiredAt. */
+/** docs/nft-data.md#nft-object's entry without the owner's balance and acquiredAt. */
 export function nftBody(parts: NftParts): NftBody {
   const { record, mint } = parts;
   return {

@@ -4,7 +4,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 import type { NftContractFacts } from '../nft-sources.ts';
 import { ownerContracts } from './index-reads.ts';
 
-// excludeFilters[] / includeFilters[] of an owner's NFTs (platform §5), decided per contract so that
+// excludeFilters[] / includeFilters[] of an owner's NFTs (docs/nft-data.md#filters-spam-and-airdrops), decided per contract so that
 // pages, pageKey and totalCount stay exact (the index pages over the allowed contracts):
 // - SPAM: the contract's facts say `isSpam: true` (its spamClassifications name the rules it matched).
 // - AIRDROPS: the contract is classified as a mass airdrop (a spamClassifications entry naming an

@@ -57,7 +57,7 @@ function metadataHandlers(context: NftApiContext) {
       ownedNfts = page.nfts.map(
         (nft): OwnedNftIdBody => ({
           contract: { address: nft.contract },
-          // alchemy-sdk 3 reads `contractAddress` when metadata is omitted; spec 2.11 nests it in `contract`: both are sent.
+          // alchemy-sdk 3 reads `contractAddress` when metadata is omitted; docs/nft-data.md#nft-object nests it in `contract`: both are sent.
           contractAddress: nft.contract,
           tokenId: nft.tokenId,
           tokenType: tokenTypeOf(nft.kind, undefined),

@@ -3,7 +3,7 @@ import { getAddress, type Address, type Hex } from 'viem';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import { ZERO_ADDRESS, type NftKind } from '../../transfers/transfer.ts';
 
-// What the NFT answers read from the transfer index besides an owner's page (spec 2.11 `mint`,
+// What the NFT answers read from the transfer index besides an owner's page (docs/nft-data.md#nft-object `mint`,
 // `acquiredAt`): a token's mint is its first transfer from the zero address; an owner acquired a token
 // at the last transfer that gave it to them.
 

@@ -67,7 +67,7 @@ const error = (status: number, when: string): [number, ResponseSpec] => [status,
 
 function responses(answer: z.ZodType, notFound = '`not_found`: the token or contract is not in the index.'): Record<number, ResponseSpec> {
   return Object.fromEntries([
-    [200, { description: 'The answer.', content: { 'application/json': answer } }],
+    [200, { description: 'The answer (docs/nft-data.md#endpoints).', content: { 'application/json': answer } }],
     error(400, '`bad_request`: a parameter is missing or invalid; the message names it.'),
     error(401, '`unauthorized`: the key is missing or unknown.'),
     error(403, '`forbidden`: the app is disabled, or not allowed on this network or from this Origin.'),
@@ -127,7 +127,7 @@ const NO_CONTRACT = '`not_found`: the index holds no NFT of the contract.';
 export const nftOperations = [
   endpoint({
     name: 'getNFTs',
-    summary: 'The NFTs a wallet owns, one page at a time (spec 4.12); the same answer as getNFTsForOwner.',
+    summary: 'The NFTs a wallet owns, one page at a time (docs/nft-data.md#getnfts-and-getnftsforowner); the same answer as getNFTsForOwner.',
     computeUnits: 100,
     query: NftsForOwnerQuery,
     answer: OwnedNfts,
@@ -323,7 +323,7 @@ export const nftProduct: RestProduct<NftApi> = {
     tags: [
       {
         name: 'NFT',
-        description: 'NFTs by owner and by contract, owners, metadata, contract facts, collections, spam and traits, from the transfer index (platform §5).',
+        description: 'NFTs by owner and by contract, owners, metadata, contract facts, collections, spam and traits, from the transfer index (docs/nft-data.md#endpoints).',
       },
     ],
     components: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The answers of the NFT endpoints (spec 2.11, platform §5) as zod schemas: the node's OpenAPI
+// The answers of the NFT endpoints (docs/nft-data.md#nft-object) as zod schemas: the node's OpenAPI
 // document is generated from them and the tests validate answers against that document. Every field
 // of 2.11 is present; null where it is unknown.
 
@@ -82,7 +82,7 @@ const nftFields = {
   timeLastUpdated: nullable(IsoTime).describe('When the metadata was fetched; null when it has not been yet.'),
 };
 
-export const Nft = z.object(nftFields).describe("One NFT (spec 2.11's entry, without the owner's balance and acquiredAt).");
+export const Nft = z.object(nftFields).describe("One NFT (docs/nft-data.md#nft-object's entry, without the owner's balance and acquiredAt).");
 
 export const OwnedNft = z
   .object({
@@ -90,7 +90,7 @@ export const OwnedNft = z
     balance: Decimal.describe('Decimal; 1 for ERC-721 and legacy NFTs.'),
     acquiredAt: z.object({ blockTimestamp: nullable(IsoTime), blockNumber: nullable(z.int()) }),
   })
-  .describe('spec 2.11');
+  .describe('docs/nft-data.md#nft-object');
 
 /** `withMetadata=false`: the token fields alone. */
 export const OwnedNftId = z.object({

@@ -1,7 +1,7 @@
 import type { Address, Hex } from 'viem';
 import type { ContractReader } from '../../chain/contract-reader.ts';
 
-// What the contract reader asks of a network's chain (platform §5): the token core's reads (calls
+// What the contract reader asks of a network's chain (docs/nft-data.md#contract-facts): the token core's reads (calls
 // at a block through Multicall3, code at a block), and the few calls that find where a contract was
 // created. Node answers are returned as given (`unknown`) and checked by the pure readers in
 // creation.ts, since nodes differ in what they support and how they spell it.

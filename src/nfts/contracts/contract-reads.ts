@@ -4,7 +4,7 @@ import { readInOneCall, type ContractRead, type ReadOutcome } from '../../chain/
 import type { NftKind } from '../../transfers/transfer.ts';
 import type { ContractReader } from '../../chain/contract-reader.ts';
 
-// A contract's facts as the chain states them (platform §5), many contracts read in one Multicall3
+// A contract's facts as the chain states them (docs/nft-data.md#contract-facts), many contracts read in one Multicall3
 // aggregate3 at one block: ERC-165 support for ERC-721 and ERC-1155 (and 0xffffffff, which a real
 // ERC-165 contract denies, so a contract answering "yes" to everything is taken at nothing),
 // name(), symbol(), totalSupply() (ERC-721 Enumerable, ERC-1155 Supply, legacy NFTs; null where

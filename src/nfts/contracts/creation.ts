@@ -1,7 +1,7 @@
 import { getAddress, isAddress, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 
-// Who created a contract, from what a node says of the block it first has code in (platform §5:
+// Who created a contract, from what a node says of the block it first has code in (docs/nft-data.md#contract-facts:
 // `contractDeployer` found on chain). Pure readers of node answers: a receipt's contractAddress for
 // a plain deployment, a CREATE or CREATE2 frame for one made by a factory (the local world deploys
 // through the deterministic CREATE2 deployer), or the node's own index of creations (Otterscan's API).

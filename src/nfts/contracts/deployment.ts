@@ -3,7 +3,7 @@ import { ContractReadError } from '../../chain/contract-reader.ts';
 import type { NftChain } from './chain.ts';
 import { creationFromOtterscan, creatorFromCallTraces, creatorFromParityTraces, creatorFromReceipts, minedSender } from './creation.ts';
 
-// Where and by whom a contract was deployed, found on chain (platform §5): the first block with code
+// Where and by whom a contract was deployed, found on chain (docs/nft-data.md#contract-facts): the first block with code
 // at the address (a binary search of eth_getCode by block, which needs archive state), then the
 // transaction in that block that created it (receipts, else the callTracer, else parity traces).
 // A node that keeps no old state may still know the creation from its own traces (Otterscan's

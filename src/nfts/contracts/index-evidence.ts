@@ -4,7 +4,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 import { ZERO_ADDRESS, type NftKind } from '../../transfers/transfer.ts';
 import type { SampleToken } from './contract-reads.ts';
 
-// What the transfer index knows of a contract (platform §5), for its token type when ERC-165 says
+// What the transfer index knows of a contract (docs/nft-data.md#contract-facts), for its token type when ERC-165 says
 // nothing and for the spam rules: the kinds of NFT event it emitted, how many, its largest mint to
 // newcomers, and one token someone holds. The same queries on both engines.
 

@@ -9,7 +9,7 @@ import { contentLocation } from '../../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../../site/records.ts';
 import type { MarketplaceMetadata, NftCollection, NftRegistryCollection } from '../nft-sources.ts';
 
-// The collections registry (platform §5): content/collections/<slug>.yaml says what a marketplace
+// The collections registry (docs/nft-data.md#collections-registry): content/collections/<slug>.yaml says what a marketplace
 // would say of a collection (its name, description, links, images, safelist status, floor price),
 // which the chain cannot: `contract.marketplaceMetadata` and `collection` come from it, null where it
 // says nothing. A collection is listed on networks by address and on the local world by the id of its
@@ -88,7 +88,7 @@ interface RegistryOptions {
   dir?: string;
 }
 
-/** spec 2.11 `contract.marketplaceMetadata` of a contract: what its registry entry says, every field null without one. */
+/** docs/nft-data.md#collections-registry `contract.marketplaceMetadata` of a contract: what its registry entry says, every field null without one. */
 export function marketplaceMetadataOf(entry: CollectionEntry | null): MarketplaceMetadata {
   return {
     floorPrice: entry?.floorPrice ?? null,
@@ -105,7 +105,7 @@ export function marketplaceMetadataOf(entry: CollectionEntry | null): Marketplac
   };
 }
 
-/** spec 2.11 `collection`: null for a contract the registry does not list. */
+/** docs/nft-data.md#collections-registry `collection`: null for a contract the registry does not list. */
 export function collectionOf(entry: CollectionEntry | null): NftCollection | null {
   return entry ? { name: entry.name, slug: entry.slug, externalUrl: entry.externalUrl ?? null, bannerImageUrl: entry.bannerImageUrl ?? null } : null;
 }

@@ -13,7 +13,7 @@ import { readIndexEvidence, type IndexEvidence } from './index-evidence.ts';
 import { collectionOf, marketplaceMetadataOf, type CollectionsRegistry } from './registry.ts';
 import { classifySpam } from './spam-rules.ts';
 
-// The NFT endpoints' contract facts (spec 2.11 `contract`, platform §5): name, symbol, total supply
+// The NFT endpoints' contract facts (docs/nft-data.md#contract-object `contract`, docs/nft-data.md#contract-facts): name, symbol, total supply
 // and ERC-165 type read from the chain in one Multicall3 call per batch at one block, the deployment
 // found on chain, the index's evidence for the type and the spam rules, and the collections registry.
 // Cached in the database per chain (genesis hash): what never changes for good, the rest for a TTL.

@@ -1,6 +1,6 @@
 import type { MassMint } from './index-evidence.ts';
 
-// Spam from stated rules (platform §5): each rule is a pure function of facts read from the index and
+// Spam from stated rules (docs/nft-data.md#spam-rules): each rule is a pure function of facts read from the index and
 // the chain, and its name is what `spamClassifications` lists when it matches. A contract is spam
 // when any rule matches; whether it is spam is unknown (null) until the index holds an NFT transfer
 // of it. The rules and their reasons are documented in src/nfts/README.md.

@@ -4,7 +4,7 @@ import { loadUri, type LoadUriOptions } from '../load-uri.ts';
 import { readImageOutcome, storeImageOutcome } from './media-table.ts';
 import { renderImage } from './render.ts';
 
-// Each image URI fetched once (platform §5): its outcome is stored by URI, so the 500 tokens of a
+// Each image URI fetched once (docs/nft-data.md#media): its outcome is stored by URI, so the 500 tokens of a
 // collection that share one image cost one fetch; requests for a URI already being fetched in this
 // process wait for that fetch. data: URIs are decoded without a request (load-uri.ts).
 

@@ -3,7 +3,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 import { readMediaBody } from './media-table.ts';
 import { MEDIA_PATH_PREFIX, parseMediaPath } from './media-urls.ts';
 
-// GET /nft-media/<sha256>[/thumbnail|/png] (platform §5): the stored images, read from the
+// GET /nft-media/<sha256>[/thumbnail|/png] (docs/nft-data.md#media): the stored images, read from the
 // database. A hash names its bytes for good, so answers are cached immutably and revalidate by
 // ETag. An SVG original is served under a CSP that runs no script and loads nothing (sandbox
 // also makes it a unique origin when opened as a page); its renderings are rasters.

@@ -1,4 +1,4 @@
-// Where Crucible serves a stored image (platform §5): on the site's origin, by the SHA-256 of the
+// Where Crucible serves a stored image (docs/nft-data.md#media): on the site's origin, by the SHA-256 of the
 // original bytes, so a URL never changes meaning and is cached for good.
 
 export const MEDIA_PATH_PREFIX = '/nft-media/';

@@ -1,12 +1,12 @@
 import sharp, { type Metadata, type Sharp } from 'sharp';
 import type { NftFetchErrorCode } from '../fetch-error.ts';
 
-// An NFT image measured and rendered (platform §5): its type read from the bytes by libvips (never
+// An NFT image measured and rendered (docs/nft-data.md#media): its type read from the bytes by libvips (never
 // from the origin's Content-Type), a thumbnail at most THUMBNAIL_SIDE px on its longer side and a
 // PNG at most PNG_SIDE px. SVG is rasterised by librsvg, scripts never run; an animated image's
 // renderings are its first frame.
 
-/** spec 2.11 `thumbnailUrl`: at most this many pixels on the longer side. */
+/** docs/nft-data.md#media `thumbnailUrl`: at most this many pixels on the longer side. */
 export const THUMBNAIL_SIDE = 256;
 /** The PNG rendering's longer side at most: a bound on what one image costs to store and serve. */
 export const PNG_SIDE = 1024;

@@ -6,7 +6,7 @@ import type { NftRef } from '../nft-sources.ts';
 import { resolveTokenUri } from '../token-uri.ts';
 import type { TokenUriRead } from './token-uri-calls.ts';
 
-// A token's metadata from what its contract's tokenURI/uri returned (platform §5): ERC-1155 `{id}`
+// A token's metadata from what its contract's tokenURI/uri returned (docs/nft-data.md#metadata-fetching): ERC-1155 `{id}`
 // substituted, the document loaded (data: decoded, anything else fetched safely) and parsed. Every
 // failure is a value whose reason is `raw.error`.
 
@@ -55,7 +55,7 @@ export async function fetchMetadata(token: NftRef, read: TokenUriRead, load: Loa
   };
 }
 
-/** spec 2.11 `tokenUri`: what a client can fetch (ipfs:// and ar:// through the gateways); data: and unusable URIs as given; null when empty. */
+/** docs/nft-data.md#nft-object `tokenUri`: what a client can fetch (ipfs:// and ar:// through the gateways); data: and unusable URIs as given; null when empty. */
 function clientUri(uri: string, load: LoadUriOptions): string | null {
   if (uri.trim() === '') return null;
   const resolved = resolveTokenUri(uri, load.gateways);

@@ -11,7 +11,7 @@ import { fetchMetadata, isPassingFailure, type FetchedMetadata } from './fetch-m
 import { insertRecord, metadataRow, readDocuments, readRecords, replaceRecord, touchRecord, type StoredNftMetadata } from './metadata-table.ts';
 import { readTokenUris, type TokenUriRead } from './token-uri-calls.ts';
 
-// The NFT metadata store (platform §5): records in the database, fetched when first asked for and
+// The NFT metadata store (docs/nft-data.md#metadata-store-and-worker): records in the database, fetched when first asked for and
 // refreshed by the worker. A fetch reads the token URIs of all its tokens in one Multicall3 call at
 // one block, then loads each document and its image with bounded concurrency. Requests for a token
 // already being fetched in this process wait for that fetch instead of starting another.

@@ -3,7 +3,7 @@ import { readInOneCall } from '../../chain/multicall-reads.ts';
 import type { ContractReader } from '../../chain/contract-reader.ts';
 import type { NftRef } from '../nft-sources.ts';
 
-// The token URIs of many NFTs in one Multicall3 eth_call at one block (platform §5): ERC-721's
+// The token URIs of many NFTs in one Multicall3 eth_call at one block (docs/nft-data.md#metadata-fetching): ERC-721's
 // tokenURI(id), ERC-1155's uri(id) (its `{id}` left in: what the contract returned). Each read may
 // fail on its own (a revert, no such function, not a string): its failure is a value, `raw.error`.
 // A legacy NFT (CryptoPunks-style, before ERC-721) is asked tokenURI too; it has none.

@@ -4,7 +4,7 @@ import type { DatabaseSchema } from '../../db/schema.ts';
 import type { NftRef } from '../nft-sources.ts';
 import type { NftMetadataStore } from './store.ts';
 
-// The metadata worker (platform §5): fetches the metadata of every NFT the transfer index holds
+// The metadata worker (docs/nft-data.md#metadata-store-and-worker): fetches the metadata of every NFT the transfer index holds
 // that has no record yet, and fetches again records older than the TTL, or than the retry interval
 // when their document or image failed (a collection not yet revealed answers 404 for a while). A
 // refresh that changes a token's metadata calls the store's onMetadataChange in the transaction

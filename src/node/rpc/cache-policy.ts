@@ -1,7 +1,7 @@
 import type { RpcMethod } from './method.ts';
 import { blockNumberOf } from './schemas/primitives.ts';
 
-// Whether one answer may be kept (platform §3: chain id, lookups by hash of mined data, blocks
+// Whether one answer may be kept (docs/json-rpc.md#answer-cache: chain id, lookups by hash of mined data, blocks
 // deeper than the network's finality depth), by the method's cache policy. Errors are never
 // kept; the gateway asks only about results.
 

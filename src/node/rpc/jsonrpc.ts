@@ -2,7 +2,7 @@ import type { RpcErrorObject, RpcFailure } from '../../errors/json-rpc.ts';
 import { rpcFailure } from './errors.ts';
 import { MAX_BATCH } from './limits.ts';
 
-// JSON-RPC 2.0 bodies (interface 2.8, platform §3): parsing a request body into calls, and
+// JSON-RPC 2.0 bodies (docs/json-rpc.md#requests): parsing a request body into calls, and
 // building the answer. A request without `id` is a notification: it is carried out but gets no
 // entry in the answer. `params` must be an array (by-position): a by-name object is an invalid
 // request, because the spec says params is a list; an omitted or null `params` means [].

@@ -1,4 +1,4 @@
-// Request limits of the JSON-RPC gateway (platform §3).
+// Request limits of the JSON-RPC gateway (docs/json-rpc.md#requests).
 
 /** The largest body the gateway reads: 2 MiB. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -14,3 +14,9 @@ export const MAX_LOGS_FILTER_ADDRESSES = 1_000;
 
 /** The most topics one position of a log filter's topics may list (its alternatives). */
 export const MAX_LOGS_FILTER_TOPICS = 1_000;
+
+/**
+ * The most addresses one transactions subscription may name in total (alchemy_pendingTransactions'
+ * fromAddress and toAddress together, alchemy_minedTransactions' addresses), as the incumbent documents.
+ */
+export const MAX_TRANSACTION_FILTER_ADDRESSES = 1_000;

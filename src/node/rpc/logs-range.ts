@@ -2,7 +2,7 @@ import type { RpcMethod } from './method.ts';
 import { blockNumberOf } from './schemas/primitives.ts';
 import type { LogFilter } from './schemas/requests.ts';
 
-// The block-range limit of log filters (platform §3): eth_getLogs, and eth_newFilter, whose
+// The block-range limit of log filters (docs/json-rpc.md#eth_getlogs-range-limit): eth_getLogs, and eth_newFilter, whose
 // eth_getFilterLogs would otherwise read any range for one call. A range of more blocks is refused
 // with -32602 naming the limit. validateCall refuses ranges it can measure from the params alone
 // (numbers, `earliest`); the gateway measures the rest once it has resolved the tags against the head.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// What the registry knows of one JSON-RPC method (platform §3): its docs text, params and result,
+// What the registry knows of one JSON-RPC method (docs/json-rpc.md#method-registry): its docs text, params and result,
 // compute-unit cost, cache policy, retry and transport rules, and a local answer where the
 // gateway needs no upstream. Method families define their entries with defineRpcMethod.
 
@@ -63,11 +63,11 @@ interface LocalAnswerContext {
   openRpcDocument(): JsonValue;
 }
 
-/** A cross-param rule: which param is wrong and what to say after its name. */
-interface ParamProblem {
-  index: number;
-  problem: string;
-}
+/**
+ * A cross-param rule: which param is wrong and what to say after its name; or the issue of a schema
+ * the rule chose for a param's value (its path starting at the param's index), worded as schema issues are.
+ */
+type ParamProblem = { index: number; problem: string } | { issue: z.core.$ZodIssue };
 
 export interface RpcMethod {
   name: string;
@@ -78,7 +78,7 @@ export interface RpcMethod {
   category: RpcCategory;
   params: readonly RpcParam[];
   result: RpcResult;
-  /** Cost of one call (platform §2); a batch costs the sum. */
+  /** Cost of one call (docs/keys-and-limits.md#compute-units); a batch costs the sum. */
   computeUnits: number;
   /** Cost of each notification a subscription sends (eth_subscribe only). */
   notificationComputeUnits?: number;
@@ -88,7 +88,7 @@ export interface RpcMethod {
   transport: RpcTransport;
   filterAffinity?: FilterAffinity;
   /**
-   * Answered by one of Crucible's data products (platform §4–5) over the network's chain and the
+   * Answered by one of Crucible's data products (docs/json-rpc.md#vendor-methods) over the network's chain and the
    * transfer index: never sent upstream as it is. A network without that product refuses the call.
    */
   served?: boolean;

@@ -3,7 +3,7 @@ import { MAX_LOGS_BLOCK_RANGE } from './logs-range.ts';
 import { type JsonSchema, jsonSchemaOf, type RpcMethod, type RpcParam } from './method.ts';
 import { rpcRegistry, type RpcRegistry } from './registry.ts';
 
-// The OpenRPC 1.2.6 document of one network's endpoint (platform §3): rpc.discover answers it and
+// The OpenRPC 1.2.6 document of one network's endpoint (docs/json-rpc.md#openrpc-document): rpc.discover answers it and
 // {node_url}/openrpc.json serves it. Everything in it comes from the registry; the CU cost, cache
 // policy and transport ride along as x- extension fields.
 

@@ -10,7 +10,7 @@ import { subscriptionMethods } from './methods/subscriptions.ts';
 import { transactionMethods } from './methods/transactions.ts';
 import { vendorMethods } from './methods/vendor.ts';
 
-// The one method registry (platform §3): what is not in it is refused with -32601, and so is
+// The one method registry (docs/json-rpc.md#method-registry): what is not in it is refused with -32601, and so is
 // anything that signs with node-held keys or controls the node, whatever an upstream supports.
 
 /** Refused families, for the refusal and the docs: they use node-held accounts or control the node. */
@@ -33,7 +33,7 @@ export function isBlockedMethod(name: string): boolean {
   return blockedMethodFamilies.some((family) => (family.match === 'exact' ? name === family.pattern : name.startsWith(family.pattern)));
 }
 
-/** Vendor methods are crucible_<x>; the incumbent's alchemy_<x> names the same method (platform §4). */
+/** Vendor methods are crucible_<x>; the incumbent's alchemy_<x> names the same method (docs/json-rpc.md#vendor-methods). */
 export const VENDOR_PREFIX = 'crucible_';
 export const VENDOR_ALIAS_PREFIX = 'alchemy_';
 

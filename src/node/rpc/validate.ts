@@ -8,7 +8,7 @@ import { rpcRegistry, type RpcRegistry } from './registry.ts';
 import { mustBePhrase } from './schemas/primitives.ts';
 import type { LogFilter } from './schemas/requests.ts';
 
-// A well-formed call checked against the registry (platform §3): unknown or blocked methods are
+// A well-formed call checked against the registry (docs/json-rpc.md#method-registry): unknown or blocked methods are
 // -32601, params that do not fit the method's schemas are -32602 naming the parameter. What passes
 // comes back normalized: omitted optional params that have a default filled in, trailing omitted
 // ones dropped, so every upstream (and the cache) sees the same call.
@@ -58,7 +58,8 @@ function validateParams(method: RpcMethod, params: readonly unknown[]): ParamsCh
   );
   while (normalized.length > 0 && (normalized.at(-1) === undefined || normalized.at(-1) === null)) normalized.pop();
   const problem = method.checkParams?.(normalized) ?? rangeProblem(method, normalized, null);
-  if (problem) return { ok: false, detail: `${paramPath(method, problem.index, [])} ${problem.problem}` };
+  if (problem)
+    return { ok: false, detail: 'issue' in problem ? issueDetail(method, problem.issue) : `${paramPath(method, problem.index, [])} ${problem.problem}` };
   return { ok: true, params: normalized };
 }
 

@@ -1,6 +1,6 @@
 import { createUpstream, UpstreamError, type Upstream, type UpstreamHealth } from './upstream.ts';
 
-// A network's upstreams (platform §3): each is probed for its head; calls go to a healthy
+// A network's upstreams (docs/json-rpc.md#upstreams): each is probed for its head; calls go to a healthy
 // one (round robin among them); an idempotent read that meets a connection error, a 5xx or a
 // timeout is retried once on another. eth_sendRawTransaction is never sent twice blindly:
 // before it goes to a second upstream, that upstream is asked whether it knows the transaction.

@@ -2,7 +2,7 @@ import { createKeepAliveClient, type HttpAnswer } from '../../net/keep-alive-cli
 import { OutboundError } from '../../net/outbound-error.ts';
 
 // One upstream JSON-RPC endpoint: POSTs bodies over kept-alive connections (src/net/README.md)
-// and keeps the figures the pool decides with (platform §3): its head, its recent errors, its latency.
+// and keeps the figures the pool decides with (docs/json-rpc.md#upstreams): its head, its recent errors, its latency.
 
 /** Why a call got no JSON-RPC answer: the pool retries idempotent reads on another upstream for these. */
 export class UpstreamError extends Error {

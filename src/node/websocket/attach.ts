@@ -13,10 +13,11 @@ import { countedCaller, createTopicHolds } from './caller-holds.ts';
 import { serveNodeConnection, type NodeConnection } from './connection.ts';
 import { createMemoryWebSocketHolds, type WebSocketHolds } from './holds.ts';
 import { webSocketLimits, type WebSocketLimits } from './limits.ts';
-import { createUpstreamFeed, type UpstreamFeed } from './upstream-feed.ts';
+import { createTransactionFeed, type SubscriptionFeed } from './transaction-feed.ts';
+import { createUpstreamFeed } from './upstream-feed.ts';
 import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
 
-// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), on the server's 'upgrade'
+// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket), on the server's 'upgrade'
 // event. The key, the app's state and network and the Origin are checked before the upgrade: a
 // refusal is the HTTP answer the same request gets over POST (401, 403, 404), and no connection is
 // opened; then the key's open connections are counted, one more than it may hold is refused 429
@@ -56,12 +57,13 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
   // A larger message closes its connection with 1009.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, clientTracking: false });
   const connections = new Set<NodeConnection>();
-  const feeds = new Map<string, UpstreamFeed>();
+  const feeds = new Map<string, SubscriptionFeed>();
 
-  const feedOf = (network: GatewayNetwork): UpstreamFeed => {
+  const feedOf = (network: GatewayNetwork): SubscriptionFeed => {
     let feed = feeds.get(network.id);
     if (!feed) {
-      feed = createUpstreamFeed({ urls: () => network.pool.websocketUrls(), network: network.id, limits, logger });
+      const upstream = createUpstreamFeed({ urls: () => network.pool.websocketUrls(), network: network.id, limits, logger });
+      feed = createTransactionFeed(upstream, { network: network.id, reorgDepth: Number(network.finalityDepth), limits, logger });
       feeds.set(network.id, feed);
     }
     return feed;

@@ -9,9 +9,9 @@ import type { WebSocketLimits } from './limits.ts';
 import { newSubscriptionId, notificationHead, notificationMessage } from './notification.ts';
 import { unpaidRefusal, withRequestIds } from './request-ids.ts';
 import { subscriptionTopicOf } from './subscription-topic.ts';
-import type { UpstreamFeed } from './upstream-feed.ts';
+import type { SubscriptionFeed } from './transaction-feed.ts';
 
-// One client's WebSocket on `{node_url}/v2/<key>` (platform §3): every text message is a JSON-RPC
+// One client's WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket): every text message is a JSON-RPC
 // message answered by the gateway as over HTTP (same methods, errors and compute units), plus
 // eth_subscribe and eth_unsubscribe answered here over the network's upstream feed. Messages are
 // answered concurrently (clients match answers by id); notifications of a subscription arrive in
@@ -41,7 +41,7 @@ export interface NodeConnectionOptions {
   session: NodeSession;
   /** The key and Origin the connection was opened with, checked again at each keepalive. */
   credentials: { key: string; origin: string | null };
-  feed: UpstreamFeed;
+  feed: SubscriptionFeed;
   /** Counts the caller's distinct topics (README "Server limits"): false when one more does not fit. */
   topics: { acquire(topic: string): Promise<boolean>; release(topic: string): void };
   limits: Pick<WebSocketLimits, 'maxInFlight' | 'maxBufferedBytes' | 'maxJsonDepth' | 'subscriptionChargeIntervalMs'> & {
@@ -119,7 +119,7 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
       ws.close(1013, 'notifications are not being delivered fast enough; reconnect and subscribe again');
       return;
     }
-    // Each notification costs compute units (platform §3). Over the caller's limit it is dropped for
+    // Each notification costs compute units (docs/json-rpc.md#subscriptions). Over the caller's limit it is dropped for
     // this subscriber, uncharged, and the connection stays open: the next one that fits is sent.
     // One charged while its subscription is being cancelled is not sent after the cancel's answer.
     const delivery = { subscription, result, charged: undefined as boolean | undefined };

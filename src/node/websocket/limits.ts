@@ -1,7 +1,7 @@
 import { DEFAULT_JSON_MAX_DEPTH } from '../../http/json-depth.ts';
 
 // What one WebSocket client may hold, and how the gateway keeps its upstream subscriptions
-// (platform §3). The subscription cap (100 per connection) and the largest message (2 MiB) are the
+// (docs/json-rpc.md#websocket). The subscription cap (100 per connection) and the largest message (2 MiB) are the
 // gateway's own limits in src/node/rpc/limits.ts; what one key may hold over all its connections
 // is a setting (WebSocketSettings in src/config/node.ts).
 
@@ -25,6 +25,11 @@ export interface WebSocketLimits {
   subscriptionChargeIntervalMs: number;
   /** A message nested deeper is refused (-32600) before it is parsed. */
   maxJsonDepth: number;
+  /**
+   * Pending transactions being read by hash at once for the pending transactions feed, from an
+   * upstream that announces hashes only: beyond it newly announced ones are skipped, not queued.
+   */
+  maxPendingFetches: number;
 }
 
 export const webSocketLimits: WebSocketLimits = {
@@ -36,6 +41,7 @@ export const webSocketLimits: WebSocketLimits = {
   upstreamIdleMs: 30_000,
   subscriptionChargeIntervalMs: 60_000,
   maxJsonDepth: DEFAULT_JSON_MAX_DEPTH,
+  maxPendingFetches: 1_000,
 };
 
 /** The delay before reconnect attempt `attempt` (0 = the first after a drop). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-// What a subscriber receives (platform §3): its own subscription id, and eth_subscription
+// What a subscriber receives (docs/json-rpc.md#subscriptions): its own subscription id, and eth_subscription
 // messages carrying it, in the shape geth and anvil send.
 
 /** A new subscription id: `0x` and 32 hex digits from 128 random bits, so ids cannot be guessed across connections. */

@@ -1,21 +1,44 @@
-// What one upstream subscription serves (platform §3, fan-out): the kind and, for logs, the filter
-// in one normal form, so that callers asking for the same notifications in different spellings
-// (address case, one address or a list of one, trailing null topics) share one upstream
-// subscription. Every rewrite keeps the meaning geth and anvil give the filter.
+import { minedFilterOf, pendingFilterOf, type MinedFilter, type PendingFilter } from './transaction-filters.ts';
 
-export interface SubscriptionTopic {
+// What one subscription topic serves (docs/json-rpc.md#subscriptions, fan-out): the kind and its filter in one normal
+// form, so that callers asking for the same notifications in different spellings (address case,
+// one address or a list of one, trailing null topics, the alchemy_ or crucible_ name) share one
+// topic. The node's own kinds are one upstream subscription each; every rewrite keeps the meaning
+// geth and anvil give the filter. The transactions kinds are derived from the network's upstream
+// feed (transaction-feed.ts): one topic per distinct filter.
+
+/** One upstream eth_subscribe. */
+export interface UpstreamTopic {
   /** Equal for two eth_subscribe calls whose notifications are the same. */
   key: string;
   /** The eth_subscribe params sent upstream. */
   params: unknown[];
 }
 
+export type SubscriptionTopic =
+  | ({ source: 'upstream' } & UpstreamTopic)
+  | { source: 'pending'; key: string; filter: PendingFilter }
+  | { source: 'mined'; key: string; filter: MinedFilter };
+
+/** The kinds' vendor names (crucible_…); the alchemy_ names are the same kinds. */
+const PENDING_TRANSACTIONS = 'crucible_pendingTransactions';
+const MINED_TRANSACTIONS = 'crucible_minedTransactions';
+
 type TopicPosition = string | string[] | null;
 
 /** The topic of eth_subscribe params the registry has validated (`[kind]` or `[kind, options]`). */
 export function subscriptionTopicOf(params: readonly unknown[]): SubscriptionTopic {
-  const upstream = paramsOf(params[0], params[1]);
-  return { key: JSON.stringify(upstream), params: upstream };
+  const [kind, options] = params;
+  if (kind === PENDING_TRANSACTIONS || kind === 'alchemy_pendingTransactions') {
+    const filter = pendingFilterOf(options as Parameters<typeof pendingFilterOf>[0]);
+    return { source: 'pending', key: JSON.stringify([PENDING_TRANSACTIONS, filter]), filter };
+  }
+  if (kind === MINED_TRANSACTIONS || kind === 'alchemy_minedTransactions') {
+    const filter = minedFilterOf(options as Parameters<typeof minedFilterOf>[0]);
+    return { source: 'mined', key: JSON.stringify([MINED_TRANSACTIONS, filter]), filter };
+  }
+  const upstream = paramsOf(kind, options);
+  return { source: 'upstream', key: JSON.stringify(upstream), params: upstream };
 }
 
 /** The kinds are the registry's (src/node/rpc/methods/subscriptions.ts), which has refused any other. */

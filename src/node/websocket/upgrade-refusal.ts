@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 
 // A WebSocket upgrade that is not accepted is answered as a plain HTTP response on the socket
-// (platform §3: the same statuses and bodies as over HTTP), then the socket is closed.
+// (docs/json-rpc.md#websocket: the same statuses and bodies as over HTTP), then the socket is closed.
 
 export function refuseUpgrade(socket: Duplex, status: number, body: string, headers: Record<string, string> = {}): void {
   if (!socket.writable) {

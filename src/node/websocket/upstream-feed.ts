@@ -2,18 +2,21 @@ import WebSocket from 'ws';
 import type { Logger } from '../../api/operation.ts';
 import type { RpcErrorObject } from '../../errors/json-rpc.ts';
 import { reconnectDelay, type WebSocketLimits } from './limits.ts';
-import type { SubscriptionTopic } from './subscription-topic.ts';
+import type { UpstreamTopic } from './subscription-topic.ts';
 
-// One network's subscriptions upstream (platform §3, fan-out): ONE WebSocket connection to an
+// One network's subscriptions upstream (docs/json-rpc.md#subscriptions, fan-out): ONE WebSocket connection to an
 // upstream, and on it one eth_subscribe per topic, made when the topic's first listener joins and
 // cancelled when its last one leaves. Each event is serialized once and handed to every listener.
 // When the connection drops, it reconnects with backoff (to the next URL) and subscribes every
 // live topic again: listeners keep listening and never see the upstream's ids.
 
-/** Receives each event of a topic: the notification's `result` as UTF-8 JSON, shared by every listener (read only). */
-type TopicListener = (result: Buffer) => void;
+/**
+ * Receives each event of a topic: the notification's `result` as UTF-8 JSON, shared by every
+ * listener, and parsed (both read only).
+ */
+export type TopicListener = (result: Buffer, value: unknown) => void;
 
-type FeedJoin =
+export type FeedJoin =
   | { ok: true; leave(): void }
   /** The upstream refused the subscription (its own error, e.g. an unsupported kind). */
   | { ok: false; nodeError: RpcErrorObject }
@@ -24,7 +27,13 @@ type FeedFailure = Exclude<FeedJoin, { ok: true }>;
 
 export interface UpstreamFeed {
   /** Adds a listener to a topic; resolves once the upstream serves the topic (at once when it already does). */
-  join(topic: SubscriptionTopic, listener: TopicListener): Promise<FeedJoin>;
+  join(topic: UpstreamTopic, listener: TopicListener): Promise<FeedJoin>;
+  /**
+   * One call on the open upstream connection, the node whose events the feed relays (so it knows
+   * the block or transaction an event named): its answer, or undefined when no connection is open,
+   * it closed first, or no answer came in time.
+   */
+  request(method: string, params: unknown[]): Promise<UpstreamAnswer | undefined>;
   close(): void;
 }
 
@@ -37,7 +46,7 @@ export interface UpstreamFeedOptions {
 }
 
 interface TopicState {
-  topic: SubscriptionTopic;
+  topic: UpstreamTopic;
   listeners: Set<TopicListener>;
   /** The upstream's id on the current connection; null while (re)subscribing. */
   upstreamId: string | null;
@@ -79,10 +88,17 @@ export function createUpstreamFeed(options: UpstreamFeedOptions): UpstreamFeed {
     socket.ping();
   }, limits.pingIntervalMs).unref();
 
-  const request = (ws: WebSocket, method: string, params: unknown[]): Promise<UpstreamAnswer | undefined> => {
+  /** Resolves with the answer, or with undefined when the connection closes first or `timeoutMs` passes. */
+  const request = (ws: WebSocket, method: string, params: unknown[], timeoutMs?: number): Promise<UpstreamAnswer | undefined> => {
     const id = nextRequestId++;
     return new Promise((resolve) => {
-      pending.set(id, resolve);
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => answered(undefined), timeoutMs);
+      const answered = (answer: UpstreamAnswer | undefined) => {
+        clearTimeout(timer);
+        pending.delete(id);
+        resolve(answer);
+      };
+      pending.set(id, answered);
       ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
   };
@@ -134,8 +150,9 @@ export function createUpstreamFeed(options: UpstreamFeedOptions): UpstreamFeed {
     if (message.method === 'eth_subscription') {
       const state = byUpstreamId.get(String(message.params?.subscription));
       if (!state) return;
-      const result = Buffer.from(JSON.stringify(message.params?.result ?? null));
-      for (const listener of state.listeners) listener(result);
+      const value = message.params?.result ?? null;
+      const result = Buffer.from(JSON.stringify(value));
+      for (const listener of state.listeners) listener(result, value);
       return;
     }
     if (typeof message.id === 'number') {
@@ -205,7 +222,7 @@ export function createUpstreamFeed(options: UpstreamFeedOptions): UpstreamFeed {
     forget(state);
   };
 
-  const topicState = (topic: SubscriptionTopic): TopicState => {
+  const topicState = (topic: UpstreamTopic): TopicState => {
     let settleWith!: (failure: FeedFailure | null) => void;
     const confirmed = new Promise<FeedFailure | null>((resolve) => (settleWith = resolve));
     const state: TopicState = { topic, listeners: new Set(), upstreamId: null, confirmed, settle: settleWith, settled: false };
@@ -233,6 +250,10 @@ export function createUpstreamFeed(options: UpstreamFeedOptions): UpstreamFeed {
       }
       const joined = state;
       return { ok: true, leave: () => leave(joined, listener) };
+    },
+    async request(method, params) {
+      if (closed || !socket || socket.readyState !== WebSocket.OPEN) return undefined;
+      return request(socket, method, params, limits.upstreamAnswerTimeoutMs);
     },
     close() {
       closed = true;

@@ -23,7 +23,7 @@ const PRICE_ENDPOINTS = {
   historical: { computeUnits: 40 },
 } as const;
 
-/** The longest range each interval answers (platform §7). */
+/** The longest range each interval answers (docs/prices.md#historical-prices). */
 const RANGE_CAPS: Record<PriceInterval, { ms: number; words: string }> = {
   '5m': { ms: 7 * 86_400_000, words: '7 days' },
   '1h': { ms: 30 * 86_400_000, words: '30 days' },
@@ -64,13 +64,13 @@ export const priceOperations = [
     operationId: 'getTokenPricesBySymbol',
     method: 'GET',
     paths: [{ path: `${prefix}/by-symbol`, operationId: 'getTokenPricesBySymbol' }],
-    summary: 'Current prices of tokens by symbol (spec 4.13)',
+    summary: 'Current prices of tokens by symbol (docs/prices.md#current-prices-by-symbol)',
     description: `Each token's latest aggregate of its fresh sources (pools, feeds, exchanges), in dollars. Costs ${PRICE_ENDPOINTS['by-symbol'].computeUnits} compute units.`,
     tags: ['Prices'],
     query: BySymbolQuery,
     computeUnits: PRICE_ENDPOINTS['by-symbol'].computeUnits,
     meteredAs: 'prices/by-symbol',
-    responses: responses(PricesBySymbol, 'One item per symbol asked, in order (spec 2.12).'),
+    responses: responses(PricesBySymbol, 'One item per symbol asked, in order (docs/prices.md#current-prices-by-symbol).'),
     handler: async ({ query }, api) => {
       const symbols = query.symbols.map((asked) => api.plan.symbolOf(asked));
       const rows = await currentPrices(
@@ -113,13 +113,13 @@ export const priceOperations = [
     operationId: 'getHistoricalTokenPrices',
     method: 'POST',
     paths: [{ path: `${prefix}/historical`, operationId: 'getHistoricalTokenPrices' }],
-    summary: 'Historical prices of one token (spec 4.14)',
+    summary: 'Historical prices of one token (docs/prices.md#historical-prices)',
     description: `One point per interval boundary with data between startTime and endTime, oldest first: the first aggregate sampled at or after the boundary within its interval. Give symbol, or network and address. Costs ${PRICE_ENDPOINTS.historical.computeUnits} compute units.`,
     tags: ['Prices'],
     body: { schema: HistoricalBody, maxBytes: 16 * 1024 },
     computeUnits: PRICE_ENDPOINTS.historical.computeUnits,
     meteredAs: 'prices/historical',
-    responses: responses(HistoricalPrices, 'The points (spec 2.13).', true),
+    responses: responses(HistoricalPrices, 'The points (docs/prices.md#historical-prices).', true),
     handler: async ({ body }, api) => {
       const { symbol: askedSymbol, network, address, interval } = body;
       if (askedSymbol !== undefined && (network !== undefined || address !== undefined)) throw badRequest('Give symbol, or network and address, not both.');

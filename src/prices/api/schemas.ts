@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The prices endpoints' inputs and answers (spec 2.12, 2.13, platform §7): the router validates with
+// The prices endpoints' inputs and answers (docs/prices.md#current-prices-by-symbol, docs/prices.md#historical-prices, docs/prices.md#endpoints): the router validates with
 // them and /openapi.json describes them.
 
 const MAX_SYMBOLS = 25;

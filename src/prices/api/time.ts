@@ -1,4 +1,4 @@
-// Times the historical endpoint accepts (platform §7): ISO 8601, read as UTC when it names no zone,
+// Times the historical endpoint accepts (docs/prices.md#historical-prices): ISO 8601, read as UTC when it names no zone,
 // or unix seconds as a number or a string of digits. Anything else is not guessed at.
 
 const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;

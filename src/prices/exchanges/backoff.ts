@@ -1,4 +1,4 @@
-// When an exchange may be asked again (platform §7: exchange sources "with timeouts and backoff"):
+// When an exchange may be asked again (docs/prices.md#sources: exchange sources "with timeouts and backoff"):
 // after a call that found the host unwell, the host is left alone for a while that doubles with each
 // failure in a row, from `initialMs` to `maxMs`, and at least as long as its Retry-After asked. A
 // healthy answer forgets the failures.

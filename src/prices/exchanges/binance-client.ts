@@ -3,7 +3,7 @@ import { CANDLE_SECONDS, type CandleInterval, candleRange, pagedCandles } from '
 import { type ExchangeHttp, type ExchangeResult, exchangeUrl } from './http.ts';
 import type { UsdtObservation } from './usdt.ts';
 
-// Binance's public endpoints over HTTP (platform §7). Klines: `interval` as `5m`, `1h`, `1d`; `startTime`
+// Binance's public endpoints over HTTP (docs/prices.md#sources). Klines: `interval` as `5m`, `1h`, `1d`; `startTime`
 // and `endTime` in ms, both ends included; at most 1000 a request (`limit`).
 
 /** Binance's host for public market data only, as its API documentation advises for them. */

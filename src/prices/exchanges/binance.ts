@@ -4,7 +4,7 @@ import { fail, ok, type Result } from '../result.ts';
 import { candleObservations, type ExchangeCode, exchangeRefusal, nonNegativeDecimalText, parseBody, positiveDecimalText } from './response.ts';
 import { inUsdt, type UsdtObservation } from './usdt.ts';
 
-// Binance's public market data (platform §7): `GET /api/v3/ticker/24hr?symbol=` (the last price and the
+// Binance's public market data (docs/prices.md#sources): `GET /api/v3/ticker/24hr?symbol=` (the last price and the
 // rolling 24 hours' statistics up to `closeTime`) and `GET /api/v3/klines` (rows of
 // `[openTime, open, high, low, close, volume, closeTime, quoteVolume, …]`, prices as decimal strings,
 // times in ms). A USDT market's numbers are tether, so its observations are UsdtObservations.

@@ -1,7 +1,7 @@
 import { ok } from '../result.ts';
 import type { ExchangeResult } from './http.ts';
 
-// History from exchange candles (platform §7: `5m`, `1h`, `1d` points; exchange candles backfill history
+// History from exchange candles (docs/prices.md#history: `5m`, `1h`, `1d` points; exchange candles backfill history
 // when online). A candle is observed at its end, so the points of a range [from, to] are the candles
 // ending there; no exchange answers a year of them at once, so they are asked for page by page.
 

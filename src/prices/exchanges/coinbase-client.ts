@@ -3,7 +3,7 @@ import { CANDLE_SECONDS, type CandleInterval, candleRange, pagedCandles } from '
 import { type CoinbaseProduct, parseCoinbaseCandles, parseCoinbaseTicker } from './coinbase.ts';
 import { type ExchangeHttp, type ExchangeResult, exchangeUrl } from './http.ts';
 
-// Coinbase Exchange's public endpoints over HTTP (platform §7). Candles: `granularity` in seconds (300,
+// Coinbase Exchange's public endpoints over HTTP (docs/prices.md#sources). Candles: `granularity` in seconds (300,
 // 3600 and 86400 serve 5m, 1h and 1d), `start` and `end` as ISO 8601, both ends included, at most 300
 // candles a request (more is refused), so a year of days is two requests.
 

@@ -13,7 +13,7 @@ import {
   positiveDecimalText,
 } from './response.ts';
 
-// Coinbase Exchange's public market data (platform §7): `GET /products/{id}/ticker` (the last trade,
+// Coinbase Exchange's public market data (docs/prices.md#sources): `GET /products/{id}/ticker` (the last trade,
 // with the exchange's time and the 24-hour volume in the base currency) and `GET /products/{id}/candles`
 // (`[time, low, high, open, close, volume]` rows, newest first, prices as JSON numbers).
 

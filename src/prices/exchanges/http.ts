@@ -6,7 +6,7 @@ import { type BackoffPolicy, createHostBackoff, DEFAULT_BACKOFF } from './backof
 import type { ExchangeCode } from './response.ts';
 import { retryAfterMs } from './retry-after.ts';
 
-// One GET of an exchange's public REST API (platform §7: "real HTTP clients with timeouts and
+// One GET of an exchange's public REST API (docs/prices.md#sources: "real HTTP clients with timeouts and
 // backoff"), through the outbound layer (src/net/README.md). Every failure is a value: a timeout, a connection that failed, an HTTP status, a rate
 // limit, a body over the size cap or not of the documented shape, the exchange's own refusal. Within a
 // call a transient failure is tried once more after a short jittered delay; across calls a host that

@@ -3,7 +3,7 @@ import { CANDLE_SECONDS, type CandleInterval, candleRange, pagedCandles } from '
 import { type ExchangeHttp, type ExchangeResult, exchangeUrl } from './http.ts';
 import { type KrakenPair, parseKrakenCandles, parseKrakenTicker } from './kraken.ts';
 
-// Kraken's public endpoints over HTTP (platform §7). OHLC: `interval` in minutes (5, 60 and 1440 serve 5m,
+// Kraken's public endpoints over HTTP (docs/prices.md#sources). OHLC: `interval` in minutes (5, 60 and 1440 serve 5m,
 // 1h and 1d) and `since` in unix seconds. Kraken answers only its 720 latest entries of an interval, the
 // running one among them, whatever `since` asks, so one request is all it has: a year of days, 30 days of
 // hours but the oldest, 2.5 days of 5-minute candles; older points are not there to ask for.

@@ -4,7 +4,7 @@ import { makeObservation, type Observation, type SourceRef } from '../observatio
 import { fail, ok, type Result } from '../result.ts';
 import { candleObservations, type ExchangeCode, nonNegativeDecimalText, parseBody, positiveDecimalText } from './response.ts';
 
-// Kraken's public market data (platform §7): `GET /0/public/Ticker?pair=` and `GET /0/public/OHLC?pair=`,
+// Kraken's public market data (docs/prices.md#sources): `GET /0/public/Ticker?pair=` and `GET /0/public/OHLC?pair=`,
 // both `{ error: [...], result: { <pair>: … } }`. Kraken keys the result by its own name of the pair
 // (`XXBTZUSD` for `XBTUSD`), so a result of exactly one pair is that pair whatever its key.
 

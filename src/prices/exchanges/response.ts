@@ -3,7 +3,7 @@ import { type Fixed, numberToFixed, parseDecimal } from '../decimal.ts';
 import { makeObservation, type Observation, type SourceRef } from '../observation.ts';
 import { fail, type Result } from '../result.ts';
 
-// Reading an exchange's public REST answer (platform §7): JSON whose shape is checked before a number
+// Reading an exchange's public REST answer (docs/prices.md#sources): JSON whose shape is checked before a number
 // is used, with decimal strings kept exact. Anything else is `garbage`; the exchange's own refusal is
 // `exchange-error` with its words.
 

@@ -10,7 +10,7 @@ import { krakenCandles, krakenTicker } from './kraken-client.ts';
 import { krakenSource } from './kraken.ts';
 import type { UsdtObservation } from './usdt.ts';
 
-// An exchange market as the token list names it (src/token-list/price-sources.ts) and the sampler holds it (platform §7): which exchange,
+// An exchange market as the token list names it (src/token-list/price-sources.ts) and the sampler holds it (docs/prices.md#sources): which exchange,
 // which of its markets, and the two calls the sampler makes. Only markets quoted in dollars, or in USDT
 // on Binance (its observations stay in tether until converted), can be listed.
 

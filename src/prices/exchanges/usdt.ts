@@ -1,7 +1,7 @@
 import { type Fixed, fixedMul, parseDecimal } from '../decimal.ts';
 import { makeObservation, type Observation } from '../observation.ts';
 
-// Binance's dollar markets are quoted in USDT (platform §7). A tether is not a dollar, so its quotes stay
+// Binance's dollar markets are quoted in USDT (docs/prices.md#sources). A tether is not a dollar, so its quotes stay
 // in tether, by type, until the sampler converts them at a dollar price of USDT it has from dollar
 // sources; aggregatePrice takes dollar observations only.
 

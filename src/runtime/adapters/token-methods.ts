@@ -11,7 +11,7 @@ import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
 import type { JsonValue } from '../../node/rpc/method.ts';
 import { rpcFailure } from '../../node/rpc/errors.ts';
 
-// The token data methods (platform §4) as one network's gateway serves them: the token core over the
+// The token data methods (docs/token-data.md#failures) as one network's gateway serves them: the token core over the
 // network's chain (its upstream pool), its transfer index and the token list, with the core's typed
 // errors turned into JSON-RPC answers.
 

@@ -13,10 +13,10 @@ import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure,
 import { jsonResponse } from '../../api/responses.ts';
 import { DashboardError, ErrorBody, ReachedLimit } from '../../api/schemas.ts';
 
-// The webhook API under /api/webhooks (platform §6): create, list, get, update, pause, resume and
+// The webhook API under /api/webhooks (docs/webhooks.md#registration-api): create, list, get, update, pause, resume and
 // delete webhooks, and read their deliveries with every attempt. Every call carries an account auth
 // token in `X-Crucible-Token` (`npm run apps -- token create`), or the dashboard's session cookie
-// (platform §8; then its state changes are CSRF-checked as the dashboard's are); app keys are never
+// (docs/webhooks.md#authentication; then its state changes are CSRF-checked as the dashboard's are); app keys are never
 // accepted, as they ship in front ends. Another owner's webhook answers 404 exactly as a missing
 // one. The signing key is part of the webhook and shown to its owner whenever asked (as the
 // incumbent's dashboard does). Inputs are judged by src/webhooks/schemas.ts (the dashboard's form
@@ -88,7 +88,7 @@ const Attempt = z.object({
 });
 
 const DeliveryDetailBody = Delivery.extend({
-  payload: z.record(z.string(), z.unknown()).describe('The body POSTed: `{ webhookId, id, createdAt, type, event }` (platform §6).'),
+  payload: z.record(z.string(), z.unknown()).describe('The body POSTed: `{ webhookId, id, createdAt, type, event }` (docs/webhooks.md#payload).'),
   attemptList: z.array(Attempt).describe('Every attempt, oldest first.'),
 });
 
@@ -130,7 +130,7 @@ const DeliveryQuery = z.object({
     .describe('Only deliveries in this state.'),
 });
 
-/** The Error body (spec 2.5) with the input at fault, so the dashboard shows the sentence next to its field. */
+/** The Error body (docs/errors.md#error-body-with-field) with the input at fault, so the dashboard shows the sentence next to its field. */
 const WebhookError = ErrorBody.extend({
   error: ErrorBody.shape.error.extend({
     field: z

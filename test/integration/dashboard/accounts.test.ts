@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src/db/open.ts';
 import { newEmail, PASSWORD, startDashboardSite, type DashboardSite } from './dashboard-site.ts';
 
-// Accounts and sessions through the production server in local mode (platform §8): sign-up, sign-in,
+// Accounts and sessions through the production server in local mode (docs/dashboard.md#accounts): sign-up, sign-in,
 // sign-out here and everywhere, the password, the cookies' flags, session fixation, forged
 // cross-site requests, the sign-in limits per account and client address and per address, and the
 // sign-up limit per address. The limits are set low here (each attempt is a scrypt of 128 MiB);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Browser, newEmail, PASSWORD, startDashboardSite, type DashboardSite } from './dashboard-site.ts';
 
 // An account's apps, usage, auth tokens and webhooks through the production server in local mode
-// (platform §2, §6, §8), each answer checked against /openapi.json: the keys the dashboard hands out
+// (docs/dashboard.md#apps-in-the-dashboard, docs/webhooks.md#registration-api), each answer checked against /openapi.json: the keys the dashboard hands out
 // are tried on the node gateway at `{node_url}/v2/<key>` (the local devnet of ethereum-sepolia).
 
 const NETWORK = 'ethereum-sepolia';

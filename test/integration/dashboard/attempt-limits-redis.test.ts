@@ -6,7 +6,7 @@ import { connectRedis, type RedisClient } from '../../../src/store/redis.ts';
 import { startRedis, type TestRedis } from '../../support/redis.ts';
 
 // With REDIS_URL every server process counts sign-in and sign-up attempts in the same buckets
-// (platform §8): two limiters over two connections to a real redis-server stand for two processes.
+// (docs/dashboard.md#sign-in-limits): two limiters over two connections to a real redis-server stand for two processes.
 
 let redis: TestRedis;
 const clients: RedisClient[] = [];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { newEmail, PASSWORD, startDashboardSite, type DashboardSite } from './dashboard-site.ts';
 
 // Outside local mode (production mode) the dashboard's cookies are Secure and named with
-// the __Host- prefix (platform §8), which a browser accepts only from a secure origin, for Path=/
+// the __Host- prefix (docs/dashboard.md#cookies), which a browser accepts only from a secure origin, for Path=/
 // and without a Domain: no subdomain can plant or overwrite them. (The test reads them over plain
 // HTTP; a browser would send them only over HTTPS.) The server is put in production mode by
 // FAUCET_MODE, the former name of CRUCIBLE_MODE, which it still reads and warns about.

@@ -21,8 +21,8 @@ import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 import { startSiteverify, type TestSiteverify } from '../../support/siteverify.ts';
 
 // The faucet through the real production server (`node src/server/main.ts`) over HTTP: every
-// statusCode and HTTP status of spec 7.1 and 7.2, the success of 2.2, status pending -> success
-// (spec 3), each response validated against the served /openapi.json. Behind it: real anvil
+// statusCode and HTTP status of docs/website.md#faucet-error-codes, the success of docs/website.md#faucet-send, status pending -> success
+// (docs/website.md#faucet-status), each response validated against the served /openapi.json. Behind it: real anvil
 // chains (base-sepolia through a pass-through proxy that can act at the broadcast), a local
 // "mainnet" anvil for the anti-sybil check, SQLite, and the local Turnstile siteverify server.
 
@@ -32,7 +32,7 @@ const SECRET = 'http-test-turnstile-secret';
 const FAUCET_ADDRESS: Address = privateKeyToAddress(FAUCET_KEY);
 const PER_IP_MAX = 3;
 
-/** Spec 7.1 (with the statuses the faucet gives the two codes 7.1 leaves open), 7.2 for the status. */
+/** docs/website.md#order-of-checks (with the statuses the faucet gives the codes it leaves open), docs/website.md#faucet-status for the status. */
 const sendStatuses: Record<string, number> = {
   invalid_request_body: 400,
   unsupported_faucet: 400,
@@ -127,7 +127,7 @@ async function api(method: 'GET' | 'POST', path: string, options: { body?: strin
   // Chain state and limits change from one request to the next: never cached.
   expect(response.headers.get('cache-control')).toBe('no-store');
   if (response.status !== 200) {
-    // The FaucetError shape only: no stack, no cause, nothing internal (spec 2.3).
+    // The FaucetError shape only: no stack, no cause, nothing internal (docs/errors.md#faucet-error-body).
     expect(
       Object.keys(json).filter((key) => !faucetErrorFields.includes(key)),
       text,
@@ -171,7 +171,7 @@ async function pollUntilMined(faucetId: string, hash: string): Promise<ApiAnswer
   }
 }
 
-describe('send: success (spec 2.2)', () => {
+describe('send: success (docs/website.md#faucet-send)', () => {
   it('drips the network amount to the address and answers hash, amount, recipient and explorer link', async () => {
     const address = await seasoned();
     const ip = '203.0.113.9';
@@ -195,7 +195,7 @@ describe('send: success (spec 2.2)', () => {
   });
 });
 
-describe('send: input errors (400, spec 7.1)', () => {
+describe('send: input errors (400, docs/website.md#faucet-error-codes)', () => {
   const address = `0x${'ab'.repeat(20)}`;
 
   it('invalid_request_body for a body that is not JSON, not an object, not JSON media, or too large', async () => {
@@ -401,7 +401,7 @@ describe('send: broadcast failures', () => {
   });
 });
 
-describe('status (spec 4.2, 3, 7.2)', () => {
+describe('status (docs/website.md#faucet-status)', () => {
   it('goes from pending to success with mined: true', async () => {
     // Hold interval mining so the first answer is pending for certain, then let blocks resume.
     await chain.client.setIntervalMining({ interval: 0 });
@@ -525,7 +525,7 @@ describe('local devnet (embedded default)', () => {
 });
 
 describe('coverage of the error tables', () => {
-  it('saw every statusCode of spec 7.1 and 7.2 over HTTP, each with its HTTP status', () => {
+  it('saw every statusCode of docs/website.md#faucet-error-codes over HTTP, each with its HTTP status', () => {
     expect(Object.fromEntries(seen.send)).toEqual(sendStatuses);
     expect(Object.fromEntries(seen.status)).toEqual(statusStatuses);
   });

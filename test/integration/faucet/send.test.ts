@@ -7,7 +7,7 @@ import { startFaucetRuntime, type FaucetRuntime } from '../../../src/runtime/fau
 import { FAUCET_KEY, frontRunEveryBroadcast, holdBlockGasLimit, randomAddress, THIRD_PARTY_KEY } from '../../support/anvil.ts';
 import { FAUCET_ADDRESS, HARNESS_TURNSTILE_ACTION, HARNESS_TURNSTILE_HOSTNAME, startHarness, type Harness } from './harness.ts';
 
-// Every statusCode of spec 7.1 the faucet service answers (steps 4–9 and deprecated networks),
+// Every statusCode of docs/website.md#faucet-error-codes the faucet service answers (steps 4–9 and deprecated networks),
 // against real anvil chains, a local mainnet anvil for the anti-sybil check, SQLite and the
 // local siteverify server. Steps 1–3 are the HTTP layer's.
 
@@ -33,7 +33,7 @@ async function seasoned(): Promise<Address> {
 
 const faucetBalance = () => h.chains[BASE]!.client.getBalance({ address: FAUCET_ADDRESS });
 
-describe('send: success (spec 2.2)', () => {
+describe('send: success (docs/website.md#faucet-send)', () => {
   it('drips the network amount and answers hash, amount, recipient and explorer link', async () => {
     const address = await seasoned();
     const result = await h.send(BASE, address.toLowerCase(), '203.0.113.50');
@@ -72,7 +72,7 @@ describe('send: success (spec 2.2)', () => {
   });
 });
 
-describe('send: refusals (spec 7.1)', () => {
+describe('send: refusals (docs/website.md#faucet-error-codes)', () => {
   it('unsupported_faucet (400) lists the supported chains', async () => {
     const result = await h.send('solana-devnet', randomAddress());
     expect(result).toMatchObject({ ok: false, statusCode: 'unsupported_faucet' });

@@ -7,7 +7,7 @@ import type { FaucetStatusResult } from '../../../src/faucet/results.ts';
 import { randomAddress, startTestAnvil, THIRD_PARTY_KEY, type TestAnvil } from '../../support/anvil.ts';
 import { startHarness, type Harness } from './harness.ts';
 
-// Status (spec 4.2, 3, 7.2): pending while the node has no receipt, then success or failed with
+// Status (docs/website.md#faucet-status): pending while the node has no receipt, then success or failed with
 // `mined: true`; a status check that cannot be made answers status_check_failed (500).
 
 const BASE = 'base-sepolia';

@@ -15,7 +15,7 @@ import { validateOpenRpc } from '../../support/openrpc-validator.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
 // The node gateway through the real production server (`node src/server/main.ts`): every row of
-// platform §3's table, the demo key, apps from the database, and real clients (viem, ethers,
+// docs/errors.md#json-rpc-errors's table, the demo key, apps from the database, and real clients (viem, ethers,
 // alchemy-sdk) pointed at `{node_url}/v2/<key>`. Behind it: the local devnet the faucet drips on
 // (ethereum-sepolia), a test anvil behind a counting proxy (base-sepolia: cache, failover) and a
 // network whose only upstream is a closed port (arbitrum-sepolia: 503).
@@ -148,7 +148,7 @@ describe('WebSocket on the same path, through the production server', () => {
   });
 });
 
-describe('platform §3: statuses and error codes', () => {
+describe('docs/errors.md#json-rpc-errors: statuses and error codes', () => {
   it('success is 200 with the node result and the caller’s id echoed', async () => {
     const answer = await rpc(nodeUrl(LOCAL), call('eth_chainId', [], 'abc'));
     expect(answer.status).toBe(200);

@@ -14,7 +14,7 @@ import { startRedis, type TestRedis } from '../../support/redis.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
 // Two production servers sharing PostgreSQL (apps, usage) and Redis (limits), as a deployment
-// with several processes runs (ARCHITECTURE principle 6): the clients work on PostgreSQL, and an
+// with several processes runs: the clients work on PostgreSQL, and an
 // app's rate and quota hold across both processes.
 
 const NETWORK = 'base-sepolia';

@@ -14,7 +14,7 @@ import { randomAddress } from '../../support/anvil.ts';
 import { fixtureSite, writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
 
-// crucible_getTokenBalances and crucible_getTokenMetadata (platform §4) through the production
+// crucible_getTokenBalances and crucible_getTokenMetadata (docs/token-data.md#failures) through the production
 // server in local mode, as `npm start` runs it: the server starts the network's devnet, which
 // deploys the local world, its own transfer indexer follows it, and real clients (alchemy-sdk, viem)
 // call {node_url}/v2/<key>. viem's reads go through the gateway's eth_call, the answers under test

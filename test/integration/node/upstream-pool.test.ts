@@ -7,7 +7,7 @@ import { NoHealthyUpstreamError, createUpstreamPool, type UpstreamPool } from '.
 import { randomAddress, startRpcProxy, startTestAnvil, THIRD_PARTY_KEY, type RpcInterceptor, type TestAnvil } from '../../support/anvil.ts';
 import { refusingPort } from '../../support/free-port.ts';
 
-// The upstream pool against a real anvil and real failures (platform §3): a closed port, a node
+// The upstream pool against a real anvil and real failures (docs/json-rpc.md#upstreams): a closed port, a node
 // answering 502, and a pass-through proxy that drops the connection before or after forwarding.
 
 let chain: TestAnvil;

@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -35,9 +34,10 @@ import { loadNetworks } from '../../../src/site/read-content.ts';
 import { randomAddress, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { startRedis, type TestRedis } from '../../support/redis.ts';
+import { RpcSocket, type RpcMessage } from '../../support/rpc-socket.ts';
 import { startWsProxy, type WsProxy } from '../../support/ws-proxy.ts';
 
-// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (platform §3), in-process: the production
+// JSON-RPC over WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket), in-process: the production
 // server (createSiteServer) with the node runtime and the WebSocket attachment, apps in a real
 // SQLite database, and a real anvil (one block a second) behind a WebSocket pass-through that
 // counts the subscriptions the gateway makes upstream and can drop its connections.
@@ -162,97 +162,6 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-interface RpcMessage {
-  jsonrpc: '2.0';
-  id?: unknown;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
-  method?: string;
-  params?: { subscription: string; result: unknown };
-}
-
-/** A bare JSON-RPC client over `ws`: every message it receives, in order. */
-class RpcSocket {
-  readonly messages: RpcMessage[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-  /** Set by the close event: waited for with a bound where a test expects the server to close. */
-  closeEvent: { code: number; reason: string } | null = null;
-  /** JSON-RPC is sent as text: a binary message is a fault (browsers hand it over as a Blob). */
-  binaryMessages = 0;
-  #nextId = 1;
-
-  readonly ws: WebSocket;
-
-  private constructor(ws: WebSocket) {
-    this.ws = ws;
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) this.binaryMessages++;
-      this.messages.push(...[JSON.parse(String(data)) as RpcMessage | RpcMessage[]].flat());
-    });
-    this.closed = new Promise((resolve) =>
-      ws.once('close', (code, reason) => {
-        this.closeEvent = { code, reason: String(reason) };
-        resolve(this.closeEvent);
-      }),
-    );
-  }
-
-  static async open(url = wsUrl(), options?: WebSocket.ClientOptions): Promise<RpcSocket> {
-    const ws = new WebSocket(url, options);
-    await once(ws, 'open');
-    return new RpcSocket(ws);
-  }
-
-  /** Sends a request and waits for the answer with its id. */
-  async call(method: string, params: unknown[] = []): Promise<RpcMessage> {
-    const id = this.#nextId++;
-    this.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
-    return this.answer(id);
-  }
-
-  answer(id: unknown): Promise<RpcMessage> {
-    return vi.waitFor(() => {
-      const answer = this.messages.find((message) => message.id === id && message.method === undefined);
-      if (!answer) throw new Error(`no answer to ${String(id)} yet`);
-      return answer;
-    }, wait);
-  }
-
-  async subscribe(...params: unknown[]): Promise<string> {
-    const answer = await this.call('eth_subscribe', params);
-    expect(answer.error).toBeUndefined();
-    return answer.result as string;
-  }
-
-  notifications(subscription: string): unknown[] {
-    return this.messages
-      .filter((message) => message.method === 'eth_subscription' && message.params?.subscription === subscription)
-      .map((message) => message.params!.result);
-  }
-
-  /** Waits until the subscription has had at least `count` notifications. */
-  until(subscription: string, count: number): Promise<unknown[]> {
-    return vi.waitFor(() => {
-      const received = this.notifications(subscription);
-      if (received.length < count) throw new Error(`${received.length} of ${count} notifications yet`);
-      return received;
-    }, wait);
-  }
-
-  /** Waits (bounded) until the server has closed the connection. */
-  closedByServer(): Promise<{ code: number; reason: string }> {
-    return vi.waitFor(() => {
-      if (!this.closeEvent) throw new Error('the connection is still open');
-      return this.closeEvent;
-    }, wait);
-  }
-
-  async close(): Promise<void> {
-    this.ws.close();
-    await this.closed;
-  }
-}
-
 /** An upgrade the server must refuse: its HTTP status and body. */
 function refusedUpgrade(url: string, options?: WebSocket.ClientOptions): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -278,7 +187,7 @@ describe('fan-out: one upstream subscription per topic', () => {
   it('two connections × newHeads make one upstream eth_subscribe, cancelled when the last subscriber leaves', async () => {
     const before = upstreamSubscriptions('newHeads');
     const unsubscribedBefore = upstreamUnsubscriptions();
-    const [first, second] = await Promise.all([RpcSocket.open(), RpcSocket.open()]);
+    const [first, second] = await Promise.all([RpcSocket.open(wsUrl()), RpcSocket.open(wsUrl())]);
     const [a, b] = await Promise.all([first.subscribe('newHeads'), second.subscribe('newHeads')]);
     expect(a).toMatch(/^0x[0-9a-f]{32}$/);
     expect(b).toMatch(/^0x[0-9a-f]{32}$/);
@@ -303,7 +212,7 @@ describe('fan-out: one upstream subscription per topic', () => {
   it('logs filters spelled differently share one upstream subscription', async () => {
     const before = upstreamSubscriptions('logs');
     const address = randomAddress();
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     const one = await client.subscribe('logs', { address });
     const other = await client.subscribe('logs', { address: [address.toLowerCase(), address], topics: [null] });
     expect(one).not.toBe(other);
@@ -314,7 +223,7 @@ describe('fan-out: one upstream subscription per topic', () => {
   });
 
   it('after the upstream connection drops, subscribers get heads again under their own ids without subscribing again', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     const id = await client.subscribe('newHeads');
     const before = await client.until(id, 1);
     const subscribedBefore = upstreamSubscriptions('newHeads');
@@ -372,7 +281,7 @@ describe('clients written for other providers, by their URL alone', () => {
   });
 
   it('newPendingTransactions announces a transaction sent to the node', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     const id = await client.subscribe('newPendingTransactions');
     const hash = await chain.client.sendTransaction({ account: ANVIL_ACCOUNT, to: randomAddress(), value: 1n, chain: null });
     await vi.waitFor(() => expect(client.notifications(id)).toContain(hash), wait);
@@ -382,7 +291,7 @@ describe('clients written for other providers, by their URL alone', () => {
 
 describe('subscriptions on one connection', () => {
   it('after eth_unsubscribe answers true, no notification of that id follows; unknown and foreign ids answer false', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     const stopped = await client.subscribe('newHeads');
     const clock = await client.subscribe('newHeads');
     await client.until(stopped, 1);
@@ -395,13 +304,13 @@ describe('subscriptions on one connection', () => {
 
     expect((await client.call('eth_unsubscribe', [stopped])).result).toBe(false);
     expect((await client.call('eth_unsubscribe', ['0x0123456789abcdef0123456789abcdef'])).result).toBe(false);
-    const other = await RpcSocket.open();
+    const other = await RpcSocket.open(wsUrl());
     expect((await other.call('eth_unsubscribe', [clock])).result).toBe(false);
     await Promise.all([client.close(), other.close()]);
   });
 
   it('holds at most 100 subscriptions: the 101st is refused with -32005 until one is cancelled', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     client.ws.send(JSON.stringify(Array.from({ length: 100 }, (_, id) => ({ jsonrpc: '2.0', id: `s${id}`, method: 'eth_subscribe', params: ['newHeads'] }))));
     const ids = await Promise.all(Array.from({ length: 100 }, (_, i) => client.answer(`s${i}`)));
     expect(ids.every((answer) => /^0x[0-9a-f]{32}$/.test(String(answer.result)))).toBe(true);
@@ -417,7 +326,7 @@ describe('subscriptions on one connection', () => {
 
 describe('the same methods and errors as over HTTP', () => {
   it('answers calls, batches, malformed JSON (-32700), binary messages (-32600), unknown methods and bad params', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
     client.ws.send('[{"jsonrpc":"2.0","id":"x","method":"eth_chainId","params":[]},{"jsonrpc":"2.0","id":"y","method":"eth_madeUp","params":[]}]');
     expect((await client.answer('x')).result).toBe(toHex(CHAIN_ID));
@@ -433,7 +342,7 @@ describe('the same methods and errors as over HTTP', () => {
   });
 
   it('many messages at once are all answered, in any order, none refused', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     for (let id = 0; id < 250; id++) client.ws.send(JSON.stringify({ jsonrpc: '2.0', id, method: 'eth_blockNumber', params: [] }));
     const answers = await Promise.all(Array.from({ length: 250 }, (_, id) => client.answer(id)));
     expect(answers.every((answer) => typeof answer.result === 'string')).toBe(true);
@@ -451,7 +360,7 @@ describe('the same methods and errors as over HTTP', () => {
     expect(body.error?.message).toMatch(/WebSocket/);
   });
 
-  it('request log lines name the app (or demo) and never carry the key (platform §2)', async () => {
+  it('request log lines name the app (or demo) and never carry the key (docs/hosts-and-paths.md#route-families)', async () => {
     const logged = await apps.create({ name: 'logged app' });
     const before = requestLog.length;
     const call = (appKey: string) =>
@@ -490,7 +399,7 @@ describe('the same methods and errors as over HTTP', () => {
   });
 
   it('a message over 2 MiB closes the connection with 1009', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     client.ws.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: ['x'.repeat(3 * 1024 * 1024)] }));
     expect((await client.closed).code).toBe(1009);
   });
@@ -543,7 +452,7 @@ describe('authorization before the upgrade', () => {
     for (const path of [`/node/${NETWORK}/openrpc.json`, `/node/${NETWORK}/v2/${key}/getNFTs`, '/blog/', '/%zz']) {
       expect((await refusedUpgrade(`${origin.replace(/^http/, 'ws')}${path}`)).status).toBeGreaterThanOrEqual(400);
     }
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     expect((await client.call('eth_chainId')).result).toBe(toHex(CHAIN_ID));
     await client.close();
   });
@@ -561,7 +470,7 @@ describe('authorization before the upgrade', () => {
 
 describe('keepalive', () => {
   it('a client that answers pings stays connected past the server’s request timeout', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     let pings = 0;
     client.ws.on('ping', () => pings++);
     // Enough pings to span several request timeouts.
@@ -597,7 +506,7 @@ describe('compute units for notifications', () => {
     const starved = await apps.create({ name: 'starved', computeUnitsPerSecond: 1 });
     const client = await RpcSocket.open(wsUrl(starved.key));
     const id = await client.subscribe('newHeads');
-    const clock = await RpcSocket.open();
+    const clock = await RpcSocket.open(wsUrl());
     const tick = await clock.subscribe('newHeads');
     await clock.until(tick, 3);
     expect(client.notifications(id)).toEqual([]);
@@ -609,7 +518,7 @@ describe('compute units for notifications', () => {
 
 describe('messages are charged before they are read', () => {
   it('a message nested deeper than the limit is answered -32600 without being parsed; brackets in strings do not count', async () => {
-    const client = await RpcSocket.open();
+    const client = await RpcSocket.open(wsUrl());
     client.ws.send(`${'['.repeat(65)}${']'.repeat(65)}`);
     const refused = await vi.waitFor(() => {
       const found = client.messages.find((message) => message.error?.code === -32600);

@@ -10,7 +10,7 @@ import { createExchangeSource } from '../../../src/prices/exchanges/source.ts';
 import { pricePoints, recordHistory } from '../../../src/prices/store.ts';
 import { startExchangeServer, type ExchangeServer } from './exchange-server.ts';
 
-// History filled from exchange candles (platform §7) in a real SQLite file: Coinbase candles from a
+// History filled from exchange candles (docs/prices.md#history) in a real SQLite file: Coinbase candles from a
 // local stand-in speaking its documented `/products/{id}/candles` protocol (rows `[time, low, high,
 // open, close, volume]`, newest first, at most 300 a request), Kraken answering an HTML error page.
 

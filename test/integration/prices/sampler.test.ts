@@ -17,7 +17,7 @@ import { viemTokenChain } from '../../../src/tokens/viem-chain.ts';
 import { startTestAnvil } from '../../support/anvil.ts';
 import { startExchangeServer } from './exchange-server.ts';
 
-// The sampler over a real devnet carrying the local world (platform §7): the committed token list's
+// The sampler over a real devnet carrying the local world (docs/prices.md#sampling): the committed token list's
 // world sources read in one call per round, converted through the quote tokens, aggregated and
 // recorded in a real SQLite file; a swap moves the next round's quote; a chain whose head is two
 // days behind the clock gives no price at all rather than a stale one; exchanges that time out or

@@ -7,7 +7,7 @@ import type { SampleResult } from '../../../src/prices/sample.ts';
 import { currentPrices, pricePoints, recordSample } from '../../../src/prices/store.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 
-// Prices in the database on both engines (platform §7): a round's observations, current aggregates
+// Prices in the database on both engines (docs/prices.md#history): a round's observations, current aggregates
 // and interval points written together; a boundary's first point kept; a failed round recorded as why.
 
 const T0 = Date.UTC(2026, 10, 23, 10, 0, 0);

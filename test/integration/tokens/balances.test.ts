@@ -11,7 +11,7 @@ import { viemTokenChain } from '../../../src/tokens/viem-chain.ts';
 import { randomAddress, startTestAnvil } from '../../support/anvil.ts';
 import { startWorldChain } from './world-chain.ts';
 
-// crucible_getTokenBalances on a devnet with the local world (platform §4): every balance checked
+// crucible_getTokenBalances on a devnet with the local world (docs/token-data.md#crucible_gettokenbalances): every balance checked
 // against viem's readContract at the answer's block, one eth_call per answer counted at the proxy.
 
 const { forge, cusd, ember, bare, slag } = WORLD_ADDRESSES;

@@ -5,7 +5,7 @@ import { loadTokenList, type TokenList } from '../../../src/token-list/token-lis
 import { randomAddress } from '../../support/anvil.ts';
 import { SITE_ORIGIN, startWorldChain } from './world-chain.ts';
 
-// crucible_getTokenMetadata on a devnet with the local world (platform §4): the world's odd tokens
+// crucible_getTokenMetadata on a devnet with the local world (docs/token-data.md#crucible_gettokenmetadata): the world's odd tokens
 // decoded, logos from the committed token list, one eth_call per read, reads cached per contract.
 
 const { forge, cusd, ember, bare, slag } = WORLD_ADDRESSES;

@@ -4,7 +4,7 @@ import { readDashboardConfig } from '../../../src/config/dashboard.ts';
 import { createMemoryRateLimiter } from '../../../src/limits/memory-rate-limiter.ts';
 import { take, fullBucket } from '../../../src/limits/token-bucket.ts';
 
-// Sign-in and sign-up limits (platform §8) with their defaults (src/config/dashboard.ts): 10
+// Sign-in and sign-up limits (docs/dashboard.md#sign-in-limits) with their defaults (src/config/dashboard.ts): 10
 // sign-ins per email and client IP and 50 per client IP per 15 minutes, 10 sign-ups per client IP
 // per hour, as token buckets in whole numbers.
 

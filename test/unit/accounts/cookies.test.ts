@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cookieNames, parseCookies, serializeCookie } from '../../../src/accounts/cookies.ts';
 
-// The dashboard's cookies (platform §8): names and attributes locally and outside local mode.
+// The dashboard's cookies (docs/dashboard.md#cookies): names and attributes locally and outside local mode.
 
 describe('cookie names', () => {
   it('are crucible_session and crucible_csrf locally, with the __Host- prefix outside local mode', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { csrfVerdict, type CsrfInput } from '../../../src/accounts/csrf.ts';
 
-// The CSRF decision (platform §8) on each kind of request a browser or a forger can send.
+// The CSRF decision (docs/dashboard.md#csrf) on each kind of request a browser or a forger can send.
 
 const TOKEN = 'a'.repeat(43);
 const base: CsrfInput = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hashPassword, needsRehash, parsePasswordHash, PASSWORD_HASHING, verifyPassword } from '../../../src/accounts/password.ts';
 
-// Password hashing (platform §8): scrypt with the parameters written into the hash, so a hash made
+// Password hashing (docs/dashboard.md#passwords): scrypt with the parameters written into the hash, so a hash made
 // with lower ones still verifies and asks to be made again.
 
 const cheap = { ...PASSWORD_HASHING, N: 2 ** 10 };

@@ -10,7 +10,7 @@ import { faucetError, faucetErrorCodes, type FaucetErrorExtras } from '../../../
 const documentationUrl = 'https://crucible.dev/openapi.json';
 const faucetErrorBody = (code: (typeof faucetErrorCodes)[number], extras: FaucetErrorExtras = {}) => faucetBodyOf(faucetError(code, extras));
 
-describe('Error table (spec 2.5)', () => {
+describe('Error table (docs/errors.md#error-body)', () => {
   it('has the four site codes, the four refusals of keyed calls and an account’s cap, with their statuses', () => {
     expect(Object.fromEntries(apiErrorCodes.map((code) => [code, apiErrors[code].status]))).toEqual({
       not_found: 404,
@@ -48,7 +48,7 @@ describe('Error table (spec 2.5)', () => {
   });
 });
 
-describe('FaucetError bodies (spec 2.3)', () => {
+describe('FaucetError bodies (docs/errors.md#faucet-error-body)', () => {
   it('gives every code the FaucetError shape, from its row of the table', () => {
     for (const code of faucetErrorCodes) {
       const body = faucetErrorBody(code, code === 'rate_limit_exceeded' ? { resetAt: '2026-01-01T00:00:00Z' } : {});

@@ -17,7 +17,7 @@ type Doc = {
 };
 const doc = siteOpenApiDocument({ origin, networks: site.networks }) as unknown as Doc;
 
-describe('OpenAPI document (spec 4.5, 9)', () => {
+describe('OpenAPI document (docs/website.md#openapi-document)', () => {
   it('is OpenAPI 3.1.0, description version 1.0.0, on the site origin', () => {
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info.version).toBe('1.0.0');

@@ -7,7 +7,7 @@ import { loadFaucetNetworks, speaksEvmRpc } from '../../../src/chain/networks.ts
 import { ContentError } from '../../../src/site/records.ts';
 
 describe('loadFaucetNetworks', () => {
-  it('reads the 23 faucet networks of spec 4.1 from content/networks, sorted by id', async () => {
+  it('reads the 23 faucet networks of docs/website.md#faucet-send from content/networks, sorted by id', async () => {
     const networks = await loadFaucetNetworks();
     const ids = networks.map((n) => n.id);
     expect(ids).toHaveLength(23);

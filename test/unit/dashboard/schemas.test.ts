@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { inputFailure } from '../../../src/dashboard/operation-context.ts';
 import { AppChange, Credentials, KeyRotation, NewApp, PasswordChange, UsageQuery } from '../../../src/dashboard/schemas.ts';
 
-// The dashboard's input schemas (platform §8), shared by the pages and the server: what they accept,
+// The dashboard's input schemas (docs/dashboard.md#endpoints), shared by the pages and the server: what they accept,
 // how they normalize, and which field and sentence a refusal names.
 
 /** The failure the server answers for this body. */

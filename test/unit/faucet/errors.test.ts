@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { faucetErrorCodes, faucetErrorCodesOf, faucetErrorRow, type FaucetSendCode, type FaucetStatusCode } from '../../../src/faucet/errors.ts';
 
-describe('FaucetError table (spec 7.1, 7.2)', () => {
+describe('FaucetError table (docs/website.md#faucet-error-codes, docs/website.md#faucet-status)', () => {
   it('maps every 7.1 statusCode to its HTTP status', () => {
     expect(Object.fromEntries(faucetErrorCodesOf('send').map((code) => [code, faucetErrorRow(code).status]))).toEqual({
       invalid_request_body: 400,
@@ -31,7 +31,7 @@ describe('FaucetError table (spec 7.1, 7.2)', () => {
     expect(faucetErrorCodes.filter((code) => faucetErrorRow(code).requestOnly)).toEqual(['invalid_request_body', 'missing_address', 'missing_turnstile']);
   });
 
-  it('gives every 400 a hint (spec 7.1)', () => {
+  it('gives every 400 a hint (docs/website.md#faucet-error-codes)', () => {
     for (const code of faucetErrorCodes) if (faucetErrorRow(code).status === 400) expect(faucetErrorRow(code).hint, code).toBeTruthy();
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { nodeTargetOf, nodeUrlOf } from '../../../src/node/node-url.ts';
 
-describe('nodeTargetOf (platform §1: both forms of {node_url})', () => {
+describe('nodeTargetOf (docs/hosts-and-paths.md#how-the-server-routes-a-request: both forms of {node_url})', () => {
   it('reads the path form on any host', () => {
     expect(nodeTargetOf('localhost:4321', '/node/base-sepolia/v2/abc', null)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
     expect(nodeTargetOf(undefined, '/node/base-sepolia/v2/abc/', null)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });

@@ -31,7 +31,7 @@ import { loadTokenList } from '../../../src/token-list/token-list.ts';
 import { projectRoot } from '../../support/build.ts';
 
 // The page on how prices are computed is generated from the prices defaults, the token list and the
-// local world's price layer (platform §7), and committed as content, one page per locale.
+// local world's price layer (docs/prices.md#sources), and committed as content, one page per locale.
 
 let facts: PriceMethodFacts;
 let english: string;

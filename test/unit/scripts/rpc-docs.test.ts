@@ -11,7 +11,7 @@ import { rpcMethodListing } from '../../../src/site/networks.ts';
 import { pageFrontmatter } from '../../../src/site/schema.ts';
 import { projectRoot } from '../../support/build.ts';
 
-// The method reference is generated from the registry (platform §3) and committed as content.
+// The method reference is generated from the registry (docs/json-rpc.md#method-registry) and committed as content.
 
 const english = renderRpcReference('en');
 

@@ -17,7 +17,7 @@ import { pageFrontmatter } from '../../../src/site/schema.ts';
 import { ui } from '../../../src/site/ui.ts';
 import { projectRoot } from '../../support/build.ts';
 
-// The local world's guide is generated from its manifest and demo wallet (ARCHITECTURE principle 3)
+// The local world's guide is generated from its manifest and demo wallet
 // and committed as content, one page per locale.
 
 const english = renderWorldDocs('en');

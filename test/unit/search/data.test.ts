@@ -19,7 +19,7 @@ describe('isSafeUrl', () => {
 });
 
 describe('parseSearchIndex', () => {
-  it('keeps groups and item fields (spec 2.6)', () => {
+  it('keeps groups and item fields (docs/website.md#search-index)', () => {
     const json = [
       { label: 'Guides', items: [{ title: 'A', url: '/a', description: 'About A' }] },
       { label: 'Apps', items: [{ title: 'B', url: 'https://b.example/', icon: 'https://site.example/b.svg', external: true }] },

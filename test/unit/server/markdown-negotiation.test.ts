@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cachedPrefersMarkdown, parseAccept, prefersMarkdown } from '../../../src/server/markdown-negotiation.ts';
 
-describe('prefersMarkdown (spec 4.7 negotiation)', () => {
+describe('prefersMarkdown (docs/website.md#content-negotiation)', () => {
   it.each([
     ['text/markdown', true],
     ['text/markdown, text/html;q=0.9', true],

@@ -9,7 +9,7 @@ const fact = (key: string, siteOrigin: string, nodeDomain: string | null) =>
 const endpoint = (nodeDomain: string | null) => fact('endpoint', 'https://crucible.example', nodeDomain);
 
 describe('networkFacts', () => {
-  it('shows {node_url}/v2/<API_KEY> from the configured host (platform §1)', () => {
+  it('shows {node_url}/v2/<API_KEY> from the configured host (docs/hosts-and-paths.md#node-url)', () => {
     expect(endpoint(null)).toBe('https://crucible.example/node/base-sepolia/v2/<API_KEY>');
     expect(endpoint('node.example.com')).toBe('https://base-sepolia.node.example.com/v2/<API_KEY>');
   });

@@ -4,7 +4,7 @@ import { glob } from 'tinyglobby';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../support/build.ts';
 
-// No page hard-codes a host (platform §1): pages name `{node_url}` and `{prices_url}`, and code
+// No page hard-codes a host (docs/hosts-and-paths.md#site-origin): pages name `{node_url}` and `{prices_url}`, and code
 // samples read the endpoint from an environment variable the reader fills from the RPC page.
 
 const contentRoot = join(projectRoot, 'content');

@@ -52,7 +52,7 @@ describe('site URLs', () => {
   });
 });
 
-describe('{node_url} (platform §1)', () => {
+describe('{node_url} (docs/hosts-and-paths.md#node-url)', () => {
   it('is <site origin>/node/<network> without NODE_DOMAIN', () => {
     expect(nodeUrlOf('base-sepolia', { siteOrigin: 'http://localhost:4321', nodeDomain: null })).toBe('http://localhost:4321/node/base-sepolia');
     expect(nodeUrlOf('base-sepolia', { siteOrigin: 'https://crucible.example/', nodeDomain: null })).toBe('https://crucible.example/node/base-sepolia');

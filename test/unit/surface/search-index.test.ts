@@ -3,7 +3,7 @@ import { buildSearchIndex } from '../../../integrations/surface/search-index.ts'
 import { siteUrl, smallSite } from '../../support/small-site.ts';
 
 describe('buildSearchIndex', () => {
-  it('groups blog posts, guides, case studies and apps; leaves empty groups out (spec 4.3)', () => {
+  it('groups blog posts, guides, case studies and apps; leaves empty groups out (docs/website.md#search-index)', () => {
     const groups = buildSearchIndex(smallSite(), 'en', siteUrl);
     expect(groups.map((g) => g.label)).toEqual(['Blog Posts', 'Guides', 'Apps']);
     expect(groups[0]!.items).toEqual([{ title: 'First post', url: '/blog/first-post', description: 'The first post.' }]);

@@ -17,7 +17,7 @@ function split(twin: string) {
 }
 
 describe('renderTwin', () => {
-  it('has YAML frontmatter with title and description, then an H1 and the body (spec 2.7)', () => {
+  it('has YAML frontmatter with title and description, then an H1 and the body (docs/website.md#markdown-twins)', () => {
     const site = smallSite();
     const page = site.pagesIn('en', 'blog')[0]!;
     const { frontmatter, body } = split(twinOf(page, site));
@@ -47,7 +47,7 @@ describe('renderTwin', () => {
     expect(body).toContain('| Faucet | [https://crucible.example/faucets/base-sepolia](https://crucible.example/faucets/base-sepolia) |');
   });
 
-  it('shows the endpoint on the configured node domain (platform §1)', () => {
+  it('shows the endpoint on the configured node domain (docs/hosts-and-paths.md#node-url)', () => {
     const site = smallSite();
     const { body } = split(twinOf(site.pagesIn('en', 'rpc')[0]!, site, 'node.example.com'));
     expect(body).toContain('| Endpoint | `https://base-sepolia.node.example.com/v2/<API_KEY>` |');

@@ -17,7 +17,7 @@ const base: Transfer = {
   amount: '1',
 };
 
-describe('activity items (platform §6)', () => {
+describe('activity items (docs/webhooks.md#payload)', () => {
   it('gives ERC-721 a hex erc721TokenId, ERC-1155 its id and value, legacy NFTs category token; addresses lowercase, numbers hex', () => {
     expect(activityItem(base as Transfer & { kind: 'erc721'; tokenId: string }, false)).toEqual({
       fromAddress: '0x0000000000000000000000000000000000000000',

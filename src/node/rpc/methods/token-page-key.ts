@@ -1,6 +1,6 @@
 import type { Address } from 'viem';
 
-// The pageKey of "erc20" answers (platform §4): opaque to callers, it is the last contract of the
+// The pageKey of "erc20" answers (docs/token-data.md#paging): opaque to callers, it is the last contract of the
 // page as base64url of its 20 bytes; the next page starts after it in the index's address order.
 
 /** The pageKey after `lastContract`. */

@@ -2,11 +2,11 @@ import type { Address } from 'viem';
 import { z } from 'zod';
 import { decodePageKey } from './token-page-key.ts';
 
-// The params of crucible_getTokenBalances and crucible_getTokenMetadata (platform §4), one source
+// The params of crucible_getTokenBalances and crucible_getTokenMetadata (docs/token-data.md#parameters), one source
 // for the method registry (a schema per param) and for the core, which parses them again when it is
 // called directly. Every message reads after the parameter's name: `[2] options.maxCount must be …`.
 
-/** Contracts one answer may name, and balances one "erc20" page may hold (platform §4). */
+/** Contracts one answer may name, and balances one "erc20" page may hold (docs/token-data.md#parameters). */
 const MAX_TOKEN_CONTRACTS = 100;
 const MAX_PAGE_SIZE = 100;
 

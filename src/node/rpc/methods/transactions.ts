@@ -4,7 +4,7 @@ import { Receipt, Transaction } from '../schemas/results.ts';
 import { blockHashParam, blockNumberParam, indexParam, transactionHashParam } from './params.ts';
 
 // Transactions: lookups and the one broadcast. eth_sendRawTransaction is never retried on another
-// upstream blindly (platform §3): the gateway first asks whether the hash is known.
+// upstream blindly (docs/json-rpc.md#retries): the gateway first asks whether the hash is known.
 
 export const transactionMethods = [
   defineRpcMethod({

@@ -3,7 +3,7 @@ import { TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from 
 import { defineRpcMethod } from '../method.ts';
 import { Address, titled } from '../schemas/primitives.ts';
 
-// The vendor methods (platform §4), category 'Token data'. Every crucible_<x> listed here is also
+// The vendor methods (docs/json-rpc.md#vendor-methods), category 'Token data'. Every crucible_<x> listed here is also
 // accepted as alchemy_<x> (resolveMethodName in registry.ts), so that clients written for the
 // incumbent's SDK work unchanged; the alias needs no entry of its own. The gateway answers them
 // itself (`served`): a data product reads the chain and the transfer index, never one upstream call.

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from '../limits.ts';
-import { Address, BlockTagOrNumber, Hash32, HexData, HexQuantity, kind, StorageSlot } from './primitives.ts';
+import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS, MAX_TRANSACTION_FILTER_ADDRESSES } from '../limits.ts';
+import { Address, BlockTagOrNumber, Bool, Hash32, HexData, HexQuantity, kind, StorageSlot } from './primitives.ts';
 
 // The object params: transaction call objects, state overrides, log filters. Objects are loose:
 // fields a node knows and this schema does not (new transaction types) pass through unchanged.
@@ -136,3 +136,68 @@ export const BlockCount = kind(
   'hex quantity or integer',
   'must be a hex quantity or an integer from 1 to 1024',
 );
+
+/** How many addresses a transactions filter names, and the refusal of more than the limit. */
+const tooManyAddresses = (count: number) => `has ${count} addresses; a transactions filter may name at most ${MAX_TRANSACTION_FILTER_ADDRESSES} in total`;
+
+const pendingFilterPhrase = objectPhrase('a pending transactions filter such as {"fromAddress": "0x…", "toAddress": ["0x…"], "hashesOnly": true}');
+
+const addressCount = (value: string | readonly string[] | null | undefined) => (value === undefined || value === null ? 0 : [value].flat().length);
+
+/** eth_subscribe("alchemy_pendingTransactions", …): senders and recipients (either matches), and whether only hashes are sent. */
+export const PendingTransactionsFilter = kind(
+  z
+    .looseObject(
+      {
+        fromAddress: AddressOrAddresses.nullish().describe('Send transactions from this address or any of these.'),
+        toAddress: AddressOrAddresses.nullish().describe('Send transactions to this address or any of these.'),
+        hashesOnly: Bool.nullish().describe("true: send only each transaction's hash. Default false: the whole transaction."),
+      },
+      { error: pendingFilterPhrase },
+    )
+    .refine((filter) => addressCount(filter.fromAddress) + addressCount(filter.toAddress) <= MAX_TRANSACTION_FILTER_ADDRESSES, {
+      error: (issue) => {
+        const filter = issue.input as { fromAddress?: string | string[]; toAddress?: string | string[] };
+        return tooManyAddresses(addressCount(filter.fromAddress) + addressCount(filter.toAddress));
+      },
+    })
+    .describe('Which pending transactions: from any fromAddress or to any toAddress (both absent: every one).'),
+  'pending transactions filter',
+  pendingFilterPhrase,
+);
+export type PendingTransactionsFilter = z.infer<typeof PendingTransactionsFilter>;
+
+const minedFilterPhrase = objectPhrase('a mined transactions filter such as {"addresses": [{"from": "0x…", "to": "0x…"}], "includeRemoved": true}');
+
+/** One entry of a mined transactions filter: a sender, a recipient, or both (then a transaction must have both). */
+const FromTo = z
+  .looseObject({ from: Address.nullish(), to: Address.nullish() }, { error: 'must be {"from", "to"} with at least one of them' })
+  .refine((entry) => (entry.from ?? entry.to ?? null) !== null, { error: 'must have "from", "to" or both' });
+
+const entryAddresses = (entries: ReadonlyArray<{ from?: string | null; to?: string | null }> | null | undefined) =>
+  (entries ?? []).reduce((count, entry) => count + (entry.from ? 1 : 0) + (entry.to ? 1 : 0), 0);
+
+/** eth_subscribe("alchemy_minedTransactions", …): which senders and recipients, removed transactions, hashes only. */
+export const MinedTransactionsFilter = kind(
+  z
+    .looseObject(
+      {
+        addresses: z
+          .array(FromTo, { error: 'must be a list of {"from", "to"}' })
+          .nullish()
+          .refine((entries) => entryAddresses(entries) <= MAX_TRANSACTION_FILTER_ADDRESSES, {
+            error: (issue) => tooManyAddresses(entryAddresses(issue.input as Array<{ from?: string; to?: string }>)),
+          })
+          .describe(
+            'A transaction matches an entry when it is from its "from" and to its "to" (those given); any entry will do. Absent or empty: every transaction.',
+          ),
+        includeRemoved: Bool.nullish().describe('true: also send the transactions of blocks a reorganisation removed, with removed: true. Default false.'),
+        hashesOnly: Bool.nullish().describe('true: send {removed, transaction: {hash}}. Default false: the whole transaction.'),
+      },
+      { error: minedFilterPhrase },
+    )
+    .describe('Which mined transactions: the {from, to} entries any of which matches, removed ones, hashes only.'),
+  'mined transactions filter',
+  minedFilterPhrase,
+);
+export type MinedTransactionsFilter = z.infer<typeof MinedTransactionsFilter>;

@@ -17,7 +17,7 @@ import { NETWORK, startNftNode, type NftNode } from './nft-node.ts';
 
 const computeUnitsOf = (operationId: string) => nftOperations.find((operation) => operation.operationId === operationId)!.computeUnits;
 
-// The NFT endpoints (platform §5, spec 2.11, 4.12) over HTTP against the local world indexed on both
+// The NFT endpoints (docs/nft-data.md#endpoints, docs/nft-data.md#getnfts-and-getnftsforowner) over HTTP against the local world indexed on both
 // engines: every parameter and error path, paging, the world's holdings, the answers validated
 // against the node's own OpenAPI document, and alchemy-sdk 3.6.5 pointed at {node_url}/nft/v3/<key>.
 

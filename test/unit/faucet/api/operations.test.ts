@@ -26,7 +26,7 @@ const send = (faucetId: string, body: string, type = 'application/json') =>
   router.handle(new Request(`https://crucible.dev/api/faucets/${faucetId}/send`, { method: 'POST', body, headers: { 'content-type': type } }), context);
 const status = (faucetId: string, query: string) => router.handle(new Request(`https://crucible.dev/api/faucets/${faucetId}/status${query}`), context);
 
-describe('faucet operations: input errors in spec 7.1 precedence', () => {
+describe('faucet operations: input errors in docs/website.md#faucet-error-codes precedence', () => {
   it.each([
     ['unparseable body', 'ethereum-sepolia', '{', 'application/json', 'invalid_request_body'],
     ['non-JSON media type', 'ethereum-sepolia', JSON.stringify({ address, turnstileToken: 't' }), 'text/plain', 'invalid_request_body'],

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { NftMetadataQuery, NftsForOwnerQuery } from '../../../../src/nfts/api/params.ts';
 import { readSdkQuery } from '../../../../src/rest/query.ts';
 
-// The NFT endpoints' query parameters (platform §5): defaults, limits, the SDK's list spellings.
+// The NFT endpoints' query parameters (docs/nft-data.md#getnfts-and-getnftsforowner): defaults, limits, the SDK's list spellings.
 
 const OWNER = '0x4c7E7865D1a8F526DA67ccC11eE9960C30e7a1Ae';
 const A = '0x1111111111111111111111111111111111111111';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rpcErrors, rpcFailure } from '../../../../src/node/rpc/errors.ts';
 
-describe('the gateway error table (platform §3)', () => {
+describe('the gateway error table (docs/errors.md#json-rpc-errors)', () => {
   it('gives each row of the table its JSON-RPC code and the HTTP status of a single request', () => {
     const rows = Object.fromEntries(Object.entries(rpcErrors).map(([reason, row]) => [reason, [row.code, row.httpStatus]]));
     expect(rows).toEqual({

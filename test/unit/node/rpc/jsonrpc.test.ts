@@ -27,7 +27,7 @@ function invalidProblem(item: RpcItem): string {
   return item.problem;
 }
 
-describe('parseRpcBody: the body as a whole (platform §3)', () => {
+describe('parseRpcBody: the body as a whole (docs/json-rpc.md#requests)', () => {
   it('says parse-error for a body that is not JSON, and the failure is -32700 with 400', () => {
     for (const text of ['', '{', '{"jsonrpc":"2.0",}', 'eth_blockNumber', '\u0000']) expect(parseRpcBody(text)).toEqual({ kind: 'parse-error' });
     const failure = bodyFailure({ kind: 'parse-error' });
@@ -57,7 +57,7 @@ describe('parseRpcBody: the body as a whole (platform §3)', () => {
     expect(parsed.kind === 'batch' && parsed.items.every((item) => item.kind === 'call')).toBe(true);
   });
 
-  it('exports the limits of platform §3', () => {
+  it('exports the limits of docs/json-rpc.md#requests', () => {
     expect(MAX_BODY_BYTES).toBe(2_097_152);
     expect(MAX_BATCH).toBe(100);
   });

@@ -52,7 +52,7 @@ describe('logsBlockRange', () => {
   });
 });
 
-describe('the block-range limit of log filters (platform §3)', () => {
+describe('the block-range limit of log filters (docs/json-rpc.md#eth_getlogs-range-limit)', () => {
   const options = { docsUrl: 'https://crucible.test/rpc', transport: 'http' as const };
 
   it('is 10,000 blocks', () => {

@@ -221,7 +221,7 @@ describe('each param kind: good and bad values, with a message naming the param'
   });
 });
 
-describe('eth_subscribe kinds (platform §3)', () => {
+describe('eth_subscribe kinds (docs/json-rpc.md#subscriptions)', () => {
   it('takes newHeads, logs with an optional filter, and newPendingTransactions with an optional boolean', () => {
     expect(accepted('eth_subscribe', ['newHeads'])).toEqual(['newHeads']);
     expect(accepted('eth_subscribe', ['logs'])).toEqual(['logs']);
@@ -230,9 +230,57 @@ describe('eth_subscribe kinds (platform §3)', () => {
   });
 
   it('refuses any other kind with -32602', () => {
-    for (const kind of ['syncing', 'alchemy_minedTransactions', 'newheads', '', 1]) {
-      expect(refused('eth_subscribe', [kind])).toBe('invalid params: [0] subscription must be "newHeads", "logs" or "newPendingTransactions"');
+    for (const kind of ['syncing', 'alchemy_newFullPendingTransactions', 'newheads', 'alchemy_minedtransactions', '', 1]) {
+      expect(refused('eth_subscribe', [kind])).toBe(
+        'invalid params: [0] subscription must be "newHeads", "logs", "newPendingTransactions", "crucible_pendingTransactions" or "crucible_minedTransactions" (also named alchemy_pendingTransactions, alchemy_minedTransactions)',
+      );
     }
+  });
+
+  it('takes the transactions kinds by both names, with the filters alchemy-sdk sends', () => {
+    const pending = { fromAddress: [address, address.toUpperCase().replace('0X', '0x')], toAddress: address, hashesOnly: true };
+    const mined = { addresses: [{ to: address, from: address }, { from: address }], includeRemoved: true, hashesOnly: false };
+    for (const prefix of ['alchemy_', 'crucible_']) {
+      expect(accepted('eth_subscribe', [`${prefix}pendingTransactions`, pending])).toEqual([`${prefix}pendingTransactions`, pending]);
+      expect(accepted('eth_subscribe', [`${prefix}pendingTransactions`, {}])).toEqual([`${prefix}pendingTransactions`, {}]);
+      expect(accepted('eth_subscribe', [`${prefix}pendingTransactions`])).toEqual([`${prefix}pendingTransactions`]);
+      expect(accepted('eth_subscribe', [`${prefix}minedTransactions`, mined])).toEqual([`${prefix}minedTransactions`, mined]);
+      expect(accepted('eth_subscribe', [`${prefix}minedTransactions`, {}])).toEqual([`${prefix}minedTransactions`, {}]);
+    }
+  });
+
+  it('refuses a transactions filter with a bad address, a bad flag, an empty entry or over 1,000 addresses in all', () => {
+    const addresses = (count: number) => Array.from({ length: count }, (_, i) => `0x${i.toString(16).padStart(40, '0')}`);
+    expect(refused('eth_subscribe', ['alchemy_pendingTransactions', { fromAddress: [address, '0x1'] }])).toBe(
+      'invalid params: [1] options.fromAddress[1] must be a 20-byte address: "0x" and 40 hex digits',
+    );
+    expect(refused('eth_subscribe', ['alchemy_pendingTransactions', { hashesOnly: 'true' }])).toBe(
+      'invalid params: [1] options.hashesOnly must be true or false',
+    );
+    expect(refused('eth_subscribe', ['alchemy_pendingTransactions', true])).toBe(
+      'invalid params: [1] options must be a filter {"fromAddress", "toAddress", "hashesOnly"} for "alchemy_pendingTransactions"',
+    );
+    expect(accepted('eth_subscribe', ['alchemy_pendingTransactions', { fromAddress: addresses(500), toAddress: addresses(500) }])).toHaveLength(2);
+    expect(refused('eth_subscribe', ['alchemy_pendingTransactions', { fromAddress: addresses(500), toAddress: addresses(501) }])).toBe(
+      'invalid params: [1] options has 1001 addresses; a transactions filter may name at most 1000 in total',
+    );
+    expect(refused('eth_subscribe', ['alchemy_minedTransactions', { addresses: [{ from: address }, {}] }])).toBe(
+      'invalid params: [1] options.addresses[1] must have "from", "to" or both',
+    );
+    expect(refused('eth_subscribe', ['alchemy_minedTransactions', { addresses: [{ to: 'vitalik.eth' }] }])).toBe(
+      'invalid params: [1] options.addresses[0].to must be a 20-byte address: "0x" and 40 hex digits',
+    );
+    expect(refused('eth_subscribe', ['alchemy_minedTransactions', { includeRemoved: 1 }])).toBe(
+      'invalid params: [1] options.includeRemoved must be true or false',
+    );
+    const entries = (count: number) => addresses(count).map((from) => ({ from, to: address }));
+    expect(accepted('eth_subscribe', ['alchemy_minedTransactions', { addresses: entries(500) }])).toHaveLength(2);
+    expect(refused('eth_subscribe', ['alchemy_minedTransactions', { addresses: [...entries(500), { to: address }] }])).toBe(
+      'invalid params: [1] options.addresses has 1001 addresses; a transactions filter may name at most 1000 in total',
+    );
+    expect(refused('eth_subscribe', ['alchemy_minedTransactions', ['0x1']])).toBe(
+      'invalid params: [1] options must be a filter object (for "logs" and the transactions kinds) or true/false (for "newPendingTransactions")',
+    );
   });
 
   it('refuses options that do not fit the kind', () => {

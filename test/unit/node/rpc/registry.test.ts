@@ -8,7 +8,7 @@ const noDocument = () => {
   throw new Error('no document here');
 };
 
-describe('the method registry (platform §3)', () => {
+describe('the method registry (docs/json-rpc.md#method-registry)', () => {
   it('supports the standard eth_ reads and broadcast, net_, web3_ and rpc.discover', () => {
     const required = [
       'eth_blockNumber',

@@ -13,7 +13,7 @@ function refusal(method: string, params: unknown[] = [], options: ValidateOption
   return checked.failure;
 }
 
-describe('validateCall: which methods (platform §3)', () => {
+describe('validateCall: which methods (docs/json-rpc.md#method-registry)', () => {
   it('refuses every blocked family with -32601 and the docs link, whatever the upstream supports', () => {
     const blocked = [
       'eth_sendTransaction',
@@ -86,7 +86,7 @@ describe('validateCall: which methods (platform §3)', () => {
   });
 });
 
-describe('alchemy_ names (platform §4)', () => {
+describe('alchemy_ names (docs/json-rpc.md#vendor-methods)', () => {
   it('resolves alchemy_<x> to crucible_<x> only when crucible_<x> is registered', () => {
     expect(resolveMethodName('alchemy_getTokenMetadata')).toBe('crucible_getTokenMetadata');
     expect(resolveMethodName('alchemy_getTokenBalances')).toBe('crucible_getTokenBalances');
