@@ -323,7 +323,8 @@ export const nftProduct: RestProduct<NftApi> = {
     tags: [
       {
         name: 'NFT',
-        description: 'NFTs by owner and by contract, owners, metadata, contract facts, collections, spam and traits, from the transfer index (docs/nft-data.md#endpoints).',
+        description:
+          'NFTs by owner and by contract, owners, metadata, contract facts, collections, spam and traits, from the transfer index (docs/nft-data.md#endpoints).',
       },
     ],
     components: {
