@@ -1,6 +1,7 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { Alchemy, NftFilters, NftOrdering } from 'alchemy-sdk';
-import { getAddress, type Address } from 'viem';
+import type { Address } from 'viem';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadAppKeySecret } from '../../../src/apps/key-secret.ts';
 import { createAppStore } from '../../../src/apps/store.ts';
@@ -39,9 +40,11 @@ describe.each(databaseEngines())('alchemy-sdk 3.6.5 nft namespace through the pr
   let key: string;
   let database: Database;
   let nodeUrl: string;
+  let databaseEnv: Awaited<ReturnType<typeof engine.location>>;
 
   beforeAll(async () => {
     const location = await engine.location();
+    databaseEnv = location;
     site = await startWorldSite({
       env: location.engine === 'postgres' ? { DATABASE_URL: location.url, APP_KEY_SECRET } : {},
       prepare: async (databasePath) => {
@@ -363,10 +366,21 @@ describe.each(databaseEngines())('alchemy-sdk 3.6.5 nft namespace through the pr
     });
   });
 
-  it('the operator lists the spam reports', async () => {
-    const reports = await listSpamReports(database.db, { network: site.network });
-    expect(reports.map((report) => report.contract)).toContain(lower(punks));
-    expect(reports.find((report) => report.contract === lower(punks))!.latestReporters[0]).toMatch(/^app:/);
-    expect(getAddress(reports[0]!.contract)).toBe(punks);
+  it('the operator lists the spam reports with npx crucible nfts spam-reports', async () => {
+    const env = databaseEnv.engine === 'postgres' ? { DATABASE_URL: databaseEnv.url, APP_KEY_SECRET } : { DATABASE_PATH: site.databasePath };
+    const { stdout, code } = await new Promise<{ stdout: string; code: number | null }>((resolve) => {
+      const child = execFile(process.execPath, ['scripts/crucible.ts', 'nfts', 'spam-reports', '--network', site.network, '--json'], {
+        env: { ...process.env, ...env },
+      });
+      let out = '';
+      child.stdout!.on('data', (chunk: string) => (out += chunk));
+      child.on('exit', (exitCode) => resolve({ stdout: out, code: exitCode }));
+    });
+    expect(code).toBe(0);
+    const { reports } = JSON.parse(stdout) as { reports: Array<{ contract: string; reporters: number; reports: number; latestReporters: string[] }> };
+    // Both prefixes' tests reported the punks with the same app: one reporter, two reports.
+    expect(reports).toEqual([
+      expect.objectContaining({ network: site.network, contract: lower(punks), reporters: 1, reports: 2, latestReporters: [expect.stringMatching(/^app:/)] }),
+    ]);
   });
 });
