@@ -303,7 +303,7 @@ export interface NftContractRow {
 }
 
 /** The spam reports of one reporter about one contract (docs/nft-data.md#spam-reports). */
-export interface NftSpamReportRow {
+interface NftSpamReportRow {
   network: string;
   /** Lowercase. */
   contract: string;
@@ -315,7 +315,7 @@ export interface NftSpamReportRow {
 }
 
 /** A contract's metadata asked to be fetched again (reingestContract). */
-export interface NftReingestionRow {
+interface NftReingestionRow {
   network: string;
   /** Lowercase. */
   contract: string;

@@ -19,11 +19,11 @@ import {
 // checked against the query it is given with (./page-key.ts), before the call is charged.
 
 /** Owners per page of getOwnersForNFT. */
-export const MAX_TOKEN_OWNERS = 100;
+const MAX_TOKEN_OWNERS = 100;
 
 const pageKeyElsewhere = (context: z.RefinementCtx) => context.addIssue({ code: 'custom', path: [], message: PAGE_KEY_ELSEWHERE });
 
-export const CollectionSlug = z
+const CollectionSlug = z
   .string()
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be a collection slug: lower-case letters, digits and single hyphens, such as crucible-relics')
   .describe('A collection of the collections registry (content/collections/<slug>.yaml).');

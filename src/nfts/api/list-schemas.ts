@@ -110,7 +110,7 @@ export const AttributeSummary = z.object({
   contractAddress: ChecksumAddress,
 });
 
-export const REINGESTION_STATES = ['does_not_exist', 'already_queued', 'in_progress', 'finished', 'queued', 'queue_failed'] as const;
+const REINGESTION_STATES = ['does_not_exist', 'already_queued', 'in_progress', 'finished', 'queued', 'queue_failed'] as const;
 
 export const Reingestion = z.object({
   contractAddress: ChecksumAddress,

@@ -8,7 +8,7 @@ import type { NftsOfOwnerQuery } from '../../transfers/queries.ts';
 // (400), so a key from one query never pages another.
 
 /** What a key pages: the list (and its order) it was given for. */
-export type PageKind =
+type PageKind =
   /** An owner's NFTs by contract and token id; by the transfer that last changed them. */
   | 'ownerNfts'
   | 'ownerNftsByTime'

@@ -13,7 +13,7 @@ export async function markRecordsDue(db: Kysely<DatabaseSchema>, network: string
   await query.execute();
 }
 
-export type ReingestionState = 'does_not_exist' | 'already_queued' | 'in_progress' | 'finished' | 'queued' | 'queue_failed';
+type ReingestionState = 'does_not_exist' | 'already_queued' | 'in_progress' | 'finished' | 'queued' | 'queue_failed';
 
 export interface Reingestion {
   state: ReingestionState;
