@@ -6,10 +6,12 @@ import { ZERO_ADDRESS, type NftKind } from '../../transfers/transfer.ts';
 // What the NFT lists read from the transfer index (docs/nft-data.md): a contract's tokens, a
 // contract's and a token's owners, an owner's contracts, and the NFT contracts of a network. Held
 // tokens only (a balance above 0 at the indexed block): a burned token is no longer listed. Token ids
-// sort as numbers (shorter first, then by digits); pages are keyset pages, so a page costs the same
-// however deep it is.
+// sort as numbers (shorter first, then by digits), read in that order from the balances' index by
+// contract and token id; pages are keyset pages that seek the index where the last one ended.
 
 const tokenLength = sql<number>`length(token_id)`;
+/** Owners whose balances one query reads (bound parameters stay far below both engines' limits). */
+const OWNERS_PER_QUERY = 500;
 
 function heldBalances(db: Kysely<DatabaseSchema>, network: string, contract: Address) {
   return (
@@ -22,9 +24,12 @@ function heldBalances(db: Kysely<DatabaseSchema>, network: string, contract: Add
   );
 }
 
-/** Token ids from `start` (decimal) on, as numbers compare: after it, or from it when `inclusive`. */
+/**
+ * Token ids from `start` (decimal) on, as numbers compare: after it, or from it when `inclusive`.
+ * The first term seeks the index by contract and token id (both engines read it as a range).
+ */
 function fromToken(start: string, inclusive: boolean) {
-  return sql<SqlBool>`(${tokenLength} > ${start.length} or (${tokenLength} = ${start.length} and token_id ${sql.raw(inclusive ? '>=' : '>')} ${start}))`;
+  return sql<SqlBool>`(${tokenLength} >= ${start.length} and (${tokenLength} > ${start.length} or token_id ${sql.raw(inclusive ? '>=' : '>')} ${start}))`;
 }
 
 /** A page of a contract's held tokens by token id, with one more to tell whether another page follows. */
@@ -36,8 +41,9 @@ export async function contractTokens(
 ): Promise<Array<{ tokenId: string; kind: NftKind }>> {
   let query = heldBalances(db, network, contract).select(['token_id', sql<NftKind>`min(kind)`.as('kind')]);
   if (page.from) query = query.where(fromToken(page.from.tokenId, page.from.inclusive));
+  // Grouped in the index's order (by contract, then token id as a number), so no sort is needed.
   const rows = await query
-    .groupBy('token_id')
+    .groupBy([tokenLength, 'token_id'])
     .orderBy(tokenLength)
     .orderBy('token_id')
     .limit(page.limit + 1)
@@ -97,15 +103,14 @@ export async function contractOwners(
   const owners: OwnerHoldings[] = taken.map((row) => ({ owner: row.owner, tokens: [] }));
   if (page.withTokens && owners.length > 0) {
     const byOwner = new Map(owners.map((holding) => [holding.owner, holding]));
-    const balances = await heldBalances(db, network, contract)
-      .select(['owner', 'token_id', 'balance'])
-      .where('owner', '>=', owners[0]!.owner)
-      .where('owner', '<=', owners.at(-1)!.owner)
-      .orderBy('owner')
-      .orderBy(tokenLength)
-      .orderBy('token_id')
-      .execute();
-    for (const row of balances) byOwner.get(row.owner)?.tokens.push({ tokenId: row.token_id, balance: row.balance });
+    // By the balances' key (network, owner, contract, token id), some owners at a time.
+    for (let first = 0; first < owners.length; first += OWNERS_PER_QUERY) {
+      const some = owners.slice(first, first + OWNERS_PER_QUERY).map((holding) => holding.owner);
+      const balances = await heldBalances(db, network, contract).select(['owner', 'token_id', 'balance']).where('owner', 'in', some).execute();
+      for (const row of balances) byOwner.get(row.owner)!.tokens.push({ tokenId: row.token_id, balance: row.balance });
+    }
+    for (const holding of owners)
+      holding.tokens.sort((a, b) => a.tokenId.length - b.tokenId.length || (a.tokenId < b.tokenId ? -1 : a.tokenId > b.tokenId ? 1 : 0));
   }
   return { owners, next: more ? owners.at(-1)!.owner : null };
 }

@@ -334,6 +334,16 @@ describe.each(databaseEngines())('alchemy-sdk 3.6.5 nft namespace through the pr
     });
   });
 
+  it('takes a url with a trailing slash, and answers JSON-RPC at {node_url}/nft/v3/<key> as at /v2/<key>', async () => {
+    const slashed = new Alchemy({ url: `${nodeUrl}/nft/v3/${key}/`, maxRetries: 0 });
+    expect((await slashed.nft.getContractMetadata(relics)).name).toBe('Crucible Relics');
+    const v3 = new Alchemy({ url: `${nodeUrl}/nft/v3/${key}`, maxRetries: 0 });
+    const v2 = new Alchemy({ url: `${nodeUrl}/v2/${key}`, maxRetries: 0 });
+    const [atV3, atV2] = await Promise.all([v3.core.getCode(relics), v2.core.getCode(relics)]);
+    expect(atV3).toMatch(/^0x[0-9a-f]{100,}$/);
+    expect(atV3).toBe(atV2);
+  });
+
   describe('REST methods alchemy-sdk does not wrap', () => {
     const get = async (path: string) => {
       const response = await fetch(`${nodeUrl}${path}`);
