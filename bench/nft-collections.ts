@@ -81,6 +81,7 @@ const serverMs = Object.fromEntries(sideNames.map((name) => [name, [] as number[
 let loadBefore = 0;
 let loadAfter = 0;
 let warmSeconds = 0;
+const answerBytes: Partial<Record<SideName, number>> = {};
 try {
   log(`deploying a collection of ${shape.tokens} tokens held by ${shape.owners} owners`);
   const collection = await fillCollection(anvil, shape, metadataServer.baseUri(0));
@@ -138,6 +139,11 @@ try {
     },
     naivePages: { ...common, kind: 'naive', rpcUrl, owner: collection.owners[0]!, pages: naivePages },
   };
+  // How large the answers are: what each costs to move to its client.
+  for (const name of sideNames) {
+    const job = jobs[name];
+    if (job.kind === 'api') answerBytes[name] = (await (await fetch(`${server.origin}${job.paths[0]!}`)).arrayBuffer()).byteLength;
+  }
   loadBefore = args['no-wait'] ? await loadAverage() : await waitForQuietMachine(log, QUIET_LOAD, 60);
   log(
     `1-minute load ${loadBefore.toFixed(2)}: ${rounds} rounds of ${seconds} s per side (after ${warmUpSeconds} s of warm-up each) at ${connections} connections`,
@@ -209,20 +215,23 @@ const tableOf = (title: string, names: readonly SideName[], naive: SideName) =>
       return `| ${label[name]} | ${f.perSecond.toFixed(2)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${own} | ${f.answers} | ${f.failures} | ${name === naive ? '' : faster(name, naive)} |`;
     }),
   ].join('\n');
+const sizes = (['owners', 'ownersWithBalances', 'pages', 'pagesWithoutMetadata'] as const)
+  .map((name) => `${label[name].split(' (')[0]} ${((answerBytes[name] ?? 0) / 1024).toFixed(0)} KB`)
+  .join(', ');
 const ownersTable = tableOf(
   `${connections} connections, the owners of ${shape.tokens.toLocaleString('en')} tokens`,
   ['owners', 'ownersWithBalances', 'naiveOwners'],
   'naiveOwners',
 );
 const pagesTable = tableOf(`${connections} connections, pages of ${PAGE_SIZE}`, ['pages', 'pagesWithoutMetadata', 'naivePages'], 'naivePages');
-log(`\n${ownersTable}\n\n${pagesTable}\n`);
+log(`\n${ownersTable}\n\n${pagesTable}\n\nAnswers' sizes: ${sizes}\n`);
 
 const cpu = await cpuModel();
 const out = join(import.meta.dirname, 'out');
 await mkdir(out, { recursive: true });
 await writeFile(
   join(out, 'nft-collections.json'),
-  `${JSON.stringify({ shape, connections, seconds, rounds, cpu, loadBefore, loadAfter, warmSeconds, figures }, null, 2)}\n`,
+  `${JSON.stringify({ shape, connections, seconds, rounds, cpu, loadBefore, loadAfter, warmSeconds, answerBytes, figures }, null, 2)}\n`,
 );
 const failed = sideNames.filter((name) => figures[name].failures > 0).map((name) => `${name} ${figures[name].failures} (first: ${figures[name].firstFailure})`);
 if (!quick && !args['no-write']) {
@@ -246,7 +255,7 @@ if (!quick && !args['no-write']) {
       '',
       pagesTable,
       '',
-      "Figures are over every answer of the rounds: answers/s over their time together, p50/p99 of the answers' times. There is no numeric target for this benchmark.",
+      `Figures are over every answer of the rounds: answers/s over their time together, p50/p99 of the answers' times. Answers' sizes: ${sizes}. There is no numeric target for this benchmark.`,
       '',
       ...(failed.length ? [`Failed answers: ${failed.join('; ')}.`, ''] : []),
     ].join('\n'),

@@ -77,6 +77,7 @@ const serverMs = Object.fromEntries(sideNames.map((name) => [name, [] as number[
 let loadBefore = 0;
 let loadAfter = 0;
 let warmSeconds = 0;
+let pageBytes = { withMetadata: 0, withoutMetadata: 0 };
 let fetchedWhileMeasured = { documents: 0, images: 0 };
 try {
   const owner = randomAddress();
@@ -120,6 +121,9 @@ try {
     })),
   );
 
+  // How large the answers are: what every page costs to move to its client.
+  const sizeOf = async (path: string) => (await (await fetch(`${server!.origin}${path}`)).arrayBuffer()).byteLength;
+  pageBytes = { withMetadata: await sizeOf(pages.paths[0]!), withoutMetadata: await sizeOf(`${pages.paths[0]!}&withMetadata=false`) };
   const common = { connections, seconds, warmUpSeconds };
   const jobs: Record<SideName, ClientJob> = {
     withMetadata: { ...common, kind: 'api', origin: server.origin, paths: pages.paths },
@@ -210,7 +214,7 @@ const table = [
     return `| ${label[name]} | ${f.pagesPerSecond.toFixed(1)} | ${f.p50.toFixed(1)} | ${f.p99.toFixed(1)} | ${own} | ${f.pages} | ${f.failures} | ${times(name)} |`;
   }),
 ].join('\n');
-const fetched = `Metadata server requests while getNFTs was measured: ${fetchedWhileMeasured.documents} documents, ${fetchedWhileMeasured.images} images (a warm cache fetches none).`;
+const fetched = `Metadata server requests while getNFTs was measured: ${fetchedWhileMeasured.documents} documents, ${fetchedWhileMeasured.images} images (a warm cache fetches none). A page of ${PAGE_SIZE} is ${(pageBytes.withMetadata / 1024).toFixed(0)} KB of JSON with metadata, ${(pageBytes.withoutMetadata / 1024).toFixed(1)} KB without.`;
 log(`\n${table}\n\n${fetched}\n`);
 
 const cpu = await cpuModel();
@@ -218,7 +222,7 @@ const out = join(import.meta.dirname, 'out');
 await mkdir(out, { recursive: true });
 await writeFile(
   join(out, 'nfts.json'),
-  `${JSON.stringify({ shape, total, connections, seconds, rounds, cpu, loadBefore, loadAfter, warmSeconds, figures, fetchedWhileMeasured }, null, 2)}\n`,
+  `${JSON.stringify({ shape, total, connections, seconds, rounds, cpu, loadBefore, loadAfter, warmSeconds, pageBytes, figures, fetchedWhileMeasured }, null, 2)}\n`,
 );
 const failed = sideNames.filter((name) => figures[name].failures > 0).map((name) => `${name} ${figures[name].failures} (first: ${figures[name].firstFailure})`);
 if (!quick && !args['no-write']) {
