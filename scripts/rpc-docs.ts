@@ -84,6 +84,7 @@ function limitsSection(reference: RpcReference, strings: Strings): string {
     formatUi(strings.limitBody, { size: `${+(limits.maxBodyBytes / 2 ** 20).toFixed(2)} MiB` }),
     formatUi(strings.limitBatch, { count: limits.maxBatch }),
     formatUi(strings.limitLogsRange, { count: limits.maxLogsBlockRange }),
+    formatUi(strings.limitTraceRange, { count: limits.maxTraceFilterBlockRange }),
     formatUi(strings.limitLogsFilter, { addresses: limits.maxLogsFilterAddresses, topics: limits.maxLogsFilterTopics }),
     formatUi(strings.limitSubscriptions, { count: limits.maxSubscriptionsPerConnection }),
   ];

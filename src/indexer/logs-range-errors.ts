@@ -36,7 +36,7 @@ export const LOGS_LIMIT_MESSAGES: readonly LogsLimitMessage[] = [
   // geth answers a call over its HTTP deadline with -32002; BSC and other geth forks name a block limit.
   { source: 'geth', pattern: /request timed out/i },
   { source: 'BSC, publicnode', pattern: /exceed maximum block range: ([\d,]+)/i, blocks: (m) => count(m[1]) },
-  // Crucible's own gateway (src/node/rpc/logs-range.ts).
+  // Crucible's own gateway (src/node/rpc/block-range.ts).
   { source: 'Crucible', pattern: /eth_getLogs is limited to ([\d,]+) blocks per call/i, blocks: (m) => count(m[1]) },
   { source: 'QuickNode, 1RPC, Blast', pattern: /eth_getLogs is limited to a ([\d,]+) (?:block )?range/i, blocks: (m) => count(m[1]) },
   { source: 'BlockPI', pattern: /limited to ([\d,]+) blocks?/i, blocks: (m) => count(m[1]) },

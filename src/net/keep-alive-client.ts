@@ -23,8 +23,11 @@ export interface HttpAnswer {
 }
 
 export interface KeepAliveClient {
-  /** POSTs a JSON body; rejects with an OutboundError: `timeout`, `too_large` or `unreachable`. */
-  post(body: string): Promise<HttpAnswer>;
+  /**
+   * POSTs a JSON body; rejects with an OutboundError: `timeout`, `too_large` or `unreachable`.
+   * `timeoutMs` replaces the client's for this call (a traced execution may take longer than a read).
+   */
+  post(body: string, options?: { timeoutMs?: number }): Promise<HttpAnswer>;
   close(): void;
 }
 
@@ -45,10 +48,13 @@ export function createKeepAliveClient(url: URL, options: KeepAliveClientOptions)
   const path = `${url.pathname}${url.search}`;
 
   return {
-    async post(body) {
+    async post(body, call) {
+      const timeoutMs = call?.timeoutMs ?? options.timeoutMs;
+      // The pool's own timeouts unless this call has another (undici takes them per request too).
+      const timeouts = call?.timeoutMs === undefined ? {} : { headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
       for (let attempt = 0; ; attempt++) {
         const answer = new Answer(options.maxBytes);
-        pool.dispatch({ path, method: 'POST', headers, body }, answer);
+        pool.dispatch({ path, method: 'POST', headers, body, ...timeouts }, answer);
         try {
           return await answer.promise;
         } catch (error) {
@@ -56,7 +62,7 @@ export function createKeepAliveClient(url: URL, options: KeepAliveClientOptions)
           // raced ours): it is sent again, once, as HTTP clients do. A failure after answer bytes
           // arrived, or on a connection that never answered anything, is the upstream's failure.
           if (attempt === 0 && !answer.started && closedWhileKeptAlive(error)) continue;
-          throw upstreamFailure(error, options.timeoutMs);
+          throw upstreamFailure(error, timeoutMs);
         }
       }
     },

@@ -4,16 +4,16 @@ import { mayCacheAnswer } from './rpc/cache-policy.ts';
 import type { RpcErrorObject, RpcFailure } from '../errors/json-rpc.ts';
 import { rpcFailure } from './rpc/errors.ts';
 import type { RpcOutcome } from './rpc/jsonrpc.ts';
-import { type ChainHead, logsHeadTags } from './rpc/logs-range.ts';
+import { blockRangeOf, type ChainHead, headTags } from './rpc/block-range.ts';
 import type { JsonValue, RpcMethod } from './rpc/method.ts';
 import { blockNumberOf } from './rpc/schemas/primitives.ts';
-import type { LogFilter } from './rpc/schemas/requests.ts';
-import { logsRangeFailure } from './rpc/validate.ts';
+import { blockRangeFailure } from './rpc/validate.ts';
 import { NoHealthyUpstreamError, type RetryRule, type UpstreamPool } from './upstreams/upstream-pool.ts';
 
 // Carries out a request's validated calls on one network: local answers, data products' and cached ones first,
 // then the rest in one upstream batch; eth_sendRawTransaction alone (its retry asks before it
-// resends) and filter calls on the upstream that holds the filter.
+// resends), filter calls on the upstream that holds the filter, and traces alone with the trace
+// deadline (one slow replay does not hold a batch of reads).
 
 export interface ValidCall {
   method: RpcMethod;
@@ -29,6 +29,8 @@ export interface ExecutionNetwork {
   served?: ReadonlyMap<string, ServedMethod>;
   finalityDepth: bigint;
   pool: UpstreamPool;
+  /** How long a method with the `trace` deadline may take upstream (NODE_UPSTREAM_TRACE_TIMEOUT_MS). */
+  traceTimeoutMs: number;
   openRpcDocument(): JsonValue;
 }
 
@@ -51,6 +53,8 @@ export async function executeCalls(
   const chainHead = async () => (head === undefined ? (head = await network.pool.head()) : head);
 
   const answeredHere: Array<Promise<void>> = [];
+  /** The calls as the upstream gets them: the validated ones, but for ranges sent as numbers. */
+  const sent: ValidCall[] = [...calls];
   /** Cache keys of the calls that may be kept, computed once for the lookup and the keeping. */
   const keys: Array<string | undefined> = new Array(calls.length);
   for (const [i, call] of calls.entries()) {
@@ -69,12 +73,13 @@ export async function executeCalls(
       outcomes[i] = { result: cached.result };
       continue;
     }
-    if (call.method.blockRangeLimited) {
-      const failure = await rangeFailure(call, network, chainHead);
-      if (failure) {
-        outcomes[i] = { failure };
+    if (call.method.blockRange) {
+      const measured = await measureRange(call, network, chainHead);
+      if ('failure' in measured) {
+        outcomes[i] = measured;
         continue;
       }
+      sent[i] = { ...call, params: measured.params };
     }
     forUpstream.push(i);
   }
@@ -83,19 +88,22 @@ export async function executeCalls(
     return outcomes;
   }
 
-  const alone = forUpstream.filter((i) => calls[i]!.method.name === 'eth_sendRawTransaction' || calls[i]!.method.filterAffinity !== undefined);
+  const alone = forUpstream.filter((i) => sentAlone(calls[i]!.method));
   const batched = forUpstream.filter((i) => !alone.includes(i));
   const settle = (i: number, answer: UpstreamAnswer | undefined) => {
-    outcomes[i] = outcomeOf(answer);
-    if ('result' in outcomes[i]!) remember(i);
+    const outcome = outcomeOf(answer);
+    const translated = calls[i]!.method.upstreamAs;
+    outcomes[i] = translated && 'result' in outcome ? { result: translated.answer(outcome.result) } : outcome;
+    if ('result' in outcome) remember(i, outcome.result);
   };
-  const remember = (i: number) => {
+  /** Keeps the answer when the policy allows it, judged on what the upstream gave. */
+  const remember = (i: number, upstreamResult: unknown) => {
     const call = calls[i]!;
     const key = keys[i];
-    const { result } = outcomes[i] as { result: unknown };
     if (key === undefined) return;
     // `when-final` calls at a numbered block had the head read before they were sent; the others need none.
-    if (mayCacheAnswer(call.method, call.params, result, { head: head ?? null, finalityDepth: network.finalityDepth })) cache.set(key, result);
+    const finality = { head: head ?? null, finalityDepth: network.finalityDepth };
+    if (mayCacheAnswer(call.method, call.params, upstreamResult, finality)) cache.set(key, (outcomes[i] as { result: unknown }).result);
   };
   const unavailable = (indexes: readonly number[], error: unknown) => {
     if (!(error instanceof NoHealthyUpstreamError)) throw error;
@@ -109,7 +117,7 @@ export async function executeCalls(
     ...answeredHere,
     batched.length > 0 &&
       sendBatch(
-        batched.map((i) => calls[i]!),
+        batched.map((i) => sent[i]!),
         network.pool,
       ).then(
         (answers) => {
@@ -118,7 +126,7 @@ export async function executeCalls(
         (error: unknown) => unavailable(batched, error),
       ),
     ...alone.map((i) =>
-      sendOne(calls[i]!, network.pool).then(
+      sendOne(sent[i]!, network.pool, retryOf(sent[i]!), deadlineOf(sent[i]!.method, network)).then(
         (answer) => settle(i, answer),
         (error: unknown) => unavailable([i], error),
       ),
@@ -128,20 +136,42 @@ export async function executeCalls(
 }
 
 /**
- * The refusal of a log filter whose range, its tags resolved against the head, is over the limit
- * (validation measured numbers alone); null to send it. A range that cannot be measured is not sent.
+ * A call with a limited block range, its tags resolved against the head (validation measured numbers
+ * alone): the refusal of a range over the limit, or the params to send, the range as numbers where
+ * the method asks for that (trace_filter). A range that cannot be measured is not sent.
  */
-async function rangeFailure(call: ValidCall, network: ExecutionNetwork, latest: () => Promise<bigint | null>): Promise<RpcFailure | null> {
-  const tags = logsHeadTags(call.params[0] as LogFilter);
-  if (tags.length === 0) return null;
-  const head = await latest();
-  if (head === null) return rpcFailure('no_healthy_upstream', { network: network.id });
-  const resolved: ChainHead = { latest: head };
-  for (const tag of ['safe', 'finalized'] as const) {
-    const number = tags.includes(tag) ? await network.pool.taggedBlock(tag) : null;
-    if (number !== null) resolved[tag] = number;
+async function measureRange(
+  call: ValidCall,
+  network: ExecutionNetwork,
+  latest: () => Promise<bigint | null>,
+): Promise<{ failure: RpcFailure } | { params: unknown[] }> {
+  const limit = call.method.blockRange!;
+  const tags = headTags(limit, call.params[0]);
+  let resolved: ChainHead | null = null;
+  if (tags.length > 0) {
+    const head = await latest();
+    if (head === null) return { failure: rpcFailure('no_healthy_upstream', { network: network.id }) };
+    resolved = { latest: head };
+    for (const tag of ['safe', 'finalized'] as const) {
+      const number = tags.includes(tag) ? await network.pool.taggedBlock(tag) : null;
+      if (number !== null) resolved[tag] = number;
+    }
+    const failure = blockRangeFailure(call.method, call.params, resolved);
+    if (failure) return { failure };
   }
-  return logsRangeFailure(call.method, call.params, resolved);
+  const range = blockRangeOf(limit, call.params[0], resolved);
+  if (!limit.withNumbers || range.kind !== 'range') return { params: call.params };
+  return { params: [limit.withNumbers(call.params[0], range.from, range.to), ...call.params.slice(1)] };
+}
+
+/** Sent on its own: a transaction (its retry asks first), a filter call (pinned to its upstream), a trace (its own deadline). */
+function sentAlone(method: RpcMethod): boolean {
+  return method.name === 'eth_sendRawTransaction' || method.filterAffinity !== undefined || method.upstreamDeadline === 'trace';
+}
+
+/** A trace's deadline (its params' own timeout is bounded by it in sendOne); other calls keep the pool's. */
+function deadlineOf(method: RpcMethod, network: ExecutionNetwork): number | undefined {
+  return method.upstreamDeadline === 'trace' ? network.traceTimeoutMs : undefined;
 }
 
 /** A `when-final` call at a block named by number (`earliest` too): only such an answer waits on the head to be kept. */
@@ -160,7 +190,7 @@ function outcomeOf(answer: UpstreamAnswer | undefined): RpcOutcome {
 async function sendBatch(calls: readonly ValidCall[], pool: UpstreamPool): Promise<Array<UpstreamAnswer | undefined>> {
   const retry: RetryRule = calls.every((call) => call.method.idempotent) ? { kind: 'idempotent' } : { kind: 'none' };
   if (calls.length === 1) return [await sendOne(calls[0]!, pool, retry)];
-  const body = JSON.stringify(calls.map((call, id) => ({ jsonrpc: '2.0', id, method: call.method.name, params: call.params })));
+  const body = JSON.stringify(calls.map((call, id) => ({ jsonrpc: '2.0', id, ...upstreamCallOf(call) })));
   const answer = parseAnswer(await pool.send(body, retry));
   if (!Array.isArray(answer)) {
     // A node that refuses a whole batch answers one error object: it is every call's answer.
@@ -171,9 +201,17 @@ async function sendBatch(calls: readonly ValidCall[], pool: UpstreamPool): Promi
   return calls.map((_, id) => byId.get(id));
 }
 
-async function sendOne(call: ValidCall, pool: UpstreamPool, retry = retryOf(call)): Promise<UpstreamAnswer> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method.name, params: call.params });
-  return parseAnswer(await pool.send(body, retry)) as UpstreamAnswer;
+async function sendOne(call: ValidCall, pool: UpstreamPool, retry = retryOf(call), timeoutMs?: number): Promise<UpstreamAnswer> {
+  const sent = upstreamCallOf(call);
+  const params = timeoutMs !== undefined && call.method.upstreamParams ? call.method.upstreamParams(call.params, { deadlineMs: timeoutMs }) : sent.params;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params });
+  return parseAnswer(await pool.send(body, retry, timeoutMs === undefined ? undefined : { timeoutMs })) as UpstreamAnswer;
+}
+
+/** The method and params the upstream is sent: the call's own, or the standard call a vendor method stands on. */
+function upstreamCallOf(call: ValidCall): { method: string; params: unknown[] } {
+  const translated = call.method.upstreamAs;
+  return translated ? { method: translated.method, params: translated.params(call.params) } : { method: call.method.name, params: call.params };
 }
 
 function retryOf(call: ValidCall): RetryRule {

@@ -5,6 +5,7 @@ import { defaultLocale } from '../site/locales.ts';
 import type { NetworkRecord } from '../site/records.ts';
 import { pageUrl } from '../site/urls.ts';
 import { createAnswerCache } from '../node/answer-cache.ts';
+import type { ServedMethod } from '../node/execute-calls.ts';
 import { createNodeGateway, type GatewayNetwork, type NodeGateway } from '../node/gateway.ts';
 import type { NodeConfig } from '../config/node.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
@@ -13,7 +14,9 @@ import { createNodeMetrics, type NodeMetrics } from '../node/metrics.ts';
 import { nodeUrlOf } from '../node/node-url.ts';
 import { openRpcDocument } from '../node/rpc/openrpc.ts';
 import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
+import { simulationMethods } from './adapters/simulation-methods.ts';
 import { tokenMethods } from './adapters/token-methods.ts';
+import { devnetGetCode } from './adapters/devnet-code-history.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import type { TokenMetadataReader } from '../tokens/metadata.ts';
 import type { TokenIndex } from '../tokens/token-index.ts';
@@ -41,7 +44,11 @@ export interface NodeRuntimeOptions {
   jsonMaxDepth?: number;
   /** Test settings for the pools (faster probes). */
   pool?: { probeIntervalMs?: number };
-  /** The token data methods (docs/token-data.md#failures); without it they answer -32601 on every network. */
+  /**
+   * The token data methods (docs/token-data.md#failures) and the simulations
+   * (docs/tracing-and-simulation.md#simulation), which read the token metadata; without it they
+   * answer -32601 on every network.
+   */
   tokens?: {
     /** A network's transfer index. */
     indexOf(network: string): TokenIndex;
@@ -85,16 +92,27 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     const { tokens } = options;
     // On a local devnet the token list's world addresses apply, not the real network's.
     const localWorld = configured.length === 0 && devnets !== null;
-    const served =
-      tokens && evm
-        ? tokenMethods({
-            network: record.id,
-            chain: chainOverPool(pool),
-            index: tokens.indexOf(record.id),
-            metadata: tokens.metadata,
-            logos: tokens.list.logos(record.id, { localWorld }),
-          })
-        : undefined;
+    const served = new Map<string, ServedMethod>();
+    if (tokens && evm) {
+      const chain = chainOverPool(pool);
+      const logos = tokens.list.logos(record.id, { localWorld });
+      const { symbol, decimals } = record.nativeCurrency;
+      for (const [name, method] of [
+        ...tokenMethods({ network: record.id, chain, index: tokens.indexOf(record.id), metadata: tokens.metadata, logos }),
+        ...simulationMethods({
+          network: record.id,
+          pool,
+          chain,
+          traceTimeoutMs: config.upstreamTraceTimeoutMs,
+          tokenMetadata: (contract) => tokens.metadata.getTokenMetadata(record.id, chain, logos, contract),
+          // The currency's name and logo from the token list, as a token's are; its symbol as the network names it.
+          native: { name: symbol, logo: null, ...tokens.list.nativeCurrency(symbol), symbol, decimals },
+        }),
+      ])
+        served.set(name, method);
+    }
+    // A devnet answers eth_getCode at blocks whose state anvil no longer holds (alchemy-sdk's findContractDeployer).
+    if (localWorld && evm) served.set('eth_getCode', devnetGetCode(record.id, pool));
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
     networks.set(record.id, {
@@ -103,6 +121,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
       chainId: record.chainId,
       finalityDepth: BigInt(record.finalityBlocks),
       pool,
+      traceTimeoutMs: config.upstreamTraceTimeoutMs,
       served,
       openRpcDocument: () =>
         (document ??= openRpcDocument({

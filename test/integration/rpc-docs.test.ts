@@ -62,10 +62,10 @@ describe('an RPC page', () => {
     expect(methods.map((method) => method.name).sort()).toEqual(rpcRegistry.methods.map((method) => method.name).sort());
     for (const method of methods) {
       const name = method.name.replace('.', '\\.');
-      expect(html).toMatch(
-        new RegExp(`<a href="/rpc/methods#${method.anchor}"[^>]*><code[^>]*>${name}</code></a> <span class="cu"[^>]*>${method.computeUnits} CU</span>`),
-      );
-      expect(twin).toContain(`[\`${method.name}\`](${siteUrl}/rpc/methods#${method.anchor}) ${method.computeUnits} CU`);
+      // The English page writes costs as English numbers: 1,200 CU.
+      const cost = `${method.computeUnits.toLocaleString('en-US')} CU`;
+      expect(html).toMatch(new RegExp(`<a href="/rpc/methods#${method.anchor}"[^>]*><code[^>]*>${name}</code></a> <span class="cu"[^>]*>${cost}</span>`));
+      expect(twin).toContain(`[\`${method.name}\`](${siteUrl}/rpc/methods#${method.anchor}) ${cost}`);
     }
     const ids = new Set([...(await read('path', 'rpc/methods.html')).matchAll(/\bid="([^"]+)"/g)].map((match) => match[1]));
     for (const method of methods) expect(ids, method.name).toContain(method.anchor);

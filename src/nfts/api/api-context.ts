@@ -28,6 +28,8 @@ export interface NftApiOptions {
   tokenUriTimeout: TokenUriTimeoutLimits;
   /** NFT_SPAM_AIRDROP_MIN_RECIPIENTS: a mint to at least this many addresses in one transaction is an airdrop. */
   airdropMinRecipients: number;
+  /** Settles when the network's index can answer (a fresh devnet's first answer waits for it); default at once. */
+  indexReady?: (network: string) => Promise<void>;
   now?: () => number;
 }
 
@@ -53,6 +55,7 @@ export function createNftApiContext(options: NftApiOptions): NftApiContext {
     ...options,
     now: options.now ?? Date.now,
     async indexed() {
+      await options.indexReady?.(network);
       const block = await indexedBlock(db, network);
       if (block) return block;
       throw new CrucibleError('upstream_unavailable', `The transfer index of network ${network} holds no block yet; NFT data needs it.`);

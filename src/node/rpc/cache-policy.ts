@@ -18,9 +18,10 @@ function isBlockByHash(block: unknown): boolean {
   return typeof block === 'object' && block !== null && 'blockHash' in block && !('requireCanonical' in block && block.requireCanonical === true);
 }
 
-/** A found answer: not null, and if it says which block holds it, that block is set. */
+/** A found answer: not null nor an empty list (trace_transaction of an unknown hash), and if it says which block holds it, that block is set. */
 function isFound(result: unknown): boolean {
   if (result === null || result === undefined) return false;
+  if (Array.isArray(result)) return result.length > 0;
   if (typeof result === 'object' && !Array.isArray(result) && 'blockHash' in result) return result.blockHash !== null;
   return true;
 }

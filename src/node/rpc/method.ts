@@ -18,6 +18,8 @@ export const rpcCategories = [
   'Gas and fees',
   'Logs and filters',
   'Subscriptions',
+  'Tracing',
+  'Simulation',
   'Token data',
   'Discovery',
 ] as const;
@@ -26,12 +28,36 @@ export type RpcCategory = (typeof rpcCategories)[number];
 /**
  * When the gateway may keep an answer:
  * - `forever`: the answer never changes (chain id);
- * - `when-found`: a lookup by hash of mined data; keep a non-null answer, and for an object with a
- *   `blockHash` field only when that is set (a pending transaction is not final);
- * - `when-final`: params[blockParam] names a block; keep the answer when that block is a number
- *   (or `earliest`) at least the network's finality depth below the head, or is named by hash.
+ * - `when-found`: a lookup by hash of mined data; keep an answer that is neither null nor an empty
+ *   list, and for an object with a `blockHash` field only when that is set (a pending transaction is not final);
+ * - `when-final`: params[blockParam] names a block; keep the answer when that block is a number (or
+ *   `earliest`) at least the network's finality depth below the head, or is named by hash.
  */
 export type CachePolicy = { kind: 'none' } | { kind: 'forever' } | { kind: 'when-found' } | { kind: 'when-final'; blockParam: number };
+
+/**
+ * How long the gateway waits for an upstream's answer: `default` NODE_UPSTREAM_TIMEOUT_MS, `trace`
+ * NODE_UPSTREAM_TRACE_TIMEOUT_MS (a traced execution replays a whole transaction or block).
+ */
+type UpstreamDeadline = 'default' | 'trace';
+
+/** How a method's params[0] names a block range, and how many blocks it may span (block-range.ts). */
+export interface BlockRangeLimit {
+  maxBlocks: number;
+  /** The range's ends, an omitted end given its default (tags or hex numbers); null when the filter names one block by hash. */
+  ends(filter: unknown): { from: string; to: string } | null;
+  /**
+   * The filter with its ends as the numbers they were measured as, or absent to send it as given:
+   * trace_filter's ends go as numbers, since some nodes (anvil) take no tags there.
+   */
+  withNumbers?(filter: unknown, from: bigint, to: bigint): unknown;
+}
+
+/** What the gateway knows when it sends a call upstream. */
+interface UpstreamContext {
+  /** The call's upstream deadline in milliseconds. */
+  deadlineMs: number;
+}
 
 /** `websocket`: only over a WebSocket connection (subscriptions need one to push on). */
 export type RpcTransport = 'any' | 'websocket';
@@ -95,10 +121,19 @@ export interface RpcMethod {
   /** Answered by the gateway itself, without an upstream. */
   answer?: (params: readonly unknown[], context: LocalAnswerContext) => JsonValue;
   /**
-   * params[0] is a log filter whose block range is limited (MAX_LOGS_BLOCK_RANGE, logs-range.ts):
-   * numbers are measured at validation, tags once the gateway resolves them against the head.
+   * Sent upstream as another method (a vendor method over a standard one): the call sent, and the
+   * answer made of its result. The cache policy judges the upstream's result, and keeps the answer.
    */
-  blockRangeLimited?: boolean;
+  upstreamAs?: { method: string; params(params: readonly unknown[]): unknown[]; answer(result: unknown): JsonValue };
+  /**
+   * params[0] is a filter whose block range is limited (block-range.ts): numbers are measured at
+   * validation, tags once the gateway resolves them against the head.
+   */
+  blockRange?: BlockRangeLimit;
+  /** How long the gateway waits for an upstream's answer to it; default `default`. */
+  upstreamDeadline?: UpstreamDeadline;
+  /** The params as the upstream gets them, when they differ from the validated ones (a tracer's timeout bounded by the deadline). */
+  upstreamParams?: (params: readonly unknown[], context: UpstreamContext) => unknown[];
   /** Rules across params (or on a param's value) that the schemas cannot say; runs on normalized params. */
   checkParams?: (params: readonly unknown[]) => ParamProblem | null;
   /** The params as one zod tuple: trailing optional params may be omitted or null. */

@@ -1,5 +1,5 @@
 import { MAX_BATCH, MAX_BODY_BYTES, MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from './limits.ts';
-import { MAX_LOGS_BLOCK_RANGE } from './logs-range.ts';
+import { MAX_LOGS_BLOCK_RANGE, MAX_TRACE_FILTER_BLOCK_RANGE } from './block-range.ts';
 import { type JsonSchema, jsonSchemaOf, type RpcMethod, type RpcParam } from './method.ts';
 import { rpcRegistry, type RpcRegistry } from './registry.ts';
 
@@ -69,6 +69,7 @@ export function openRpcDocument(input: OpenRpcInput): OpenRpcDocument {
       maxBodyBytes: MAX_BODY_BYTES,
       maxBatch: MAX_BATCH,
       maxLogsBlockRange: MAX_LOGS_BLOCK_RANGE,
+      maxTraceFilterBlockRange: MAX_TRACE_FILTER_BLOCK_RANGE,
       maxLogsFilterAddresses: MAX_LOGS_FILTER_ADDRESSES,
       maxLogsFilterTopics: MAX_LOGS_FILTER_TOPICS,
     },

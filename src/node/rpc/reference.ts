@@ -1,5 +1,5 @@
 import { MAX_BATCH, MAX_BODY_BYTES, MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './limits.ts';
-import { MAX_LOGS_BLOCK_RANGE } from './logs-range.ts';
+import { MAX_LOGS_BLOCK_RANGE, MAX_TRACE_FILTER_BLOCK_RANGE } from './block-range.ts';
 import { type CachePolicy, type JsonSchema, type JsonValue, type RpcCategory, rpcCategories, type RpcMethod, type RpcTransport } from './method.ts';
 import { paramJsonSchema } from './openrpc.ts';
 import { blockedMethodFamilies, rpcRegistry, type RpcRegistry, VENDOR_ALIAS_PREFIX, VENDOR_PREFIX } from './registry.ts';
@@ -36,11 +36,12 @@ interface RpcMethodReference {
 export interface RpcReference {
   categories: Array<{ name: RpcCategory; methods: RpcMethodReference[] }>;
   /** Refused whatever an upstream supports; empty would mean none are. */
-  blocked: ReadonlyArray<{ pattern: string; match: 'exact' | 'prefix'; reason: string }>;
+  blocked: ReadonlyArray<{ pattern: string; match: 'exact' | 'prefix'; reason: string; except?: readonly string[] }>;
   limits: {
     maxBodyBytes: number;
     maxBatch: number;
     maxLogsBlockRange: number;
+    maxTraceFilterBlockRange: number;
     maxLogsFilterAddresses: number;
     maxLogsFilterTopics: number;
     maxSubscriptionsPerConnection: number;
@@ -93,6 +94,7 @@ export function rpcMethodReference(registry: RpcRegistry = rpcRegistry): RpcRefe
       maxBodyBytes: MAX_BODY_BYTES,
       maxBatch: MAX_BATCH,
       maxLogsBlockRange: MAX_LOGS_BLOCK_RANGE,
+      maxTraceFilterBlockRange: MAX_TRACE_FILTER_BLOCK_RANGE,
       maxLogsFilterAddresses: MAX_LOGS_FILTER_ADDRESSES,
       maxLogsFilterTopics: MAX_LOGS_FILTER_TOPICS,
       maxSubscriptionsPerConnection: MAX_SUBSCRIPTIONS_PER_CONNECTION,

@@ -6,12 +6,18 @@ import { discoveryMethods } from './methods/discovery.ts';
 import { executionMethods } from './methods/execution.ts';
 import { gasFeesMethods } from './methods/gas-fees.ts';
 import { logsFiltersMethods } from './methods/logs-filters.ts';
+import { simulationMethods } from './methods/simulation.ts';
 import { subscriptionMethods } from './methods/subscriptions.ts';
+import { tracingMethods } from './methods/tracing.ts';
 import { transactionMethods } from './methods/transactions.ts';
 import { vendorMethods } from './methods/vendor.ts';
 
 // The one method registry (docs/json-rpc.md#method-registry): what is not in it is refused with -32601, and so is
 // anything that signs with node-held keys or controls the node, whatever an upstream supports.
+// Of the debug_ family only the read-only traces of the Tracing methods are served.
+
+/** The debug_ methods served: traces that read, with built-in tracers only (methods/tracing.ts). */
+const SERVED_DEBUG_METHODS = ['debug_traceTransaction', 'debug_traceCall', 'debug_traceBlockByNumber', 'debug_traceBlockByHash'] as const;
 
 /** Refused families, for the refusal and the docs: they use node-held accounts or control the node. */
 export const blockedMethodFamilies = [
@@ -19,18 +25,34 @@ export const blockedMethodFamilies = [
   { pattern: 'eth_sign', match: 'prefix', reason: 'signs with a key held by the node (eth_sign, eth_signTransaction, eth_signTypedData…)' },
   { pattern: 'personal_', match: 'prefix', reason: 'manages accounts held by the node' },
   { pattern: 'admin_', match: 'prefix', reason: 'administers the node' },
-  { pattern: 'debug_', match: 'prefix', reason: 'debugs and traces inside the node' },
+  {
+    pattern: 'debug_',
+    match: 'prefix',
+    reason: 'debugs inside the node, but for the read-only traces listed under Tracing',
+    except: SERVED_DEBUG_METHODS,
+  },
   { pattern: 'miner_', match: 'prefix', reason: 'controls block production' },
   { pattern: 'txpool_', match: 'prefix', reason: 'inspects the node’s mempool' },
   { pattern: 'anvil_', match: 'prefix', reason: 'controls a development node' },
   { pattern: 'hardhat_', match: 'prefix', reason: 'controls a development node' },
   { pattern: 'evm_', match: 'prefix', reason: 'controls a development node' },
   { pattern: 'engine_', match: 'prefix', reason: 'is the consensus client’s API' },
-] as const satisfies readonly { pattern: string; match: 'exact' | 'prefix'; reason: string }[];
+] as const satisfies readonly BlockedFamily[];
+
+interface BlockedFamily {
+  pattern: string;
+  match: 'exact' | 'prefix';
+  reason: string;
+  /** Members of the family that are served all the same. */
+  except?: readonly string[];
+}
 
 /** Whether a method belongs to a refused family (it is refused even if a registry lists it). */
 export function isBlockedMethod(name: string): boolean {
-  return blockedMethodFamilies.some((family) => (family.match === 'exact' ? name === family.pattern : name.startsWith(family.pattern)));
+  return blockedMethodFamilies.some((family: BlockedFamily) => {
+    if (family.except?.includes(name)) return false;
+    return family.match === 'exact' ? name === family.pattern : name.startsWith(family.pattern);
+  });
 }
 
 /** Vendor methods are crucible_<x>; the incumbent's alchemy_<x> names the same method (docs/json-rpc.md#vendor-methods). */
@@ -74,6 +96,8 @@ export const rpcRegistry = createRpcRegistry([
   ...gasFeesMethods,
   ...logsFiltersMethods,
   ...subscriptionMethods,
+  ...tracingMethods,
+  ...simulationMethods,
   ...vendorMethods,
   ...discoveryMethods,
 ]);

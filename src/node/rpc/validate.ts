@@ -2,11 +2,10 @@ import type { z } from 'zod';
 import type { RpcFailure } from '../../errors/json-rpc.ts';
 import { rpcFailure } from './errors.ts';
 import type { RpcCall } from './jsonrpc.ts';
-import { type ChainHead, logsBlockRange, logsRangeProblem } from './logs-range.ts';
+import { blockRangeOf, blockRangeProblem, type ChainHead } from './block-range.ts';
 import type { RpcMethod } from './method.ts';
 import { rpcRegistry, type RpcRegistry } from './registry.ts';
 import { mustBePhrase } from './schemas/primitives.ts';
-import type { LogFilter } from './schemas/requests.ts';
 
 // A well-formed call checked against the registry (docs/json-rpc.md#method-registry): unknown or blocked methods are
 // -32601, params that do not fit the method's schemas are -32602 naming the parameter. What passes
@@ -35,8 +34,10 @@ function issueDetail(method: RpcMethod, found: z.core.$ZodIssue): string {
   const [index, ...path] = issue.path;
   if (typeof index !== 'number') return issue.message;
   const param = method.params[index]!;
-  // A wrong value at the param's root gets the param kind's one phrase, whichever union branch zod blamed.
-  const message = path.length === 0 && issue.code !== 'custom' ? (mustBePhrase(param.schema) ?? issue.message) : issue.message;
+  // A wrong value at the param's root gets the param kind's one phrase, whichever union branch zod
+  // blamed; a rule of its own (a refinement, fields it does not take) says what it says.
+  const own = issue.code === 'custom' || issue.code === 'unrecognized_keys';
+  const message = path.length === 0 && !own ? (mustBePhrase(param.schema) ?? issue.message) : issue.message;
   return `${paramPath(method, index, path)} ${message}`;
 }
 
@@ -86,10 +87,10 @@ export function validateCall(call: Pick<RpcCall, 'method' | 'params'>, options: 
   return { ok: true, method, params: checked.params };
 }
 
-/** A log filter's block range over the limit, measured with `head` (null: numbers only). */
+/** A filter's block range over the method's limit, measured with `head` (null: numbers only). */
 function rangeProblem(method: RpcMethod, params: readonly unknown[], head: ChainHead | null): { index: number; problem: string } | null {
-  if (!method.blockRangeLimited) return null;
-  const problem = logsRangeProblem(method, logsBlockRange(params[0] as LogFilter, head));
+  if (!method.blockRange) return null;
+  const problem = blockRangeProblem(method, blockRangeOf(method.blockRange, params[0], head));
   return problem ? { index: 0, problem } : null;
 }
 
@@ -97,7 +98,7 @@ function rangeProblem(method: RpcMethod, params: readonly unknown[], head: Chain
  * The gateway's second look at a validated call with a limited block range, once it knows the
  * head: the -32602 refusal of a range over the limit, or null.
  */
-export function logsRangeFailure(method: RpcMethod, params: readonly unknown[], head: ChainHead): RpcFailure | null {
+export function blockRangeFailure(method: RpcMethod, params: readonly unknown[], head: ChainHead): RpcFailure | null {
   const problem = rangeProblem(method, params, head);
   return problem ? rpcFailure('invalid_params', { detail: `${paramPath(method, problem.index, [])} ${problem.problem}` }) : null;
 }

@@ -24,9 +24,10 @@ export interface UpstreamPool {
   /**
    * Sends a JSON-RPC body. `retry`: `idempotent` may go to a second upstream after a failure;
    * `transaction` (eth_sendRawTransaction with its hash) asks the second one first; `none` never.
-   * Rejects with NoHealthyUpstreamError when no upstream answered.
+   * Rejects with NoHealthyUpstreamError when no upstream answered. `timeoutMs` replaces the pool's
+   * deadline for this call (traces, NODE_UPSTREAM_TRACE_TIMEOUT_MS).
    */
-  send(body: string, retry: RetryRule): Promise<string>;
+  send(body: string, retry: RetryRule, options?: { timeoutMs?: number }): Promise<string>;
   /** The best head among healthy upstreams (probing once if none is known yet); null when none answers. */
   head(): Promise<bigint | null>;
   /**
@@ -124,7 +125,8 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
   const tagged = new Map<'safe' | 'finalized', { head: bigint; number: Promise<bigint | null> }>();
 
   const upstreamPool: UpstreamPool = {
-    async send(body, retry) {
+    async send(body, retry, options) {
+      const timeoutMs = options?.timeoutMs;
       const list =
         connected ??
         (await connect().catch((error: unknown) => {
@@ -133,7 +135,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
       const [first, second] = candidates(list, retry.kind === 'pinned');
       if (!first) throw new NoHealthyUpstreamError();
       try {
-        return await first.post(body);
+        return await first.post(body, timeoutMs);
       } catch (error) {
         if (!(error instanceof UpstreamError) || !second || retry.kind === 'none' || retry.kind === 'pinned') throw new NoHealthyUpstreamError(error);
         if (retry.kind === 'transaction') {
@@ -145,7 +147,7 @@ export function createUpstreamPool(options: UpstreamPoolOptions): UpstreamPool {
           if (known === undefined) throw new NoHealthyUpstreamError(error);
           if (known) return rewriteAsHash(body, retry.hash);
         }
-        return await second.post(body).catch((retryError: unknown) => {
+        return await second.post(body, timeoutMs).catch((retryError: unknown) => {
           throw new NoHealthyUpstreamError(retryError);
         });
       }

@@ -32,8 +32,11 @@ export interface UpstreamHealth {
 export interface Upstream {
   readonly url: string;
   readonly label: string;
-  /** POSTs a JSON-RPC body; resolves with the answer's text (any HTTP status below 500 except 429), or rejects with UpstreamError. */
-  post(body: string): Promise<string>;
+  /**
+   * POSTs a JSON-RPC body; resolves with the answer's text (any HTTP status below 500 except 429), or
+   * rejects with UpstreamError. `timeoutMs` replaces the upstream's deadline for this call.
+   */
+  post(body: string, timeoutMs?: number): Promise<string>;
   /** Records a probe's head. */
   recordHead(head: bigint, at: number): void;
   health(): UpstreamHealth;
@@ -72,14 +75,14 @@ export function createUpstream(url: string, options: UpstreamOptions): Upstream 
     consecutiveFailures = ok ? 0 : consecutiveFailures + 1;
   };
 
-  const post = async (body: string): Promise<string> => {
+  const post = async (body: string, timeoutMs?: number): Promise<string> => {
     let answer: HttpAnswer;
     try {
-      answer = await client.post(body);
+      answer = await client.post(body, { timeoutMs });
     } catch (error) {
       record(false);
       if (error instanceof OutboundError && error.kind === 'timeout')
-        throw new UpstreamError('timeout', `${label} did not answer within ${options.timeoutMs} ms`);
+        throw new UpstreamError('timeout', `${label} did not answer within ${timeoutMs ?? options.timeoutMs} ms`);
       throw new UpstreamError('connection', `${label}: ${error instanceof Error ? error.message : String(error)}`);
     }
     // 429 and 5xx say nothing about the call itself: another upstream may answer it.

@@ -221,6 +221,14 @@ describe('failures are OutboundErrors', () => {
     expect(error.kind).toBe('timeout');
   });
 
+  it('a call with its own deadline is held to it, not to the client’s (a trace’s, shorter or longer)', async () => {
+    const server = await scriptedServer(() => undefined);
+    // The client would wait ten minutes: only the call's own 100 ms lets this test end.
+    const error = await failure(client(server.url, { timeoutMs: 600_000 }).post(chainId, { timeoutMs: 100 }));
+    expect(error.kind).toBe('timeout');
+    expect(error.message).toMatch(/within 100 ms/);
+  });
+
   it('a connection closed mid-answer, and a closed port', async () => {
     const server = await scriptedServer((socket) => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"cut'));
     expect((await failure(client(server.url).post(chainId))).message).toBe('connection reset');

@@ -9,6 +9,7 @@ describe('readNodeConfig', () => {
       nodeDomain: null,
       upstreams: { 'ethereum-sepolia': [], 'base-sepolia': [] },
       upstreamTimeoutMs: 10_000,
+      upstreamTraceTimeoutMs: 20_000,
       // 10 calls a second of 20 CU per client IP, as the request limit allowed; every bucket holds 10 s of its rate.
       demoLimit: { perClient: { computeUnitsPerSecond: 200, burst: 2_000 }, perNetwork: { computeUnitsPerSecond: 10_000, burst: 100_000 } },
       accountLimit: { computeUnitsPerSecond: 1_000, burst: 10_000 },
@@ -17,6 +18,14 @@ describe('readNodeConfig', () => {
       webSocket: { maxConnectionsPerKey: 50, maxTopicsPerKey: 200, subscriptionComputeUnitsPerMinute: 10 },
       warnings: [],
     });
+  });
+
+  it('reads the upstream deadlines, and stops on one that is not a whole number above 0, naming it', () => {
+    const config = readNodeConfig({ NODE_UPSTREAM_TIMEOUT_MS: '4000', NODE_UPSTREAM_TRACE_TIMEOUT_MS: '45000' }, networks);
+    expect(config).toMatchObject({ upstreamTimeoutMs: 4_000, upstreamTraceTimeoutMs: 45_000 });
+    expect(() => readNodeConfig({ NODE_UPSTREAM_TRACE_TIMEOUT_MS: '0' }, networks)).toThrow(
+      /^NODE_UPSTREAM_TRACE_TIMEOUT_MS must be a whole number greater than 0/,
+    );
   });
 
   it('reads the WebSocket limits; 0 turns the charge of open subscriptions off', () => {

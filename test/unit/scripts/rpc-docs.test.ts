@@ -24,7 +24,7 @@ describe('renderRpcReference', () => {
   it('gives every registry method a heading, its compute units, params and result', () => {
     for (const method of rpcRegistry.methods) {
       expect(english).toContain(`\n### ${method.name}\n`);
-      expect(english).toContain(`**Compute units**: ${method.computeUnits} CU`);
+      expect(english).toContain(`**Compute units**: ${method.computeUnits.toLocaleString('en-US')} CU`);
     }
     expect(english).toContain('| `blockTag` (optional, default `"latest"`) | block tag, number, hash or EIP-1898 object |');
     expect(english).toContain('- **Result**: `balance` (hex quantity): ');
@@ -38,13 +38,14 @@ describe('renderRpcReference', () => {
       '## Logs and filters\n\n| Method | CU | Description |\n| - | -: | - |\n| [`eth_getLogs`](#eth_getlogs) | 75 | Returns the logs that match a filter. |',
     );
     expect(english).toContain('| `eth_sendTransaction` | signs with a key held by the node |');
-    expect(english).toContain('| `debug_*` | debugs and traces inside the node |');
+    expect(english).toContain('| `debug_*` | debugs inside the node, but for the read-only traces listed under Tracing |');
   });
 
-  it('states the limits: batch 100, body 2 MiB, log filters 10,000 blocks, 1,000 addresses and topics, 100 subscriptions per WebSocket', () => {
+  it('states the limits: batch 100, body 2 MiB, log filters and trace_filter 10,000 blocks, 1,000 addresses and topics, 100 subscriptions per WebSocket', () => {
     expect(english).toContain('- A request body holds at most 2 MiB.\n- A batch holds at most 100 requests.\n');
     expect(english).toContain(
       '- One eth_getLogs call or eth_newFilter filter spans at most 10,000 blocks, block tags counted from the chain’s head; split longer ranges.\n' +
+        '- One trace_filter call names its fromBlock and spans at most 10,000 blocks, block tags counted from the chain’s head; split longer ranges.\n' +
         '- A log filter names at most 1,000 addresses, and each of its topic positions lists at most 1,000 topics.\n',
     );
     expect(english).toContain('- One WebSocket connection holds at most 100 subscriptions.\n');

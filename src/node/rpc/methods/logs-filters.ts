@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from '../limits.ts';
-import { MAX_LOGS_BLOCK_RANGE } from '../logs-range.ts';
+import { logsFilterRange, MAX_LOGS_BLOCK_RANGE } from '../block-range.ts';
 import { defineRpcMethod, type RpcParam } from '../method.ts';
 import { HexId } from '../schemas/primitives.ts';
 import { LogFilter } from '../schemas/requests.ts';
@@ -32,7 +32,7 @@ export const logsFiltersMethods = [
     params: [filterParam],
     result: { name: 'logs', description: 'The matching logs, oldest first.', schema: z.array(Log) },
     computeUnits: 75,
-    blockRangeLimited: true,
+    blockRange: logsFilterRange,
   }),
   defineRpcMethod({
     name: 'eth_newFilter',
@@ -43,7 +43,7 @@ export const logsFiltersMethods = [
     result: newFilterResult,
     computeUnits: 20,
     filterAffinity: 'creates',
-    blockRangeLimited: true,
+    blockRange: logsFilterRange,
   }),
   defineRpcMethod({
     name: 'eth_newBlockFilter',

@@ -53,6 +53,7 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
       maxBodyBytes: 2_097_152,
       maxBatch: 100,
       maxLogsBlockRange: 10_000,
+      maxTraceFilterBlockRange: 10_000,
       maxLogsFilterAddresses: 1_000,
       maxLogsFilterTopics: 1_000,
       maxSubscriptionsPerConnection: 100,
@@ -67,7 +68,12 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
     ).toEqual([
       ['crucible_getTokenBalances', ['alchemy_getTokenBalances']],
       ['crucible_getTokenMetadata', ['alchemy_getTokenMetadata']],
+      ['crucible_getTokenAllowance', ['alchemy_getTokenAllowance']],
     ]);
+    const receipts = rpcMethodReference()
+      .categories.find((category) => category.name === 'Blocks')
+      ?.methods.find((method) => method.name === 'crucible_getTransactionReceipts');
+    expect(receipts?.aliases).toEqual(['alchemy_getTransactionReceipts']);
   });
 });
 

@@ -56,6 +56,20 @@ describe('the method registry (docs/json-rpc.md#method-registry)', () => {
       'rpc.discover',
       'crucible_getTokenBalances',
       'crucible_getTokenMetadata',
+      'crucible_getTokenAllowance',
+      'crucible_getTransactionReceipts',
+      'debug_traceTransaction',
+      'debug_traceCall',
+      'debug_traceBlockByNumber',
+      'debug_traceBlockByHash',
+      'trace_block',
+      'trace_transaction',
+      'trace_call',
+      'trace_filter',
+      'crucible_simulateAssetChanges',
+      'crucible_simulateAssetChangesBundle',
+      'crucible_simulateExecution',
+      'crucible_simulateExecutionBundle',
     ];
     expect([...names].sort()).toEqual([...required].sort());
     expect(new Set(names).size).toBe(names.length);

@@ -23,7 +23,10 @@ describe('validateCall: which methods (docs/json-rpc.md#method-registry)', () =>
       'personal_sign',
       'personal_unlockAccount',
       'admin_peers',
-      'debug_traceTransaction',
+      'debug_getRawBlock',
+      'debug_setHead',
+      'debug_traceBlock',
+      'debug_standardTraceBlockToFile',
       'miner_start',
       'txpool_content',
       'anvil_setBalance',
@@ -47,8 +50,33 @@ describe('validateCall: which methods (docs/json-rpc.md#method-registry)', () =>
     }
   });
 
+  it('serves of the debug_ family only the four read-only traces, and of trace_ only the four the registry lists', () => {
+    const served = rpcRegistry.methods.map((method) => method.name).filter((name) => /^(debug|trace)_/.test(name));
+    expect(served.sort()).toEqual(
+      [
+        'debug_traceBlockByHash',
+        'debug_traceBlockByNumber',
+        'debug_traceCall',
+        'debug_traceTransaction',
+        'trace_block',
+        'trace_call',
+        'trace_filter',
+        'trace_transaction',
+      ].sort(),
+    );
+    for (const name of served) expect(isBlockedMethod(name), name).toBe(false);
+  });
+
   it('refuses methods that are not in the registry with -32601', () => {
-    for (const method of ['eth_coinbase', 'eth_mining', 'trace_block', 'ETH_BLOCKNUMBER', 'eth_blockNumber ', 'rpc.modules']) {
+    for (const method of [
+      'eth_coinbase',
+      'eth_mining',
+      'trace_replayTransaction',
+      'trace_rawTransaction',
+      'ETH_BLOCKNUMBER',
+      'eth_blockNumber ',
+      'rpc.modules',
+    ]) {
       expect(refusal(method).error).toEqual({ code: -32601, message: `Unsupported method: ${method}. See ${docsUrl}` });
     }
   });

@@ -1,8 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_LOGS_FILTER_ADDRESSES, MAX_LOGS_FILTER_TOPICS } from '../../../../src/node/rpc/limits.ts';
-import { logsBlockRange, logsHeadTags, MAX_LOGS_BLOCK_RANGE } from '../../../../src/node/rpc/logs-range.ts';
+import { blockRangeOf, headTags, logsFilterRange, MAX_LOGS_BLOCK_RANGE } from '../../../../src/node/rpc/block-range.ts';
+import type { LogFilter } from '../../../../src/node/rpc/schemas/requests.ts';
 import { findRpcMethod, rpcRegistry } from '../../../../src/node/rpc/registry.ts';
-import { logsRangeFailure, validateCall } from '../../../../src/node/rpc/validate.ts';
+import { blockRangeFailure, validateCall } from '../../../../src/node/rpc/validate.ts';
+
+const logsBlockRange = (filter: LogFilter, head: Parameters<typeof blockRangeOf>[2]) => blockRangeOf(logsFilterRange, filter, head);
+const logsHeadTags = (filter: LogFilter) => headTags(logsFilterRange, filter);
 
 const head = { latest: 20_000n, safe: 19_968n, finalized: 19_936n };
 const hash = `0x${'c3'.repeat(32)}`;
@@ -76,28 +80,28 @@ describe('the block-range limit of log filters (docs/json-rpc.md#eth_getlogs-ran
   it('lets the gateway refuse a tag range over the limit once it knows the head', () => {
     const params = [{ fromBlock: 'earliest' }];
     expect(validateCall({ method: 'eth_getLogs', params }, options).ok).toBe(true);
-    expect(logsRangeFailure(getLogs, params, head)?.error).toEqual({
+    expect(blockRangeFailure(getLogs, params, head)?.error).toEqual({
       code: -32602,
       message: 'invalid params: [0] filter spans 20001 blocks; eth_getLogs is limited to 10000 blocks per call (split the range)',
     });
-    expect(logsRangeFailure(getLogs, [{ fromBlock: '0x2711' }], head)).toBeNull();
-    expect(logsRangeFailure(getLogs, [{ fromBlock: 'earliest', toBlock: 'safe' }], head)?.error.message).toMatch(/spans 19969 blocks/);
-    expect(logsRangeFailure(getLogs, [{ blockHash: hash }], head)).toBeNull();
+    expect(blockRangeFailure(getLogs, [{ fromBlock: '0x2711' }], head)).toBeNull();
+    expect(blockRangeFailure(getLogs, [{ fromBlock: 'earliest', toBlock: 'safe' }], head)?.error.message).toMatch(/spans 19969 blocks/);
+    expect(blockRangeFailure(getLogs, [{ blockHash: hash }], head)).toBeNull();
   });
 
-  it('applies to eth_newFilter alike, at validation and with the head, and to no other method', () => {
+  it('applies to eth_newFilter alike, at validation and with the head, and besides them only to trace_filter', () => {
     const newFilter = findRpcMethod('eth_newFilter')!;
     const over = validateCall({ method: 'eth_newFilter', params: [{ fromBlock: '0x0', toBlock: '0x2710' }] }, options);
     expect(over.ok || over.failure.error).toEqual({
       code: -32602,
       message: 'invalid params: [0] filter spans 10001 blocks; eth_newFilter is limited to 10000 blocks per filter (split the range)',
     });
-    expect(logsRangeFailure(newFilter, [{ fromBlock: 'earliest', toBlock: 'finalized' }], head)?.error.message).toBe(
+    expect(blockRangeFailure(newFilter, [{ fromBlock: 'earliest', toBlock: 'finalized' }], head)?.error.message).toBe(
       'invalid params: [0] filter spans 19937 blocks; eth_newFilter is limited to 10000 blocks per filter (split the range)',
     );
-    expect(logsRangeFailure(newFilter, [{ fromBlock: 'finalized' }], head)).toBeNull();
-    const limited = rpcRegistry.methods.filter((method) => method.blockRangeLimited).map((method) => method.name);
-    expect(limited).toEqual(['eth_getLogs', 'eth_newFilter']);
+    expect(blockRangeFailure(newFilter, [{ fromBlock: 'finalized' }], head)).toBeNull();
+    const limited = rpcRegistry.methods.filter((method) => method.blockRange !== undefined).map((method) => method.name);
+    expect(limited).toEqual(['eth_getLogs', 'eth_newFilter', 'trace_filter']);
   });
 });
 
