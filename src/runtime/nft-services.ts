@@ -20,7 +20,7 @@ import type { NftMetadataWorker } from '../nfts/metadata/worker.ts';
 
 export interface NftServices {
   /** What the NFT endpoints read besides the index. */
-  sources: Omit<NftApiOptions, 'network' | 'db'>;
+  sources: Omit<NftApiOptions, 'network' | 'db' | 'ipv6PrefixLength'>;
   /** GET /nft-media/… */
   media: MediaRoute;
   /** The metadata worker, started by `start` when NFT_METADATA_IN_SERVER is on. */

@@ -28,6 +28,8 @@ export interface NftApiOptions {
   tokenUriTimeout: TokenUriTimeoutLimits;
   /** NFT_SPAM_AIRDROP_MIN_RECIPIENTS: a mint to at least this many addresses in one transaction is an airdrop. */
   airdropMinRecipients: number;
+  /** PER_IP_IPV6_PREFIX: an IPv6 client counts per this prefix, as a reporter of spam too. */
+  ipv6PrefixLength: number;
   /** Settles when the network's index can answer (a fresh devnet's first answer waits for it); default at once. */
   indexReady?: (network: string) => Promise<void>;
   now?: () => number;

@@ -52,7 +52,7 @@ export function spamHandlers(context: NftApiContext) {
     const contract = getAddress(query.contractAddress);
     if (!(await indexedContractKind(db, network, contract)))
       return { contractAddress: contract, recorded: false, message: `No NFT of contract ${contract} is indexed on network ${network}: nothing recorded.` };
-    await recordSpamReport(db, { network, contract, reporter: reporterOf(caller), at: context.now() });
+    await recordSpamReport(db, { network, contract, reporter: reporterOf(caller, context.ipv6PrefixLength), at: context.now() });
     return {
       contractAddress: contract,
       recorded: true,

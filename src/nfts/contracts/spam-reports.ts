@@ -1,14 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DatabaseSchema } from '../../db/schema.ts';
+import { ipBucketOf } from '../../http/ip-bucket.ts';
 
 // Spam reports (docs/nft-data.md#spam-reports): what callers of reportSpam say of a contract,
 // recorded for the operator (`npx crucible nfts spam-reports`), never trusted by themselves. One
 // row per reporter and contract: a reporter who says it again raises its count, not the number of
 // reporters. A report changes no answer: isSpam comes from the spam rules alone.
 
-/** Who reported: an app by its id, the demo key by the client's address (a /64 for IPv6, as its limits count). */
-export function reporterOf(caller: { appId: string | null; clientIp: string | null }): string {
-  return caller.appId !== null ? `app:${caller.appId}` : `demo:${caller.clientIp ?? 'unknown'}`;
+/** Who reported: an app by its id, the demo key by the client's address (an IPv6 one by its prefix, as the demo key's limits count it). */
+export function reporterOf(caller: { appId: string | null; clientIp: string | null }, ipv6PrefixLength: number): string {
+  return caller.appId !== null ? `app:${caller.appId}` : `demo:${ipBucketOf(caller.clientIp, ipv6PrefixLength)}`;
 }
 
 export async function recordSpamReport(db: Kysely<DatabaseSchema>, report: { network: string; contract: string; reporter: string; at: number }): Promise<void> {

@@ -115,6 +115,7 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
             },
             tokenUriTimeout: { defaultMs: 60_000, maxMs: 120_000 },
             airdropMinRecipients: 100,
+            ipv6PrefixLength: 64,
           }),
         ),
       ],
