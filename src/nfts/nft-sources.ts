@@ -110,6 +110,8 @@ export interface NftContractFacts {
 export interface NftContractSource {
   /** The facts of these contracts on `network`, by lowercase address; a contract that could not be read is missing. */
   contractsOf(network: string, contracts: readonly Address[]): Promise<Map<string, NftContractFacts>>;
+  /** The facts already stored of every contract on `network`'s indexed chain, by lowercase address, read from no node (however old). */
+  storedContractsOf(network: string): Promise<Map<string, NftContractFacts>>;
 }
 
 /** A collection of the collections registry as it is on one network: its facts and its contract there. */

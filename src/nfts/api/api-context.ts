@@ -7,6 +7,7 @@ import type { NftKind } from '../../transfers/transfer.ts';
 import { tokenUriTimeoutMs, type TokenUriTimeoutLimits } from '../fetch-timeout.ts';
 import { nftKey, type NftCollectionSource, type NftContractFacts, type NftContractSource, type NftMetadataSource, type NftRef } from '../nft-sources.ts';
 import { nftBody } from './answer.ts';
+import { indexedNftContracts } from './collection-reads.ts';
 import { mintsOf } from './index-reads.ts';
 import type { NftBody } from './schemas.ts';
 
@@ -41,6 +42,12 @@ export interface NftApiContext extends NftApiOptions {
   indexed(): Promise<IndexedBlock>;
   /** Adds to `into` (by lowercase address) the facts of the contracts not in it yet; a contract the source could not read stays missing. */
   factsInto(into: Map<string, NftContractFacts>, addresses: readonly Address[]): Promise<Map<string, NftContractFacts>>;
+  /**
+   * The facts of every NFT contract the index holds on the network (getSpamContracts, the search):
+   * those stored, and at most READ_PER_LISTING more read from the node now; the others are read on
+   * later calls or when another answer shows them, so one call never reads a whole network's contracts.
+   */
+  indexedContractFacts(): Promise<{ addresses: Address[]; facts: Map<string, NftContractFacts> }>;
   /** The fetch time a request's tokenUriTimeoutInMs gives (null: the cache alone). */
   timeoutOf(requested: number | undefined): number | null;
   /** NFT objects of these tokens, in their order: metadata within `timeoutMs`, the contracts' facts, the mints. */
@@ -50,6 +57,9 @@ export interface NftApiContext extends NftApiOptions {
     facts?: Map<string, NftContractFacts>,
   ): Promise<NftBody[]>;
 }
+
+/** Contracts never read that one network-wide answer reads from the node: one Multicall3 batch of the contract source. */
+const READ_PER_LISTING = 100;
 
 export function createNftApiContext(options: NftApiOptions): NftApiContext {
   const { network, db } = options;
@@ -66,6 +76,13 @@ export function createNftApiContext(options: NftApiOptions): NftApiContext {
       const missing = [...new Set(addresses.map((address) => getAddress(address)))].filter((address) => !into.has(address.toLowerCase()));
       if (missing.length) for (const [address, facts] of await options.contracts.contractsOf(network, missing)) into.set(address.toLowerCase(), facts);
       return into;
+    },
+    async indexedContractFacts() {
+      const [indexed, facts] = await Promise.all([indexedNftContracts(db, network), options.contracts.storedContractsOf(network)]);
+      const addresses = indexed.map((address) => getAddress(address));
+      const unread = addresses.filter((address) => !facts.has(address.toLowerCase())).slice(0, READ_PER_LISTING);
+      if (unread.length) await context.factsInto(facts, unread);
+      return { addresses, facts };
     },
     timeoutOf: (requested) => tokenUriTimeoutMs(options.tokenUriTimeout, requested),
     async nftBodies(tokens, timeoutMs, facts = new Map()) {

@@ -3,7 +3,7 @@ import { CrucibleError } from '../../errors/crucible-error.ts';
 import type { NftContractFacts } from '../nft-sources.ts';
 import type { NftApiContext } from './api-context.ts';
 import { contractBody, isoOf, tokenTypeOf } from './answer.ts';
-import { contractOwnerCount, contractOwners, contractTokens, holdsContract, indexedNftContracts, ownerContracts, tokenOwners } from './collection-reads.ts';
+import { contractOwnerCount, contractOwners, contractTokens, holdsContract, ownerContracts, tokenOwners } from './collection-reads.ts';
 import { allowedContracts } from './filters.ts';
 import { indexedContractKind } from './index-reads.ts';
 import type {
@@ -205,8 +205,7 @@ export function listHandlers(context: NftApiContext) {
   const searchContractMetadata = async (query: SearchQuery): Promise<{ contracts: NftContractBody[] }> => {
     await context.indexed();
     const words = query.query.toLowerCase().split(/\s+/);
-    const addresses = (await indexedNftContracts(db, network)).map((address) => getAddress(address));
-    const facts = await context.factsInto(new Map(), addresses);
+    const { addresses, facts } = await context.indexedContractFacts();
     const matching = addresses.filter((address) => {
       const known = facts.get(address.toLowerCase());
       const text = [known?.name, known?.symbol, known?.marketplaceMetadata.collectionName].filter(Boolean).join(' ').toLowerCase();

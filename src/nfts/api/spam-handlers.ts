@@ -2,7 +2,7 @@ import { getAddress } from 'viem';
 import { CrucibleError } from '../../errors/crucible-error.ts';
 import { recordSpamReport, reporterOf } from '../contracts/spam-reports.ts';
 import type { NftApiContext } from './api-context.ts';
-import { indexedNftContracts, mintRecipients } from './collection-reads.ts';
+import { mintRecipients } from './collection-reads.ts';
 import { indexedContractKind, indexedTokenKind, mintsOf } from './index-reads.ts';
 import { decimalTokenId, type ContractQuery, type TokenQuery } from './params.ts';
 import type { SpamReportReceiptBody } from './list-schemas.ts';
@@ -29,8 +29,7 @@ export function spamHandlers(context: NftApiContext) {
 
   const spamContracts = async (): Promise<{ contractAddresses: string[] }> => {
     await context.indexed();
-    const addresses = (await indexedNftContracts(db, network)).map((address) => getAddress(address));
-    const facts = await context.factsInto(new Map(), addresses);
+    const { addresses, facts } = await context.indexedContractFacts();
     return { contractAddresses: addresses.filter((address) => facts.get(address.toLowerCase())?.isSpam === true) };
   };
 

@@ -88,6 +88,13 @@ export function createNftContractSource(options: NftContractSourceOptions): NftC
   }
 
   return {
+    async storedContractsOf(network) {
+      const genesisHash = await indexedGenesisHash(options.db, network);
+      if (genesisHash === null) return new Map();
+      const stored = await readStoredContracts(options.db, network, genesisHash);
+      return new Map([...stored.values()].map((contract) => [contract.contract.toLowerCase(), factsOf(contract, network)]));
+    },
+
     async contractsOf(network, requested) {
       const chain = options.chainOf(network);
       if (!chain) return new Map();

@@ -128,6 +128,9 @@ export function worldContractSource(): NftContractSource & { facts: Map<string, 
   }
   return {
     facts,
+    async storedContractsOf() {
+      return new Map(facts);
+    },
     async contractsOf(_network, contracts: readonly Address[]) {
       return new Map(
         contracts.flatMap((address) => (facts.has(address.toLowerCase()) ? [[address.toLowerCase(), facts.get(address.toLowerCase())!] as const] : [])),

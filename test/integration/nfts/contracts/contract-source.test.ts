@@ -207,6 +207,10 @@ describe.each(databaseEngines())('NFT contract facts on $name', (engine) => {
     clock += HOUR - 1;
     expect(await source.contractsOf(NETWORK, contracts)).toEqual(fresh);
     expect(first.calls).toEqual([]);
+    // What getSpamContracts and the search start from: every stored contract's facts, read from no node.
+    const stored = await source.storedContractsOf(NETWORK);
+    for (const contract of contracts) expect(stored.get(contract.toLowerCase())).toEqual(fresh.get(contract.toLowerCase()));
+    expect(first.calls).toEqual([]);
 
     // Two clients at once after the TTL: the contracts are read once, by the first.
     first.calls.length = 0;
