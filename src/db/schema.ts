@@ -25,6 +25,8 @@ export interface DatabaseSchema {
   nft_market_listings: NftMarketListingRow;
   nft_market_cancellations: NftMarketCancellationRow;
   nft_market_sales: NftMarketSaleRow;
+  nft_spam_reports: NftSpamReportRow;
+  nft_reingestions: NftReingestionRow;
   price_observations: PriceObservationRow;
   price_current: PriceCurrentRow;
   price_points: PricePointRow;
@@ -372,6 +374,28 @@ export interface NftMarketSaleRow extends NftMarketEventRow {
   marketplace_fee: string;
   royalty_receiver: string;
   royalty_fee: string;
+}
+
+/** The spam reports of one reporter about one contract (docs/nft-data.md#spam-reports). */
+interface NftSpamReportRow {
+  network: string;
+  /** Lowercase. */
+  contract: string;
+  /** `app:<id>`, or `demo:<client address>` for the demo key. */
+  reporter: string;
+  reports: number;
+  first_reported_at: number;
+  last_reported_at: number;
+}
+
+/** A contract's metadata asked to be fetched again (reingestContract). */
+interface NftReingestionRow {
+  network: string;
+  /** Lowercase. */
+  contract: string;
+  requested_at: number;
+  /** The contract's held tokens when asked. */
+  tokens: number;
 }
 
 /** One source's quote of one token in dollars (src/prices/, docs/prices.md#history). */
