@@ -5,6 +5,7 @@
 // `--json` leaves stdout to the JSON document alone.
 import { runApps } from './apps.ts';
 import { runMcp } from './mcp.ts';
+import { runNfts } from './nfts.ts';
 
 const tools: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
   apps: {
@@ -14,6 +15,10 @@ const tools: Record<string, { summary: string; run: (argv: string[]) => Promise<
   mcp: {
     summary: 'the MCP server over stdio, for a desktop agent (npx crucible mcp --help)',
     run: runMcp,
+  },
+  nfts: {
+    summary: 'NFT data for operators: the spam reports callers sent (npx crucible nfts --help)',
+    run: runNfts,
   },
 };
 

@@ -1,11 +1,14 @@
 import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Agent, request } from 'node:http';
 import autocannon from 'autocannon';
 import { decodeFunctionResult, encodeFunctionData, getAddress, parseAbi, type Address, type Hex } from 'viem';
 
-// The NFT benchmark's two clients, each run in a process of its own (`node bench/nfts/clients.ts
-// <job as JSON>`, one JSON line of figures on stdout) so that neither shares an event loop with the
+// The NFT benchmarks' clients, each run in a process of its own (`node bench/nfts/clients.ts
+// <job file>`, the job as JSON; one JSON line of figures on stdout) so that neither shares an event loop with the
 // server or with the run's bookkeeping. Each job warms up, then is timed:
 // - api: autocannon GETs the getNFTs pages, every connection cycling through them in order, one
 //   request in flight per connection; a page's time is its response's (hrtime, ms).
@@ -13,17 +16,23 @@ import { decodeFunctionResult, encodeFunctionData, getAddress, parseAbi, type Ad
 //   `ownerOf` and `tokenURI` as two eth_calls through the gateway (one JSON-RPC request each), then
 //   the document at that URI from the metadata server; all of a page's tokens at once. `connections`
 //   clients read pages at the same time over `connections` keep-alive sockets per origin.
+// - naive-owners: what a client without the API does for a contract's owners: `ownerOf` of every
+//   token through the gateway, `connections` calls in flight, grouped by owner; one answer a pass.
 
 export interface NaiveToken {
   contract: Address;
   tokenId: string;
   /** The name the document must give (checked on every read). */
   name: string;
+  /** The token's owner, checked on every read; the job's `owner` when absent. */
+  owner?: Address;
 }
 
 export type ClientJob = { warmUpSeconds: number; seconds: number; connections: number } & (
   | { kind: 'api'; origin: string; paths: string[] }
   | { kind: 'naive'; rpcUrl: string; owner: Address; pages: NaiveToken[][] }
+  /** A contract's owners the naive way: `ownerOf` of each of its tokens, `connections` at once, grouped by owner; one answer per pass. */
+  | { kind: 'naive-owners'; rpcUrl: string; contract: Address; tokenIds: string[]; owners: number }
 );
 
 export interface ClientResult {
@@ -37,10 +46,17 @@ export interface ClientResult {
 
 const execFileAsync = promisify(execFile);
 
-/** Runs `job` in a child process and resolves with its figures. */
+/** Runs `job` in a child process and resolves with its figures; the job goes in a file (its token lists outgrow a command line). */
 export async function runClient(job: ClientJob): Promise<ClientResult> {
-  const { stdout } = await execFileAsync(process.execPath, [import.meta.filename, JSON.stringify(job)], { maxBuffer: 64 * 1024 * 1024 });
-  return JSON.parse(stdout.trim().split('\n').at(-1)!) as ClientResult;
+  const folder = await mkdtemp(join(tmpdir(), 'crucible-bench-client-'));
+  try {
+    const file = join(folder, 'job.json');
+    await writeFile(file, JSON.stringify(job));
+    const { stdout } = await execFileAsync(process.execPath, [import.meta.filename, file], { maxBuffer: 64 * 1024 * 1024 });
+    return JSON.parse(stdout.trim().split('\n').at(-1)!) as ClientResult;
+  } finally {
+    await rm(folder, { recursive: true, force: true });
+  }
 }
 
 async function apiRun(job: Extract<ClientJob, { kind: 'api' }>, seconds: number): Promise<ClientResult> {
@@ -94,7 +110,7 @@ async function naiveRun(job: Extract<ClientJob, { kind: 'naive' }>, seconds: num
   };
   const readToken = async (token: NaiveToken) => {
     const [holder, uri] = await Promise.all([ethCall(token.contract, 'ownerOf', token.tokenId), ethCall(token.contract, 'tokenURI', token.tokenId)]);
-    if (getAddress(holder as Address) !== owner) throw new Error(`ownerOf ${token.tokenId} is ${holder}`);
+    if (getAddress(holder as Address) !== (token.owner ? getAddress(token.owner) : owner)) throw new Error(`ownerOf ${token.tokenId} is ${holder}`);
     const document = JSON.parse(await exchange(metadataAgent, uri as string)) as { name?: string };
     if (document.name !== token.name) throw new Error(`the document of ${token.contract} ${token.tokenId} names ${document.name}`);
   };
@@ -122,9 +138,49 @@ async function naiveRun(job: Extract<ClientJob, { kind: 'naive' }>, seconds: num
   return { times, seconds: (performance.now() - started) / 1000, failures, firstFailure };
 }
 
+/** One answer is every token's `ownerOf`, `connections` calls in flight over as many keep-alive sockets, grouped by owner. */
+async function naiveOwnersRun(job: Extract<ClientJob, { kind: 'naive-owners' }>, seconds: number): Promise<ClientResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: job.connections });
+  const ownerOf = async (tokenId: string): Promise<Address> => {
+    const data = encodeFunctionData({ abi: erc721, functionName: 'ownerOf', args: [BigInt(tokenId)] });
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_call', params: [{ to: job.contract, data }, 'latest'] });
+    const answer = JSON.parse(await exchange(agent, job.rpcUrl, body)) as { result?: Hex; error?: { message: string } };
+    if (!answer.result) throw new Error(`eth_call ownerOf: ${answer.error?.message ?? 'no result'}`);
+    return decodeFunctionResult({ abi: erc721, functionName: 'ownerOf', data: answer.result }) as Address;
+  };
+  const times: number[] = [];
+  let failures = 0;
+  let firstFailure: string | null = null;
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  while (performance.now() < deadline || times.length + failures === 0) {
+    const answerStarted = performance.now();
+    try {
+      const owners = new Map<Address, string[]>();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: job.connections }, async () => {
+          while (next < job.tokenIds.length) {
+            const tokenId = job.tokenIds[next++]!;
+            const owner = await ownerOf(tokenId);
+            owners.set(owner, [...(owners.get(owner) ?? []), tokenId]);
+          }
+        }),
+      );
+      if (owners.size !== job.owners) throw new Error(`${owners.size} owners, not ${job.owners}`);
+      times.push(performance.now() - answerStarted);
+    } catch (error) {
+      failures++;
+      firstFailure ??= error instanceof Error ? error.message : String(error);
+    }
+  }
+  agent.destroy();
+  return { times, seconds: (performance.now() - started) / 1000, failures, firstFailure };
+}
+
 if (import.meta.main) {
-  const job = JSON.parse(process.argv[2]!) as ClientJob;
-  const run = (seconds: number) => (job.kind === 'api' ? apiRun(job, seconds) : naiveRun(job, seconds));
+  const job = JSON.parse(await readFile(process.argv[2]!, 'utf8')) as ClientJob;
+  const run = (seconds: number) => (job.kind === 'api' ? apiRun(job, seconds) : job.kind === 'naive' ? naiveRun(job, seconds) : naiveOwnersRun(job, seconds));
   await run(job.warmUpSeconds);
   process.stdout.write(`${JSON.stringify(await run(job.seconds))}\n`);
 }

@@ -57,6 +57,8 @@ export interface NftMetadataSource {
    * token missing from the map has no record yet (its fetch did not finish in time).
    */
   metadataOf(tokens: readonly NftRef[], options: { timeoutMs: number | null }): Promise<Map<string, NftMetadataRecord>>;
+  /** The stored documents of a contract's tokens, by decimal token id (computeRarity, summarizeNFTAttributes); tokens without one are missing. */
+  documentsOf(network: string, contract: Address): Promise<Map<string, Record<string, unknown>>>;
 }
 
 /** What a contract is, by ERC-165 and by the events it emitted. */
@@ -108,4 +110,30 @@ export interface NftContractFacts {
 export interface NftContractSource {
   /** The facts of these contracts on `network`, by lowercase address; a contract that could not be read is missing. */
   contractsOf(network: string, contracts: readonly Address[]): Promise<Map<string, NftContractFacts>>;
+  /** The facts already stored of every contract on `network`'s indexed chain, by lowercase address, read from no node (however old). */
+  storedContractsOf(network: string): Promise<Map<string, NftContractFacts>>;
+}
+
+/** A collection of the collections registry as it is on one network: its facts and its contract there. */
+export interface NftRegistryCollection {
+  slug: string;
+  name: string;
+  description: string | null;
+  externalUrl: string | null;
+  imageUrl: string | null;
+  bannerImageUrl: string | null;
+  /** The X (Twitter) handle, without the @. */
+  socialUsername: string | null;
+  discordUrl: string | null;
+  /** In the network's native currency. */
+  floorPrice: number | null;
+  /** Checksummed. */
+  contract: Address;
+}
+
+export interface NftCollectionSource {
+  /** The registry's collection `slug` on `network`; null when there is none, or it has no contract there. */
+  collectionOf(network: string, slug: string): NftRegistryCollection | null;
+  /** The network's native currency symbol (what a registry floor price is in); null when unknown. */
+  nativeCurrencyOf(network: string): string | null;
 }

@@ -7,7 +7,7 @@ import { nodePathPrefix as pathPrefix } from '../site/urls.ts';
 // is the keyed REST door's (src/rest/door.ts: the NFT endpoints and the network's openapi.json, or 404).
 
 export type NodeTarget =
-  /** `{node_url}/v2/<key>` (key '' when missing). */
+  /** `{node_url}/v2/<key>` or `{node_url}/nft/v3/<key>` (key '' when missing). */
   | { kind: 'rpc'; network: string; key: string }
   /** `{node_url}/openrpc.json`: the network's OpenRPC document. */
   | { kind: 'openrpc'; network: string }
@@ -53,10 +53,14 @@ export function nodeAddressOf(host: string | undefined, path: string, nodeDomain
   return named(network, slash === -1 ? '/' : rest.slice(slash));
 }
 
-/** The gateway's paths: JSON-RPC at `/v2/<key>` and the OpenRPC document; anything else is the REST door's. */
+/**
+ * The gateway's paths: JSON-RPC at `/v2/<key>`, and at `/nft/v3/<key>` too (alchemy-sdk's nft
+ * namespace sends its transfer helpers' `alchemy_getAssetTransfers` to whichever url it is given),
+ * and the OpenRPC document; anything else is the REST door's.
+ */
 export function nodeTargetAt({ network, path }: NodeAddress): NodeTarget {
   if (path === '/openrpc.json') return { kind: 'openrpc', network };
-  const rpc = /^\/v2(?:\/([^/]*))?\/?$/.exec(path);
+  const rpc = /^\/(?:v2|nft\/v3)(?:\/([^/]*))?\/?$/.exec(path);
   if (rpc) return { kind: 'rpc', network, key: rpc[1] ?? '' };
   return { kind: 'unknown-path', network };
 }

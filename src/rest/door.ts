@@ -149,7 +149,8 @@ export function createRestDoor(options: RestDoorOptions): RestDoor {
     if (limited) return failed(limited);
     let response: Response;
     try {
-      response = json(await operation.handler({ query: query as never, body, network }, services as never));
+      const who = { appId: caller.kind === 'app' ? caller.app.id : null, clientIp: context.clientIp };
+      response = json(await operation.handler({ query: query as never, body, network, caller: who }, services as never));
     } catch (error) {
       if (error instanceof CrucibleError) response = failed(error);
       else {
@@ -209,7 +210,9 @@ function compileRoutes(product: AnyProduct): Route[] {
     operation.paths.map(({ path }) => {
       const [before, after] = path.split('{apiKey}');
       if (after === undefined) throw new Error(`${product.name} ${operation.operationId}: ${path} has no {apiKey}`);
-      return { pattern: new RegExp(`^${escapeRegExp(before!)}([^/]*)${escapeRegExp(after)}$`), operation };
+      // A client `url` ending in `/` makes alchemy-sdk ask `<url>//<method>`: the slashes after the key are one.
+      const rest = after.startsWith('/') ? `/+${escapeRegExp(after.slice(1))}` : escapeRegExp(after);
+      return { pattern: new RegExp(`^${escapeRegExp(before!)}([^/]*)${rest}$`), operation };
     }),
   );
 }

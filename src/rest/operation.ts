@@ -7,11 +7,13 @@ import type { ResponseSpec } from '../api/operation.ts';
 // the same entries. A product is a set of entries with what they share: where they are mounted,
 // how their queries are read, what their key is and where their failures point.
 
-/** What a handler is given: the validated query and body, and the network it was called on (null off `{node_url}`). */
+/** What a handler is given: the validated query and body, the network it was called on (null off `{node_url}`), and who called. */
 interface RestInput<Q, B> {
   query: Q;
   body: B;
   network: string | null;
+  /** The caller's app (null for the demo key) and client address, for what a product records per caller. */
+  caller: { appId: string | null; clientIp: string | null };
 }
 
 export interface RestOperation<S = never, Q extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> {

@@ -48,8 +48,14 @@ export function readSdkQuery(schema: z.ZodObject, search: string): QueryRead {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'too_big') return issue.origin === 'array' ? `may hold at most ${issue.maximum} items.` : `must be at most ${issue.maximum}.`;
-  if (issue.code === 'too_small') return `must be at least ${issue.minimum}.`;
+  if (issue.code === 'too_big')
+    return issue.origin === 'array'
+      ? `may hold at most ${issue.maximum} items.`
+      : issue.origin === 'string'
+        ? `must be at most ${issue.maximum} characters long.`
+        : `must be at most ${issue.maximum}.`;
+  if (issue.code === 'too_small')
+    return issue.origin === 'string' ? `must be at least ${issue.minimum} character(s) long.` : `must be at least ${issue.minimum}.`;
   if (issue.code === 'invalid_value') return `must be one of ${issue.values.map(String).join(', ')}.`;
   if (issue.code === 'invalid_type' && issue.expected === 'number') return 'must be a whole number.';
   const message = issue.message.replace(/\.$/, '');

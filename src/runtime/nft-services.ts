@@ -8,6 +8,7 @@ import { enqueueMetadataUpdate } from '../webhooks/outbox.ts';
 import type { NftApiOptions } from '../nfts/api/handlers.ts';
 import { loadCollectionsRegistry } from '../nfts/contracts/registry.ts';
 import { createNftContractSource } from '../nfts/contracts/source.ts';
+import type { NftCollectionSource } from '../nfts/nft-sources.ts';
 import type { MediaRoute } from '../nfts/media/media-route.ts';
 import { createNftMetadataRuntime } from './nft-metadata.ts';
 import type { NftMetadataWorker } from '../nfts/metadata/worker.ts';
@@ -19,7 +20,7 @@ import type { NftMetadataWorker } from '../nfts/metadata/worker.ts';
 
 export interface NftServices {
   /** What the NFT endpoints read besides the index. */
-  sources: Omit<NftApiOptions, 'network' | 'db'>;
+  sources: Omit<NftApiOptions, 'network' | 'db' | 'ipv6PrefixLength'>;
   /** GET /nft-media/… */
   media: MediaRoute;
   /** The metadata worker, started by `start` when NFT_METADATA_IN_SERVER is on. */
@@ -62,15 +63,29 @@ export async function loadNftServices(options: {
     metadata: metadataConfig,
     onMetadataChange: (trx, change) => enqueueMetadataUpdate(trx, change),
   });
+  const registry = await loadCollectionsRegistry(options.root, { siteOrigin: options.origin });
+  const localWorld = (network: string) => options.local && (upstreams[network]?.length ?? 0) === 0;
+  const contractsConfig = nftContractsConfig();
   const contracts = createNftContractSource({
     db: options.database.db,
     chainOf: chainsOver(nftChainOverPool),
-    registry: await loadCollectionsRegistry(options.root, { siteOrigin: options.origin }),
-    localWorld: (network) => options.local && (upstreams[network]?.length ?? 0) === 0,
-    config: nftContractsConfig(),
+    registry,
+    localWorld,
+    config: contractsConfig,
   });
+  const nativeCurrencies = new Map(networks.map((network) => [network.id, network.symbol]));
+  const collections: NftCollectionSource = {
+    collectionOf: (network, slug) => registry.collectionOf(network, slug, { localWorld: localWorld(network) }),
+    nativeCurrencyOf: (network) => nativeCurrencies.get(network) ?? null,
+  };
   return {
-    sources: { metadata: metadata.store, contracts, tokenUriTimeout: fetching.tokenUriTimeout },
+    sources: {
+      metadata: metadata.store,
+      contracts,
+      collections,
+      tokenUriTimeout: fetching.tokenUriTimeout,
+      airdropMinRecipients: contractsConfig.massAirdropMinRecipients,
+    },
     media: metadata.media,
     worker: metadata.worker,
     start(gatewayPools) {

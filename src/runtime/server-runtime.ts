@@ -156,7 +156,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     networks: node.gateway.networks,
     nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: node.nodeDomain }),
     products: [
-      mountProduct(restProducts.nft, nftApisOf(evmNetworks, { db: database.db, ...nfts.sources, indexReady })),
+      mountProduct(restProducts.nft, nftApisOf(evmNetworks, { db: database.db, ...nfts.sources, indexReady, ipv6PrefixLength: faucet.ipv6PrefixLength })),
       mountProduct(restProducts.nftMarket, markets),
       mountProduct(restProducts.prices, () => prices.api),
     ],

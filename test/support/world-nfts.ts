@@ -54,3 +54,23 @@ export const nftKey = (contract: string, tokenId: string) => `${contract.toLower
 export async function documentName(document: string): Promise<string> {
   return (JSON.parse(await readFile(join(projectRoot, 'public/world/nft', document), 'utf8')) as { name: string }).name;
 }
+
+export type WorldCollectionId = 'relics' | 'materials' | 'punks' | 'airdrop';
+
+/** Who holds each token of a world collection once its history ran: token id (decimal) → owner → balance. */
+export function worldTokenHolders(collection: WorldCollectionId): Map<string, Map<Address, bigint>> {
+  const tokens = new Map<string, Map<Address, bigint>>();
+  const hold = (tokenId: bigint, owner: Address, balance: bigint) => {
+    const owners = tokens.get(String(tokenId)) ?? new Map<Address, bigint>();
+    owners.set(owner, balance);
+    tokens.set(String(tokenId), owners);
+  };
+  for (const [owner, held] of worldHoldings()) {
+    if (collection === 'materials') for (const [tokenId, amount] of held.materials) if (amount > 0n) hold(tokenId, owner, amount);
+    if (collection !== 'materials') for (const tokenId of held.items[collection] ?? []) hold(tokenId, owner, 1n);
+  }
+  return tokens;
+}
+
+/** Token ids (decimal) as numbers sort. */
+export const byTokenId = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);

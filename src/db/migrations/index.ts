@@ -9,6 +9,8 @@ import { up as indexWebhookQueueHeads } from './0007-webhook-queue-heads.ts';
 import { up as createPrices } from './0008-prices.ts';
 import { up as createAccounts } from './0009-accounts.ts';
 import { up as createNftMarket } from './0010-nft-market.ts';
+import { up as addNativeTransfers } from './0011-native-transfers.ts';
+import { up as createNftListsAndRequests } from './0013-nft-lists-and-requests.ts';
 
 // Every migration, by name, in the order they run. Append only: a migration that has run
 // anywhere is never edited, and a later change is a new, higher-numbered file.
@@ -23,6 +25,8 @@ const migrations: Record<string, Migration> = {
   '0008-prices': { up: createPrices },
   '0009-accounts': { up: createAccounts },
   '0010-nft-market': { up: createNftMarket },
+  '0011-native-transfers': { up: addNativeTransfers },
+  '0013-nft-lists-and-requests': { up: createNftListsAndRequests },
 };
 
 /** Migrations written in code (kysely's file provider would read a folder at run time). */

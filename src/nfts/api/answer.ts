@@ -2,7 +2,7 @@ import { getAddress, type Address } from 'viem';
 import type { NftKind } from '../../transfers/transfer.ts';
 import type { MarketplaceMetadata, NftContractFacts, NftMetadataRecord, NftTokenType } from '../nft-sources.ts';
 import type { MintPoint, TransferPoint } from './index-reads.ts';
-import type { NftBody, NftContractBody } from './schemas.ts';
+import type { MarketplaceMetadataBody, NftBody, NftContractBody } from './schemas.ts';
 
 // Builds the objects of docs/nft-data.md#nft-object from the index, a token's metadata record and its contract's facts;
 // what no source knows is null, never left out.
@@ -28,9 +28,14 @@ export function tokenTypeOf(kind: NftKind, facts: NftContractFacts | undefined):
   return facts && (facts.tokenType === 'ERC721' || facts.tokenType === 'ERC1155') ? facts.tokenType : TOKEN_TYPE_OF_KIND[kind];
 }
 
+/** The registry's marketplace data, with the X handle also as `twitterUsername`, the name alchemy-sdk 3 reads. */
+function marketplaceBody(metadata: MarketplaceMetadata): MarketplaceMetadataBody {
+  return { ...metadata, twitterUsername: metadata.socialUsername };
+}
+
 /** docs/nft-data.md#nft-object `contract`; `kind` stands in for the type when the facts are missing. */
 export function contractBody(address: Address, kind: NftKind | null, facts: NftContractFacts | undefined): NftContractBody {
-  const marketplace = facts?.marketplaceMetadata ?? EMPTY_MARKETPLACE;
+  const marketplace = marketplaceBody(facts?.marketplaceMetadata ?? EMPTY_MARKETPLACE);
   return {
     address: getAddress(address),
     name: facts?.name ?? null,
@@ -81,6 +86,20 @@ export function nftBody(parts: NftParts): NftBody {
     },
     owners: null,
     timeLastUpdated: record ? new Date(record.timeLastUpdated).toISOString() : null,
+  };
+}
+
+/** Why a batch's token has no metadata: the index never saw it move. */
+const NOT_INDEXED = 'token not found: no transfer of it is indexed on this network';
+
+/** A batch's token the index never saw: its contract as known, every other field null, `raw.error` saying why. */
+export function unindexedNftBody(contract: Address, tokenId: string, facts: NftContractFacts | undefined): NftBody {
+  const body = nftBody({ contract, tokenId, kind: 'erc721', facts, record: undefined, mint: undefined });
+  return {
+    ...body,
+    contract: contractBody(contract, null, facts),
+    tokenType: facts?.tokenType ?? 'NO_SUPPORTED_NFT_STANDARD',
+    raw: { ...body.raw, error: NOT_INDEXED },
   };
 }
 

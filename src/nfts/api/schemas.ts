@@ -19,6 +19,7 @@ export const MarketplaceMetadata = z
     description: nullable(z.string()),
     externalUrl: nullable(z.string()),
     socialUsername: nullable(z.string()),
+    twitterUsername: nullable(z.string()).describe('socialUsername again, under the name alchemy-sdk 3 reads.'),
     discordUrl: nullable(z.string()),
     bannerImageUrl: nullable(z.string()),
     lastIngestedAt: nullable(IsoTime),
@@ -113,6 +114,7 @@ export const OwnedNfts = z.object({
   validAt: ValidAt.describe('The indexed block the answer reflects.'),
 });
 
+export type MarketplaceMetadataBody = z.infer<typeof MarketplaceMetadata>;
 export type NftContractBody = z.infer<typeof NftContract>;
 export type NftBody = z.infer<typeof Nft>;
 export type OwnedNftBody = z.infer<typeof OwnedNft>;

@@ -26,26 +26,30 @@ export interface StoredContract {
 /** Rows per statement: well under both engines' limits on bound parameters (18 columns a row). */
 const ROWS_PER_STATEMENT = 50;
 
-/** The stored facts of these contracts on the chain `genesisHash`, by lowercase address. */
+/** Contracts one read names (bound parameters stay far below both engines' limits). */
+const CONTRACTS_PER_READ = 500;
+
+/** The stored facts of these contracts (every stored one without `contracts`) on the chain `genesisHash`, by lowercase address. */
 export async function readStoredContracts(
   db: Kysely<DatabaseSchema>,
   network: string,
   genesisHash: Hex,
-  contracts: readonly Address[],
+  contracts?: readonly Address[],
 ): Promise<Map<string, StoredContract>> {
-  if (contracts.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('nft_contracts')
-    .selectAll()
-    .where('network', '=', network)
-    .where('genesis_hash', '=', genesisHash.toLowerCase())
-    .where(
-      'contract',
-      'in',
-      contracts.map((contract) => contract.toLowerCase()),
-    )
-    .execute();
-  return new Map(rows.map((row) => [row.contract, storedOf(row)]));
+  const stored = new Map<string, StoredContract>();
+  const read = async (some?: readonly Address[]) => {
+    let query = db.selectFrom('nft_contracts').selectAll().where('network', '=', network).where('genesis_hash', '=', genesisHash.toLowerCase());
+    if (some)
+      query = query.where(
+        'contract',
+        'in',
+        some.map((contract) => contract.toLowerCase()),
+      );
+    for (const row of await query.execute()) stored.set(row.contract, storedOf(row));
+  };
+  if (!contracts) await read();
+  for (let start = 0; contracts && start < contracts.length; start += CONTRACTS_PER_READ) await read(contracts.slice(start, start + CONTRACTS_PER_READ));
+  return stored;
 }
 
 export async function storeContracts(db: Kysely<DatabaseSchema>, stored: readonly StoredContract[]): Promise<void> {

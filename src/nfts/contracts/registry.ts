@@ -1,13 +1,13 @@
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { glob } from 'tinyglobby';
-import type { Address } from 'viem';
+import { getAddress, type Address } from 'viem';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { WORLD_ADDRESSES } from '../../chain/world/manifest.ts';
 import { contentLocation } from '../../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../../site/records.ts';
-import type { MarketplaceMetadata, NftCollection } from '../nft-sources.ts';
+import type { MarketplaceMetadata, NftCollection, NftRegistryCollection } from '../nft-sources.ts';
 import { networkFilesGlob } from '../../site/network-names.ts';
 
 // The collections registry (docs/nft-data.md#collections-registry): content/collections/<slug>.yaml says what a marketplace
@@ -76,6 +76,8 @@ export interface CollectionsRegistry {
   entries: readonly CollectionEntry[];
   /** The entry listing `contract` on `network`. `localWorld`: the network's node is a local devnet, where world ids apply. */
   entryOf(network: string, contract: Address, where: { localWorld: boolean }): CollectionEntry | null;
+  /** The collection `slug` on `network` with its contract there (getCollectionMetadata, getNFTsForCollection); null when it has none there. */
+  collectionOf(network: string, slug: string, where: { localWorld: boolean }): NftRegistryCollection | null;
 }
 
 interface RegistryOptions {
@@ -164,9 +166,27 @@ export async function loadCollectionsRegistry(rootDir: string, options: Registry
     entries.push(entry);
   }
   if (issues.length > 0) throw new ContentError(issues);
+  const bySlug = new Map(entries.map((entry) => [entry.slug, entry]));
   return {
     entries,
     entryOf: (network, contract, where) => listed.get(where.localWorld ? `world ${contract.toLowerCase()}` : `${network} ${contract.toLowerCase()}`) ?? null,
+    collectionOf(network, slug, where) {
+      const entry = bySlug.get(slug);
+      const contract = entry && (where.localWorld ? (entry.world === undefined ? undefined : world[entry.world]) : entry.addresses[network]);
+      if (!entry || !contract) return null;
+      return {
+        slug,
+        name: entry.name,
+        description: entry.description ?? null,
+        externalUrl: entry.externalUrl ?? null,
+        imageUrl: entry.imageUrl ?? null,
+        bannerImageUrl: entry.bannerImageUrl ?? null,
+        socialUsername: entry.socialUsername ?? null,
+        discordUrl: entry.discordUrl ?? null,
+        floorPrice: entry.floorPrice ?? null,
+        contract: getAddress(contract),
+      };
+    },
   };
 }
 

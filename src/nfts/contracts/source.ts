@@ -16,7 +16,8 @@ import { classifySpam } from './spam-rules.ts';
 // The NFT endpoints' contract facts (docs/nft-data.md#contract-object `contract`, docs/nft-data.md#contract-facts): name, symbol, total supply
 // and ERC-165 type read from the chain in one Multicall3 call per batch at one block, the deployment
 // found on chain, the index's evidence for the type and the spam rules, and the collections registry.
-// Cached in the database per chain (genesis hash): what never changes for good, the rest for a TTL.
+// Cached in the database per chain (the genesis hash the transfer index holds for the network): what
+// never changes for good, the rest for a TTL.
 // When the chain cannot be read, cached facts are served however old; a contract with none is missing.
 
 export interface NftContractSourceOptions {
@@ -45,6 +46,12 @@ export function createNftContractSource(options: NftContractSourceOptions): NftC
 
   /** Reads the chain and the index again for these contracts and stores what was read. */
   async function refresh(network: string, chain: NftChain, genesisHash: Hex, contracts: Address[], known: Map<string, StoredContract>) {
+    // The index names the chain; a node already on another (a devnet reset before the indexer saw it) is not read for it.
+    const nodeGenesis = await chain.genesisHash();
+    if (nodeGenesis.toLowerCase() !== genesisHash.toLowerCase())
+      throw new Error(
+        `the node's chain (genesis ${nodeGenesis}) is not the one the transfer index holds (genesis ${genesisHash}); read again once the index follows it`,
+      );
     const head = await chain.blockNumber();
     const [evidence, codes] = await Promise.all([
       Promise.all(contracts.map((contract) => readIndexEvidence(options.db, network, contract))),
@@ -81,11 +88,19 @@ export function createNftContractSource(options: NftContractSourceOptions): NftC
   }
 
   return {
+    async storedContractsOf(network) {
+      const genesisHash = await indexedGenesisHash(options.db, network);
+      if (genesisHash === null) return new Map();
+      const stored = await readStoredContracts(options.db, network, genesisHash);
+      return new Map([...stored.values()].map((contract) => [contract.contract.toLowerCase(), factsOf(contract, network)]));
+    },
+
     async contractsOf(network, requested) {
       const chain = options.chainOf(network);
       if (!chain) return new Map();
       const contracts = [...new Set(requested.filter((contract) => isAddress(contract, { strict: false })).map((contract) => getAddress(contract)))];
-      const genesisHash = await chain.genesisHash().catch(() => indexedGenesisHash(options.db, network));
+      // The chain the transfer index holds (a database read): answers describe that chain, and a call asks no node unless facts must be read.
+      const genesisHash = (await indexedGenesisHash(options.db, network)) ?? (await chain.genesisHash().catch(() => null));
       if (genesisHash === null || contracts.length === 0) return new Map();
       const known = await readStoredContracts(options.db, network, genesisHash, contracts);
       const expired = (stored: StoredContract) => now() - stored.readAt >= options.config.factsTtlMs;

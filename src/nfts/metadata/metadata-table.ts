@@ -80,6 +80,18 @@ function mediaOf(row: JoinedRow, siteOrigin: string): NftMedia {
   };
 }
 
+/** The stored documents of a contract's tokens, by token id; tokens without one are missing. */
+export async function readDocuments(db: Kysely<DatabaseSchema>, network: string, contract: string): Promise<Map<string, Record<string, unknown>>> {
+  const rows = await db
+    .selectFrom('nft_metadata')
+    .select(['token_id', 'metadata'])
+    .where('network', '=', network)
+    .where('contract', '=', contract.toLowerCase())
+    .where('metadata', 'is not', null)
+    .execute();
+  return new Map(rows.map((row) => [row.token_id, JSON.parse(row.metadata!) as Record<string, unknown>]));
+}
+
 /** The row a fetch gives `token`. */
 export function metadataRow(token: NftRef, fetched: FetchedMetadata, now: number): NftMetadataRow {
   return {

@@ -8,7 +8,7 @@ import { createImageFetcher } from '../media/image-fetcher.ts';
 import { nftKey, type NftMetadataRecord, type NftMetadataSource, type NftRef } from '../nft-sources.ts';
 import type { UriGateways } from '../token-uri.ts';
 import { fetchMetadata, isPassingFailure, type FetchedMetadata } from './fetch-metadata.ts';
-import { insertRecord, metadataRow, readRecords, replaceRecord, touchRecord, type StoredNftMetadata } from './metadata-table.ts';
+import { insertRecord, metadataRow, readDocuments, readRecords, replaceRecord, touchRecord, type StoredNftMetadata } from './metadata-table.ts';
 import { readTokenUris, type TokenUriRead } from './token-uri-calls.ts';
 
 // The NFT metadata store (docs/nft-data.md#metadata-store-and-worker): records in the database, fetched when first asked for and
@@ -210,6 +210,8 @@ export function createNftMetadataStore(options: NftMetadataStoreOptions): NftMet
       for (const [key, record] of done) stored.set(key, record);
       return stored;
     },
+
+    documentsOf: (network, contract) => readDocuments(db, network, contract),
 
     async refresh(token, { timeoutMs }) {
       return (await store.refreshMany([token], { timeoutMs })).get(nftKey(token)) ?? (await readRecords(db, [token], siteOrigin)).get(nftKey(token)) ?? null;

@@ -11,6 +11,13 @@ describe('nodeTargetOf (docs/hosts-and-paths.md#how-the-server-routes-a-request:
     expect(nodeTargetOf(undefined, '/node/base-sepolia', null)).toEqual({ kind: 'unknown-path', network: 'base-sepolia' });
   });
 
+  it('answers JSON-RPC at /nft/v3/<key> too, where alchemy-sdk sends its nft transfer helpers’ calls; the methods below it are the REST door’s', () => {
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/nft/v3/abc', null)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/nft/v3/abc/', null)).toEqual({ kind: 'rpc', network: 'base-sepolia', key: 'abc' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/nft/v3/abc/getNFTsForOwner', null)).toEqual({ kind: 'unknown-path', network: 'base-sepolia' });
+    expect(nodeTargetOf(undefined, '/node/base-sepolia/nft/v2/abc', null)).toEqual({ kind: 'unknown-path', network: 'base-sepolia' });
+  });
+
   it('leaves the site’s own paths alone', () => {
     expect(nodeTargetOf('localhost', '/', null)).toBeNull();
     expect(nodeTargetOf('localhost', '/nodes/x', null)).toBeNull();

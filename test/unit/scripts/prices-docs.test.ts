@@ -174,7 +174,7 @@ describe('the facts the page states beside the code', () => {
     const historical = priceOperations.find((operation) => operation.operationId === 'getHistoricalTokenPrices')!;
     const statusFor = async (interval: PriceInterval, ms: number) => {
       const body = HistoricalBody.parse({ symbol: 'NOT-LISTED', startTime: 0, endTime: ms / 1000, interval });
-      return historical.handler({ query: {}, body: body as never, network: null }, api).then(
+      return historical.handler({ query: {}, body: body as never, network: null, caller: { appId: null, clientIp: null } }, api).then(
         () => 200,
         (error: unknown) => (error instanceof CrucibleError ? error.status : 500),
       );

@@ -411,14 +411,33 @@ describe.each(databaseEngines())('NFT endpoints on $name', (engine) => {
       expect(response.status).toBe(200);
       const document = (await response.json()) as { servers: Array<{ url: string }>; paths: Record<string, unknown> };
       expect(document.servers).toEqual([{ url: node.nodeUrl }]);
-      expect(Object.keys(document.paths).sort()).toEqual([
-        '/nft/v3/{apiKey}/getContractMetadata',
-        '/nft/v3/{apiKey}/getNFTMetadata',
-        '/nft/v3/{apiKey}/getNFTsForOwner',
-        '/v2/{apiKey}/getContractMetadata',
-        '/v2/{apiKey}/getNFTMetadata',
-        '/v2/{apiKey}/getNFTs',
-      ]);
+      // Every REST method of alchemy-sdk 3.6.5's nft namespace (but the marketplace's getFloorPrice and getNFTSales), and getNFTs
+      // and isHolderOfContract of the REST API, each under both prefixes.
+      const methods = [
+        'computeRarity',
+        'getCollectionMetadata',
+        'getContractMetadata',
+        'getContractMetadataBatch',
+        'getContractsForOwner',
+        'getNFTMetadata',
+        'getNFTMetadataBatch',
+        'getNFTs',
+        'getNFTsForCollection',
+        'getNFTsForContract',
+        'getNFTsForOwner',
+        'getOwnersForContract',
+        'getOwnersForNFT',
+        'getSpamContracts',
+        'isAirdropNFT',
+        'isHolderOfContract',
+        'isSpamContract',
+        'refreshNftMetadata',
+        'reingestContract',
+        'reportSpam',
+        'searchContractMetadata',
+        'summarizeNFTAttributes',
+      ];
+      expect(Object.keys(document.paths).sort()).toEqual(methods.flatMap((method) => [`/nft/v3/{apiKey}/${method}`, `/v2/{apiKey}/${method}`]).sort());
       const scratch = await mkdtemp(join(tmpdir(), 'crucible-nft-openapi-'));
       const file = join(scratch, 'openapi.json');
       await writeFile(file, JSON.stringify(document));

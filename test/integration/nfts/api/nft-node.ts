@@ -12,6 +12,7 @@ import { createMemoryRateLimiter } from '../../../../src/limits/memory-rate-limi
 import type { UsageRecorder } from '../../../../src/admission/admission.ts';
 import { createKeyLookup } from '../../../../src/admission/callers.ts';
 import { nftApisOf } from '../../../../src/nfts/api/handlers.ts';
+import { loadCollectionsRegistry } from '../../../../src/nfts/contracts/registry.ts';
 import { nodeAddressOf, nodeTargetAt, nodeUrlOf } from '../../../../src/node/node-url.ts';
 import { startNodeRuntime, type NodeRuntime } from '../../../../src/runtime/node-gateway.ts';
 import { createRestDoor, mountProduct } from '../../../../src/rest/door.ts';
@@ -73,6 +74,7 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
       blockedAddresses: null,
     });
     const contracts = worldContractSource();
+    const registry = await loadCollectionsRegistry(root, { siteOrigin: files.origin });
     const server = createServer();
     let requests = 0;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -101,7 +103,21 @@ export async function startNftNode(engine: TestDatabaseEngine): Promise<NftNode>
       networks: runtime.gateway.networks,
       nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: null }),
       products: [
-        mountProduct(restProducts.nft, nftApisOf(evm, { db: database.db, metadata, contracts, tokenUriTimeout: { defaultMs: 60_000, maxMs: 120_000 } })),
+        mountProduct(
+          restProducts.nft,
+          nftApisOf(evm, {
+            db: database.db,
+            metadata,
+            contracts,
+            collections: {
+              collectionOf: (network, slug) => registry.collectionOf(network, slug, { localWorld: true }),
+              nativeCurrencyOf: (network) => networks.find((known) => known.id === network)?.nativeCurrency.symbol ?? null,
+            },
+            tokenUriTimeout: { defaultMs: 60_000, maxMs: 120_000 },
+            airdropMinRecipients: 100,
+            ipv6PrefixLength: 64,
+          }),
+        ),
       ],
     });
     const log = { info: () => {}, error: () => {} };

@@ -11,7 +11,7 @@ import {
   type NftMetadataSource,
   type NftRef,
 } from '../../../../src/nfts/nft-sources.ts';
-import type { NftMetadataRefresh } from '../../../../src/nfts/api/handlers.ts';
+import type { NftMetadataRefresh } from '../../../../src/nfts/api/api-context.ts';
 import type { TestAnvil } from '../../../support/anvil.ts';
 
 // Small real sources for the NFT endpoints' tests, until the metadata store and the contract reader
@@ -61,6 +61,12 @@ export function worldMetadataSource(
   };
   return {
     fetched,
+    async documentsOf(network, contract) {
+      const prefix = `${network}:${contract.toLowerCase()}:`;
+      return new Map(
+        [...stored].flatMap(([key, record]) => (key.startsWith(prefix) && record.metadata ? [[key.slice(prefix.length), record.metadata] as const] : [])),
+      );
+    },
     async refresh(token, { timeoutMs }) {
       const record = await fetchRecord(token, timeoutMs);
       stored.set(nftKey(token), record);
@@ -122,6 +128,9 @@ export function worldContractSource(): NftContractSource & { facts: Map<string, 
   }
   return {
     facts,
+    async storedContractsOf() {
+      return new Map(facts);
+    },
     async contractsOf(_network, contracts: readonly Address[]) {
       return new Map(
         contracts.flatMap((address) => (facts.has(address.toLowerCase()) ? [[address.toLowerCase(), facts.get(address.toLowerCase())!] as const] : [])),

@@ -194,7 +194,7 @@ describe.each(databaseEngines())('NFT contract facts on $name', (engine) => {
     expect(at.get(WORLD_ADDRESSES.airdrop.toLowerCase())).toMatchObject({ isSpam: true, spamClassifications: ['MassAirdrop'] });
   });
 
-  it('caches: within the TTL only the genesis is read; after it, what can change is read again and the deployment never', async () => {
+  it('caches: within the TTL no node is asked anything; after it, what can change is read again and the deployment never', async () => {
     const contracts = NFT_IDS.map((id) => WORLD_ADDRESSES[id]);
     let clock = Date.now() + 10 * HOUR; // rows earlier tests stored are older than the TTL by now
     const first = observed(chainAt(anvil.rpcUrl));
@@ -206,13 +206,17 @@ describe.each(databaseEngines())('NFT contract facts on $name', (engine) => {
     first.calls.length = 0;
     clock += HOUR - 1;
     expect(await source.contractsOf(NETWORK, contracts)).toEqual(fresh);
-    expect(first.calls).toEqual(['genesisHash']);
+    expect(first.calls).toEqual([]);
+    // What getSpamContracts and the search start from: every stored contract's facts, read from no node.
+    const stored = await source.storedContractsOf(NETWORK);
+    for (const contract of contracts) expect(stored.get(contract.toLowerCase())).toEqual(fresh.get(contract.toLowerCase()));
+    expect(first.calls).toEqual([]);
 
     // Two clients at once after the TTL: the contracts are read once, by the first.
     first.calls.length = 0;
     clock += 1;
     expect(await Promise.all([source.contractsOf(NETWORK, contracts), source.contractsOf(NETWORK, contracts)])).toEqual([fresh, fresh]);
-    expect(first.calls.sort()).toEqual(['blockNumber', 'call', 'genesisHash', 'genesisHash', ...contracts.map(() => 'getCode')].sort());
+    expect(first.calls.sort()).toEqual(['blockNumber', 'call', 'genesisHash', ...contracts.map(() => 'getCode')].sort());
 
     const rows = await db.selectFrom('nft_contracts').select(['genesis_hash', 'contract', 'read_at']).where('network', '=', NETWORK).execute();
     const genesis = (await anvil.client.getBlock({ blockNumber: 0n })).hash.toLowerCase();
@@ -227,12 +231,29 @@ describe.each(databaseEngines())('NFT contract facts on $name', (engine) => {
     const unreachable = chainAt('http://127.0.0.1:9'); // nothing listens on the discard port
     expect(await factsOf(unreachable, contracts, { now: () => Date.now() + 10 * HOUR })).toEqual(cached);
 
-    // A new chain under the same network id: the world is not on it, and the old chain's rows are not served.
+    // A new chain under the same network id, the world not on it. While the index still holds the old chain, answers are
+    // of the old chain and the new node is not read for it (its facts would be stored as the old chain's).
     const reset = await startTestAnvil({ chainId: 7357001 });
     stops.push(() => reset.stop());
+    const resetChain = observed(chainAt(reset.rpcUrl));
+    // Later than any row's TTL (the cache test's clock ran ahead): the facts are due to be read again.
+    expect(await factsOf(resetChain.chain, contracts, { now: () => Date.now() + 100 * HOUR })).toEqual(cached);
+    expect(resetChain.calls).toEqual(['genesisHash']);
+    // Once the index follows the new chain (its indexer saw block 0 change and started again), the old chain's rows are not served.
+    const follow = async (rpcUrl: string, client: TestAnvil['client']) => {
+      const indexer = createTransferIndexer({ db, networks: [{ id: NETWORK, rpcUrl }], pollIntervalMs: 50, log: () => {} });
+      indexer.start();
+      try {
+        await waitForIndexed(db, NETWORK, client);
+      } finally {
+        await indexer.stop();
+      }
+    };
+    await follow(reset.rpcUrl, reset.client);
     const facts = await factsOf(chainAt(reset.rpcUrl), contracts);
     for (const contract of contracts)
       expect(facts.get(contract.toLowerCase())).toMatchObject({ tokenType: 'NOT_A_CONTRACT', name: null, contractDeployer: null });
+    await follow(anvil.rpcUrl, anvil.client);
 
     await db.transaction().execute((trx) => forgetContractsOnReset({ network: NETWORK, reason: 'genesis-changed' }, trx));
     expect(await db.selectFrom('nft_contracts').select('contract').where('network', '=', NETWORK).execute()).toEqual([]);

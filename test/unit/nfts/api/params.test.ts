@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { parseNftQuery } from '../../../../src/nfts/api/params.ts';
+import type { z } from 'zod';
+import {
+  ContractsForOwnerQuery,
+  HolderOfContractQuery,
+  NftsForCollectionQuery,
+  NftsForContractQuery,
+  OwnersForContractQuery,
+  OwnersForNftQuery,
+  SearchQuery,
+} from '../../../../src/nfts/api/list-params.ts';
+import { encodeContractTokensKey, encodeOwnerNftsKey } from '../../../../src/nfts/api/page-key.ts';
+import { NftMetadataBatchBody, NftMetadataQuery, NftsForOwnerQuery } from '../../../../src/nfts/api/params.ts';
+import { readSdkQuery } from '../../../../src/rest/query.ts';
 
 // The NFT endpoints' query parameters (docs/nft-data.md#getnfts-and-getnftsforowner): defaults, limits, the SDK's list spellings.
 
@@ -7,7 +19,11 @@ const OWNER = '0x4c7E7865D1a8F526DA67ccC11eE9960C30e7a1Ae';
 const A = '0x1111111111111111111111111111111111111111';
 const B = '0x2222222222222222222222222222222222222222';
 
-describe('parseNftQuery', () => {
+const schemas = { getNFTs: NftsForOwnerQuery, getNFTsForOwner: NftsForOwnerQuery, getNFTMetadata: NftMetadataQuery } as const;
+const parseNftQuery = (endpoint: keyof typeof schemas, search: string) =>
+  readSdkQuery(schemas[endpoint] as z.ZodObject, search) as { ok: true; query: Record<string, unknown> } | { ok: false; problem: string };
+
+describe('the NFT queries as alchemy-sdk sends them', () => {
   it('applies the defaults and ignores unknown parameters', () => {
     const parsed = parseNftQuery('getNFTs', `?owner=${OWNER}&colour=blue`);
     expect(parsed).toEqual({ ok: true, query: { owner: OWNER, pageSize: 100, withMetadata: true } });
@@ -30,7 +46,7 @@ describe('parseNftQuery', () => {
     [`owner=${OWNER}&withMetadata=perhaps`, /withMetadata/],
     [`owner=${OWNER}&${Array.from({ length: 46 }, () => `contractAddresses[]=${A}`).join('&')}`, /at most 45 items/],
     [`owner=${OWNER}&excludeFilters[]=SPAM&includeFilters[]=SPAM`, /together/],
-    [`owner=${OWNER}&orderBy=tokenId`, /orderBy must be one of transferTime/],
+    [`owner=${OWNER}&orderBy=tokenId`, /orderBy must be one of transferTime, TRANSFERTIME/],
     [`owner=${OWNER}&owner=${OWNER}`, /owner is given 2 times/],
     [`owner=%zz`, /percent-encoding/],
   ])('refuses %s', (query, problem) => {
@@ -46,5 +62,57 @@ describe('parseNftQuery', () => {
     expect(parseNftQuery('getNFTMetadata', `contractAddress=${A}&tokenId=1.5`).ok).toBe(false);
     const parsed = parseNftQuery('getNFTMetadata', `contractAddress=${A}&tokenId=7&refreshCache=true&tokenUriTimeoutInMs=0`);
     expect(parsed.ok && parsed.query).toMatchObject({ refreshCache: true, tokenUriTimeoutInMs: 0 });
+  });
+});
+
+describe('the NFT list queries', () => {
+  const read = (schema: z.ZodObject, search: string) =>
+    readSdkQuery(schema, search) as { ok: true; query: Record<string, unknown> } | { ok: false; problem: string };
+
+  it('takes TRANSFERTIME as alchemy-sdk sends it, and transferTime', () => {
+    for (const order of ['TRANSFERTIME', 'transferTime']) expect(read(NftsForOwnerQuery, `owner=${OWNER}&orderBy=${order}`).ok).toBe(true);
+    expect(read(ContractsForOwnerQuery, `owner=${OWNER}&orderBy=TRANSFERTIME`).ok).toBe(true);
+  });
+
+  it("refuses a pageKey given for another owner, contract or token, and one of another list's", () => {
+    const ownerKey = encodeOwnerNftsKey(OWNER, 'contract', { contract: A, tokenId: '1', lastBlock: 1, lastLogIndex: 0 });
+    expect(read(NftsForOwnerQuery, `owner=${OWNER}&pageKey=${ownerKey}`).ok).toBe(true);
+    expect(read(NftsForOwnerQuery, `owner=${B}&pageKey=${ownerKey}`)).toEqual({ ok: false, problem: expect.stringMatching(/pageKey is not one/) });
+    const tokensKey = encodeContractTokensKey(A, '5');
+    expect(read(NftsForContractQuery, `contractAddress=${A}&pageKey=${tokensKey}`).ok).toBe(true);
+    expect(read(NftsForContractQuery, `contractAddress=${B}&pageKey=${tokensKey}`).ok).toBe(false);
+    expect(read(OwnersForContractQuery, `contractAddress=${A}&pageKey=${tokensKey}`).ok).toBe(false);
+    expect(read(OwnersForNftQuery, `contractAddress=${A}&tokenId=5&pageKey=${tokensKey}`).ok).toBe(false);
+    expect(read(ContractsForOwnerQuery, `owner=${OWNER}&pageKey=${ownerKey}`).ok).toBe(false);
+  });
+
+  it.each([
+    [NftsForContractQuery, `contractAddress=${A}&startToken=1&pageKey=${encodeContractTokensKey(A, '5')}`, /startToken and pageKey/],
+    [NftsForContractQuery, `contractAddress=${A}&limit=101`, /limit must be at most 100/],
+    [NftsForCollectionQuery, `collectionSlug=crucible-relics&contractAddress=${A}`, /exactly one of contractAddress and collectionSlug/],
+    [NftsForCollectionQuery, '', /exactly one/],
+    [NftsForCollectionQuery, 'collectionSlug=Crucible_Relics', /collectionSlug must be a collection slug/],
+    [OwnersForContractQuery, `contractAddress=${A}&block=latest`, /block is not supported/],
+    [OwnersForNftQuery, `contractAddress=${A}&tokenId=-1`, /tokenId/],
+    [HolderOfContractQuery, `contractAddress=${A}`, /wallet is required/],
+    [SearchQuery, 'query=%20%20', /query must be at least 1 character\(s\) long/],
+    [ContractsForOwnerQuery, `owner=${OWNER}&excludeFilters[]=SPAM&includeFilters[]=SPAM`, /together/],
+  ] as const)('refuses %#: %s', (schema, search, problem) => {
+    const parsed = read(schema, search);
+    expect(parsed.ok).toBe(false);
+    expect(!parsed.ok && parsed.problem).toMatch(problem);
+  });
+
+  it('takes batch bodies with token ids as decimal or hex strings and as numbers, 1 to 100 of them', () => {
+    const tokens = [
+      { contractAddress: A, tokenId: '0x10' },
+      { contractAddress: A, tokenId: 2 },
+      { contractAddress: B, tokenId: '7', tokenType: 'ERC1155' },
+    ];
+    expect(NftMetadataBatchBody.safeParse({ tokens }).success).toBe(true);
+    expect(NftMetadataBatchBody.safeParse({ tokens: [] }).success).toBe(false);
+    expect(NftMetadataBatchBody.safeParse({ tokens: Array(101).fill(tokens[0]) }).success).toBe(false);
+    expect(NftMetadataBatchBody.safeParse({ tokens: [{ contractAddress: A, tokenId: 1.5 }] }).success).toBe(false);
+    expect(NftMetadataBatchBody.safeParse({ tokens: [{ contractAddress: 'relics', tokenId: '1' }] }).success).toBe(false);
   });
 });
