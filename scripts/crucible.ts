@@ -4,12 +4,17 @@
 // devDependency) whatever the system's is. Unlike `npm run`, it prints no banner of its own, so
 // `--json` leaves stdout to the JSON document alone.
 import { runApps } from './apps.ts';
+import { runMcp } from './mcp.ts';
 import { runNfts } from './nfts.ts';
 
 const tools: Record<string, { summary: string; run: (argv: string[]) => Promise<number> }> = {
   apps: {
     summary: 'apps, their keys and account auth tokens (npx crucible apps --help)',
     run: runApps,
+  },
+  mcp: {
+    summary: 'the MCP server over stdio, for a desktop agent (npx crucible mcp --help)',
+    run: runMcp,
   },
   nfts: {
     summary: 'NFT data for operators: the spam reports callers sent (npx crucible nfts --help)',

@@ -12,6 +12,8 @@ import autocannon from 'autocannon';
 export interface LoadJob {
   url: string;
   body: string;
+  /** Headers besides `content-type: application/json` (the MCP benchmark's key and Accept). */
+  headers?: Record<string, string>;
   connections: number;
   seconds: number;
 }
@@ -40,7 +42,7 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
   const instance = autocannon({
     url: job.url,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...job.headers },
     body: job.body,
     connections: job.connections,
     duration: job.seconds,

@@ -6,6 +6,7 @@ import { readDatabaseConfig, type DatabaseConfig } from './database.ts';
 import { envValue, type Env } from './env.ts';
 import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
 import { readIndexerConfig, type IndexerConfig } from './indexer.ts';
+import { readMcpBridgeConfig, readMcpConfig, type McpBridgeConfig, type McpConfig } from './mcp.ts';
 import { readNftContractsConfig, type NftContractsConfig } from './nft-contracts.ts';
 import { readNftMarketConfig, type NftMarketConfig } from './nft-market.ts';
 import { readNftMetadataConfig, type NftMetadataConfig } from './nft-metadata.ts';
@@ -98,6 +99,16 @@ export function nftMetadataConfig(): NftMetadataConfig {
 
 export function nftContractsConfig(): NftContractsConfig {
   return readNftContractsConfig(processEnvironment());
+}
+
+/** The MCP server (src/mcp/): the answer budget and the message cap. */
+export function mcpConfig(): McpConfig {
+  return readMcpConfig(processEnvironment());
+}
+
+/** `npm run mcp`, the stdio bridge (src/mcp/stdio-bridge.ts): the Crucible it speaks to and the key it sends. */
+export function mcpBridgeConfig(): McpBridgeConfig {
+  return readMcpBridgeConfig(processEnvironment());
 }
 
 /** The marketplaces each network's getFloorPrice and getNFTSales read (src/nfts/market/). */

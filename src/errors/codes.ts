@@ -217,6 +217,15 @@ export const errorCodes = {
     message: (args: { network: string }) =>
       `The transfer index of network ${args.network} is not available here (not indexed, or not caught up yet; the operator's INDEXER_NETWORKS names the networks indexed): "erc20" balances need it; ask for a list of contracts, or retry later.`,
   },
+  /**
+   * A node's own error for a valid call (a revert, an unknown block), which JSON-RPC relays as the node
+   * gave it with 200: the MCP server's tool errors name it so (docs/mcp.md#tool-errors), its code and data beside.
+   */
+  node_error: {
+    status: 200,
+    message: (args: { message: string }) => args.message,
+    hint: 'The node refused the call itself: its JSON-RPC code and data are in `jsonrpc`; a revert carries its reason there.',
+  },
   /** WebSocket: a connection's subscriptions are capped; -32005 is EIP-1474's "limit exceeded". */
   too_many_subscriptions: {
     status: 429,

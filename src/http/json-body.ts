@@ -9,14 +9,18 @@ export type JsonBodyRead =
   /** `too_deep`: nested past `maxDepth`, refused before it was parsed. */
   | { ok: false; reason: 'unparseable' | 'too_large' | 'too_deep' | 'unsupported_media_type'; maxDepth?: number };
 
+/** Whether a Content-Type names JSON (`application/json`, `application/<x>+json`, with parameters). */
+export function isJsonContentType(type: string | null): boolean {
+  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type ?? '');
+}
+
 /** Reads a JSON body of at most `maxBytes` bytes without buffering more than that, and parses it unless it nests deeper than `maxDepth`. */
 export async function readJsonBody(
   request: { headers: Headers; body: ReadableStream<Uint8Array> | null },
   maxBytes: number,
   maxDepth: number,
 ): Promise<JsonBodyRead> {
-  const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) return { ok: false, reason: 'unsupported_media_type' };
+  if (!isJsonContentType(request.headers.get('content-type'))) return { ok: false, reason: 'unsupported_media_type' };
   const declared = Number(request.headers.get('content-length') ?? '0');
   if (declared > maxBytes) return { ok: false, reason: 'too_large' };
   if (!request.body) return { ok: false, reason: 'unparseable' };

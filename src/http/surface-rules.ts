@@ -12,6 +12,8 @@ export interface SurfaceRules {
   typeOf(path: string): string | undefined;
   /** HTML path -> its `.md` twin path. */
   twinOf(htmlPath: string): string | undefined;
+  /** Every `.md` twin's path, sorted. */
+  twinPaths: readonly string[];
   /** The headers the manifest gives a file dist/ serves at this path (none of those that depend on the request or the bytes). */
   headersOf(path: string): HeaderMap;
   notFound: SurfaceManifest['notFound'];
@@ -34,6 +36,7 @@ export function compileSurfaceRules(manifest: SurfaceManifest): SurfaceRules {
     site: new URL(manifest.site).origin,
     typeOf: (path) => types.find((type) => type.test.test(path))?.contentType,
     twinOf: (htmlPath) => twinByHtml.get(htmlPath),
+    twinPaths: Object.keys(manifest.twins).sort(),
     headersOf(path) {
       const link = links.get(path);
       const page = Object.hasOwn(pages, path) ? sets[pages[path]!] : undefined;

@@ -22,7 +22,7 @@ import {
   type RpcReply,
 } from './rpc/jsonrpc.ts';
 import { MAX_BODY_BYTES } from './rpc/limits.ts';
-import { rpcRegistry } from './rpc/registry.ts';
+import { CHEAPEST_PAID_COMPUTE_UNITS } from './rpc/registry.ts';
 import { validateCall } from './rpc/validate.ts';
 
 // The JSON-RPC gateway over HTTP (docs/json-rpc.md): `POST {node_url}/v2/<key>` and the network's
@@ -85,6 +85,12 @@ export interface NodeGateway {
    */
   answer(session: NodeSession, text: string, transport: 'http' | 'websocket', extra?: ExtraMethods, prepaidComputeUnits?: number): Promise<RpcReply>;
   /**
+   * One call from an authorized caller, as a transport that is not JSON-RPC makes it (the MCP
+   * server's tools): validated, charged and metered as a single request over HTTP is (its calls'
+   * compute units, at least the minimum), and its outcome, a refusal with its reason.
+   */
+  call(session: NodeSession, method: string, params: unknown[]): Promise<RpcOutcome>;
+  /**
    * Takes the least a message costs from the caller's buckets before the message is read (a
    * WebSocket message; README "Server limits"), as the HTTP side does for a body: the compute
    * units taken, to pass to answer(), or the 429 to answer without reading the message.
@@ -114,7 +120,7 @@ const corsHeaders = KEYED_CORS_HEADERS;
  * cheapest paid method's compute units (10), so a valid single call is charged what it costs; the
  * methods that cost nothing (eth_chainId …) take this much from the rate, and nothing from the quota.
  */
-const MIN_REQUEST_COMPUTE_UNITS = Math.min(...rpcRegistry.methods.map((method) => method.computeUnits).filter((units) => units > 0));
+const MIN_REQUEST_COMPUTE_UNITS = CHEAPEST_PAID_COMPUTE_UNITS;
 
 export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   const minimum = options.minRequestComputeUnits ?? MIN_REQUEST_COMPUTE_UNITS;
@@ -152,12 +158,25 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     extra: ExtraMethods | undefined,
     prepaidComputeUnits: number,
   ): Promise<RpcReply> => {
-    const { caller, network, clientIp } = session;
     if (body.kind === 'parse-error' || body.kind === 'invalid') {
-      const limited = await admission.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp, prepaidComputeUnits);
+      const limited = await admission.takeRate(session.caller, session.network.id, minimum - prepaidComputeUnits, session.clientIp, prepaidComputeUnits);
       return failureReply(limited ? toRpcFailure(limited) : bodyFailure(body));
     }
     const items: RpcItem[] = body.kind === 'single' ? [body.item] : body.items;
+    const settled = await settle(session, items, transport, extra, prepaidComputeUnits);
+    if ('failure' in settled) return failureReply(settled.failure);
+    return body.kind === 'single' ? singleReply(items[0]!, settled.outcomes[0]!) : batchReply(items, settled.outcomes);
+  };
+
+  /** A message's calls: each validated, all charged at once (or the whole message refused), carried out and metered. */
+  const settle = async (
+    session: NodeSession,
+    items: readonly RpcItem[],
+    transport: 'http' | 'websocket',
+    extra: ExtraMethods | undefined,
+    prepaidComputeUnits: number,
+  ): Promise<{ outcomes: RpcOutcome[] } | { failure: RpcFailure }> => {
+    const { caller, network, clientIp } = session;
     const outcomes: Array<RpcOutcome | undefined> = new Array(items.length);
     const valid: ValidCall[] = [];
     const validAt: number[] = [];
@@ -181,15 +200,14 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     const limited =
       (await admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp, prepaidComputeUnits)) ??
       (await admission.countQuota(caller, cost));
-    if (limited) return failureReply(toRpcFailure(limited));
+    if (limited) return { failure: toRpcFailure(limited) };
 
     const executed = await executeCalls(valid, network, options.cache, extra);
     for (const [k, call] of valid.entries()) {
       outcomes[validAt[k]!] = executed[k];
       admission.meter(caller, network.id, call.method.name, call.method.computeUnits, errorCodeOf(executed[k]!));
     }
-    const done = outcomes as RpcOutcome[];
-    return body.kind === 'single' ? singleReply(items[0]!, done[0]!) : batchReply(items, done);
+    return { outcomes: outcomes as RpcOutcome[] };
   };
 
   const answerHttp = async (request: NodeRequest, network: GatewayNetwork, key: string, context: HandleContext): Promise<Response> => {
@@ -217,6 +235,10 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     networks: options.networks,
     authorize,
     answer,
+    async call(session, method, params) {
+      const settled = await settle(session, [{ kind: 'call', id: 1, hasId: true, method, params }], 'http', undefined, 0);
+      return 'failure' in settled ? settled : settled.outcomes[0]!;
+    },
     async prepay(session) {
       const unpaid = await admission.takeRate(session.caller, session.network.id, minimum, session.clientIp);
       return unpaid ? { ok: false, failure: toRpcFailure(unpaid) } : { ok: true, prepaidComputeUnits: minimum };

@@ -17,6 +17,7 @@ import { loadNetworkNames, loadNetworks } from '../site/read-content.ts';
 import { connectRedis } from '../store/redis.ts';
 import type { WebSocketSettings } from '../config/node.ts';
 import { createKeyLookup } from '../admission/callers.ts';
+import { CHEAPEST_PAID_COMPUTE_UNITS } from '../node/rpc/registry.ts';
 import { serveMetrics } from '../node/metrics.ts';
 import { startNodeRuntime, type NodeRuntime } from './node-gateway.ts';
 import { databaseTokenIndex } from './adapters/database-token-index.ts';
@@ -38,6 +39,8 @@ export interface LoadedNodeRuntime extends NodeRuntime {
   rateLimiter: RateLimiter;
   /** Settings read under an old name (src/config/node.ts), for the start-up log. */
   configWarnings: readonly string[];
+  /** What a message is charged before it is read (NODE_MIN_REQUEST_COMPUTE_UNITS, else the cheapest paid method's): the MCP server's messages pay it too. */
+  leastCharge: number;
   close(): Promise<void>;
 }
 
@@ -109,6 +112,7 @@ export async function loadNodeRuntime(options: {
       webSocket: { settings: config.webSocket, holds },
       rateLimiter,
       configWarnings: config.warnings,
+      leastCharge: config.minRequestComputeUnits ?? CHEAPEST_PAID_COMPUTE_UNITS,
       close: async () => void (await closeAll()),
     };
   } catch (error) {

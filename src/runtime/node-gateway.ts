@@ -189,6 +189,6 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
 }
 
 /** The network's RPC page (docs/json-rpc.md#endpoint), which lists its methods and links the method reference. */
-function rpcDocsUrl(siteOrigin: string, network: string): string {
+export function rpcDocsUrl(siteOrigin: string, network: string): string {
   return new URL(pageUrl(defaultLocale, 'rpc', network), siteOrigin).href;
 }

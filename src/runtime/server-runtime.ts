@@ -4,6 +4,8 @@ import { createLocalDevnets } from '../chain/local-devnets.ts';
 import { loadFaucetNetworks, speaksEvmRpc } from '../chain/networks.ts';
 import { databaseConfig, faucetConfig, platformConfig, webhooksConfig } from '../config/config.ts';
 import type { ServerConfig } from '../config/server.ts';
+import type { SurfaceRules } from '../http/surface-rules.ts';
+import type { McpEndpoint } from '../mcp/http.ts';
 import { openDatabase } from '../db/open.ts';
 import { registerIndexerMetrics } from '../indexer/metrics.ts';
 import { nftApisOf } from '../nfts/api/handlers.ts';
@@ -18,6 +20,7 @@ import type { NetworkIdOf } from '../site/network-names.ts';
 import { loadDashboard } from './dashboard-services.ts';
 import { loadNftMarketApis } from './nft-market.ts';
 import { loadNftServices } from './nft-services.ts';
+import { loadMcpServer } from './mcp-server.ts';
 import { loadNodeRuntime } from './node-access.ts';
 import { loadPriceServices } from './price-services.ts';
 import { restProducts } from './rest-products.ts';
@@ -27,8 +30,8 @@ import { loadServerDeliveryWorker } from './webhook-delivery.ts';
 
 // Everything `npm start` serves besides the static site, built in one place, top to bottom
 // (src/runtime/README.md): the devnets and the database every part shares, the transfer indexer,
-// NFT webhooks, the NFT products, the JSON-RPC gateway, prices, the dashboard, the site API and
-// the keyed REST door; then the workers that run inside the server start. src/server/main.ts
+// NFT webhooks, the NFT products, the JSON-RPC gateway, prices, the dashboard, the site API, the
+// keyed REST door and the MCP server; then the workers that run inside the server start. src/server/main.ts
 // serves what this returns.
 
 export interface ServerRuntimeOptions {
@@ -37,6 +40,8 @@ export interface ServerRuntimeOptions {
   /** The site's origin, as the built site's manifest names it. */
   origin: string;
   server: ServerConfig;
+  /** The built site's rules manifest: the MCP server lists and reads its `.md` twins. */
+  surface: SurfaceRules;
   /** The server's log: renamed settings at start-up, and failures of background work. */
   log: { info(message: string, fields: Record<string, unknown>): void; error(message: string, fields: Record<string, unknown>): void };
 }
@@ -50,6 +55,8 @@ export interface ServerRuntime {
   rest: RestDoor;
   /** The stored NFT images at `/nft-media/…`. */
   media: MediaRoute;
+  /** The MCP server at `<site origin>/mcp` (Streamable HTTP). */
+  mcp: McpEndpoint;
   /** The gateway over WebSocket, but for what the server knows: the client's address and its log. */
   webSockets: Omit<NodeWebSocketOptions, 'clientIp' | 'logger'>;
   /** Stops the workers and releases every store, the database and the devnets last. */
@@ -57,7 +64,7 @@ export interface ServerRuntime {
 }
 
 export async function buildServerRuntime(options: ServerRuntimeOptions): Promise<ServerRuntime> {
-  const { root, origin, server, log } = options;
+  const { root, origin, server, surface, log } = options;
   const platform = platformConfig();
   const local = platform.mode === 'local';
   const faucetNetworks = await loadFaucetNetworks(root);
@@ -156,6 +163,20 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     bodies,
   });
 
+  // The MCP server (docs/mcp.md): tools from the method registry, the REST products and the faucet's operations.
+  const mcp = loadMcpServer({
+    origin,
+    distDir: server.distDir,
+    surface,
+    networks: faucetNetworks,
+    node: { gateway: node.gateway, admission: node.admission, nodeDomain: node.nodeDomain, leastCharge: node.leastCharge },
+    rest,
+    siteApi: api.router,
+    developmentCaptcha: faucet.captcha.kind === 'development',
+    jsonMaxDepth: server.jsonMaxDepth,
+    log,
+  });
+
   // The workers that run inside the server (each *_IN_SERVER setting), over the gateway's pools.
   prices.start(node.pools, 'server');
   if (indexer) {
@@ -169,6 +190,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     node: { gateway: node.gateway, nodeDomain: node.nodeDomain, networkIdOf: names.idOf },
     rest,
     media: nfts.media,
+    mcp: mcp.endpoint,
     webSockets: {
       gateway: node.gateway,
       nodeDomain: node.nodeDomain,

@@ -132,6 +132,12 @@ function siteOperations(
   return { routed: [...before, ...after], described: [...before, ...keyed, ...after], faucetId };
 }
 
+/** The faucet's operations as the MCP server's tools describe them (src/mcp/): the router's own answer them. */
+export function faucetToolOperations(networks: ReadonlyArray<{ id: string }>): DescribedOperation[] {
+  const ids = networks.map((network) => network.id);
+  return faucetOperations(ids, faucetIdSchema(ids), describedOnly);
+}
+
 /** The document describes the faucet operations; only a running server answers them. */
 const describedOnly: FaucetHandlers = {
   send: () => {

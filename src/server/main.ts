@@ -29,13 +29,14 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
   const rules = await loadSurfaceRules(config.distDir);
   refuseOtherBuild(rules.environment, buildConfig());
   const site = await openStaticSite(config.distDir, rules);
-  const runtime = await buildServerRuntime({ root: projectRoot, origin: rules.site, server: config, log: logger });
+  const runtime = await buildServerRuntime({ root: projectRoot, origin: rules.site, server: config, surface: rules, log: logger });
   const server = createSiteServer({
     site,
     router: runtime.router,
     node: runtime.node,
     rest: runtime.rest,
     media: runtime.media,
+    mcp: runtime.mcp,
     origin: rules.site,
     trustProxy: config.trustProxy,
     logger,

@@ -15,6 +15,7 @@ import type { MediaRoute } from '../nfts/media/media-route.ts';
 import { nodeAddressOf, nodeTargetAt, type NodeAddress } from '../node/node-url.ts';
 import type { NetworkIdOf } from '../site/network-names.ts';
 import type { RestDoor } from '../rest/door.ts';
+import type { McpEndpoint } from '../mcp/http.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from '../http/request-path.ts';
@@ -23,7 +24,8 @@ import type { StaticReply, StaticSite } from './static-site.ts';
 // The production server: static files from dist/ under the rules manifest, the API router for
 // `/api/*` paths that are not prerendered files (plus `/openapi.json`), the JSON-RPC gateway for
 // `{node_url}/v2/<key>` (`/node/<network>/…`, or any path on `<network>.<NODE_DOMAIN>`), and the
-// keyed REST door for the rest of `{node_url}` and the site's keyed products (`/prices/`).
+// keyed REST door for the rest of `{node_url}` and the site's keyed products (`/prices/`), and the
+// MCP server at `/mcp`.
 
 export interface SiteServerOptions {
   site: StaticSite;
@@ -38,6 +40,8 @@ export interface SiteServerOptions {
   rest?: RestDoor;
   /** The stored NFT images at `/nft-media/…` (docs/nft-data.md#media); absent: those paths are the site's. */
   media?: MediaRoute;
+  /** The MCP server at `/mcp` (docs/mcp.md#streamable-http); absent: that path is the site's. */
+  mcp?: McpEndpoint;
   /** Overrides of serverLimits (tests shorten them). */
   limits?: Partial<ServerLimits>;
 }
@@ -66,6 +70,9 @@ const serverLimits: ServerLimits = {
    */
   maxConnections: 10_000,
 };
+
+/** Where the MCP server answers on the site's origin (docs/mcp.md#streamable-http). */
+const MCP_PATH = '/mcp';
 
 const badRequest: StaticReply = {
   status: 400,
@@ -109,6 +116,11 @@ export function createSiteServer(options: SiteServerOptions): Server {
           ? rest.handleNode(toApiRequest(req, origin), nodeAddress, restContext())
           : node.gateway.handle(toApiRequest(req, origin), nodeTarget, { path: rawPath, clientIp: callerIp(), identified: (caller) => (logged.app = caller) });
       return answered.then((response) => writeWebResponse(res, response, { head, requestId }));
+    }
+    if (options.mcp && target.path === MCP_PATH) {
+      return options.mcp
+        .handle(toApiRequest(req, origin), { clientIp: callerIp(), requestId, identified: (caller) => (logged.app = caller) })
+        .then((response) => writeWebResponse(res, response, { head, requestId }));
     }
     if (rest?.answersSitePath(target.path)) {
       return rest.handleSite(toApiRequest(req, origin), target.path, restContext()).then((response) => writeWebResponse(res, response, { head, requestId }));

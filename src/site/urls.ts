@@ -49,6 +49,13 @@ export function webSocketUrlOf(nodeUrl: string): string {
   return nodeUrl.replace(/^http(s?):\/\//, 'ws$1://');
 }
 
+/** The guide to the MCP server (content/<locale>/overviews/mcp-server.md, written by `npm run docs:mcp`). */
+export const mcpGuideSlug = 'mcp-server';
+
+export function mcpGuideUrl(locale: Locale): string {
+  return pageUrl(locale, 'overviews', mcpGuideSlug);
+}
+
 export function faucetsUrl(locale: Locale, faucetId?: string): string {
   return faucetId ? `${localePrefix(locale)}/faucets/${faucetId}` : `${localePrefix(locale)}/faucets/`;
 }

@@ -111,3 +111,9 @@ export function findRpcMethod(name: string): RpcMethod | undefined {
 export function resolveMethodName(name: string): string {
   return rpcRegistry.resolveName(name);
 }
+
+/**
+ * The cheapest paid method's compute units (10): what a JSON-RPC message, or an MCP message, is
+ * charged at least unless NODE_MIN_REQUEST_COMPUTE_UNITS says otherwise (docs/keys-and-limits.md#compute-units).
+ */
+export const CHEAPEST_PAID_COMPUTE_UNITS = Math.min(...rpcRegistry.methods.map((method) => method.computeUnits).filter((units) => units > 0));
