@@ -33,7 +33,13 @@ const transportLabels: Record<RpcTransport, typeof uiText> = { any: uiText, webs
 const priceSourceKindTexts: Record<SourceKind, typeof uiText> = { 'amm-v2': uiText, 'amm-v3': uiText, oracle: uiText, exchange: uiText };
 
 // One label per webhook type: a type added there fails to typecheck here.
-const webhookTypeLabels: Record<WebhookType, typeof uiText> = { NFT_ACTIVITY: uiText, NFT_METADATA_UPDATE: uiText };
+const webhookTypeLabels: Record<WebhookType, typeof uiText> = {
+  NFT_ACTIVITY: uiText,
+  NFT_METADATA_UPDATE: uiText,
+  ADDRESS_ACTIVITY: uiText,
+  MINED_TRANSACTION: uiText,
+  DROPPED_TRANSACTION: uiText,
+};
 
 /** The keys every locale's file has. Section names double as SearchGroup labels (docs/website.md#search-index). */
 function uiStringsSchema(locale: Locale) {

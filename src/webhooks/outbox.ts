@@ -3,8 +3,10 @@ import type { Kysely } from 'kysely';
 import type { DatabaseSchema, WebhookDeliveryRow } from '../db/schema.ts';
 import type { IndexHooks, IndexReset, TransfersIndexed, TransfersUndone } from '../transfers/index-events.ts';
 import type { NftKind, Transfer } from '../transfers/transfer.ts';
+import { listenersOf } from './addresses.ts';
 import {
   activityItem,
+  addressActivityItem,
   byBlock,
   isNftTransfer,
   metadataCategory,
@@ -14,15 +16,17 @@ import {
   type WebhookPayload,
 } from './payload.ts';
 import type { WebhookType } from './schemas.ts';
-import { matchesFilters, type WebhookFilters } from './webhook.ts';
+import { filtersOf } from './store.ts';
+import { filterMatcher, type FilterMatcher } from './webhook.ts';
 
 // The durable outbox (docs/webhooks.md#outbox): deliveries are rows written INSIDE the transaction that makes
-// their news true (the index's step or rollback, the metadata store's refresh), so an event is
-// queued exactly when its cause commits. NFT_ACTIVITY: per matching active webhook, one delivery per
-// block of its activity, numbered in the webhook's order. A reorg queues, per webhook, the undone
-// transfers it was sent, with `log.removed: true`, whatever its state now: a paused webhook gets
-// them, in order, when resumed. Which transfers each webhook was sent is kept while a reorg can undo
-// them (the indexer's reorg window).
+// their news true (the index's step or rollback, the metadata store's refresh, the transaction
+// watcher's finding), so an event is queued exactly when its cause commits. NFT_ACTIVITY and
+// ADDRESS_ACTIVITY: per matching active webhook, one delivery per block of its activity, numbered in
+// the webhook's order; an ADDRESS_ACTIVITY webhook is found by its addresses, one index seek per
+// address the step's transfers touch. A reorg queues, per webhook, the undone transfers it was sent,
+// marked removed, whatever its state now: a paused webhook gets them, in order, when resumed. Which
+// transfers each webhook was sent is kept while a reorg can undo them (the indexer's reorg window).
 
 type Trx = Kysely<DatabaseSchema>;
 
@@ -50,17 +54,23 @@ export function webhookIndexHooks(options: WebhookOutboxOptions): Required<Index
   return {
     async onTransfers(event: TransfersIndexed, trx: Trx) {
       const nfts = event.transfers.filter(isNftTransfer);
+      const sent = (webhookId: string, transfers: readonly Transfer[]) =>
+        insertChunked(
+          trx,
+          'webhook_sent_transfers',
+          transfers.map((transfer) => ({ webhook_id: webhookId, network: event.network, ...transferKey(transfer) })),
+        );
       if (nfts.length > 0) {
         for (const webhook of await activeWebhooks(trx, event.network, 'NFT_ACTIVITY')) {
-          const matched = nfts.filter((transfer) => matchesFilters(webhook.filters, transfer.contract, transfer.tokenId));
+          const matched = nfts.filter((transfer) => webhook.matches(transfer.contract, transfer.tokenId));
           if (matched.length === 0) continue;
-          await enqueueActivity(trx, webhook.id, event.network, matched, false, now());
-          await insertChunked(
-            trx,
-            'webhook_sent_transfers',
-            matched.map((transfer) => ({ webhook_id: webhook.id, network: event.network, ...transferKey(transfer) })),
-          );
+          await enqueueActivity(trx, webhook.id, 'NFT_ACTIVITY', event.network, matched, false, now());
+          await sent(webhook.id, matched);
         }
+      }
+      for (const [webhookId, matched] of await addressMatches(trx, event.network, event.transfers)) {
+        await enqueueActivity(trx, webhookId, 'ADDRESS_ACTIVITY', event.network, matched, false, now());
+        await sent(webhookId, matched);
       }
       await trx
         .deleteFrom('webhook_sent_transfers')
@@ -72,23 +82,24 @@ export function webhookIndexHooks(options: WebhookOutboxOptions): Required<Index
     async onReorg(event: TransfersUndone, trx: Trx) {
       const after = event.ancestor.number;
       const sent = await trx
-        .selectFrom('webhook_sent_transfers')
-        .select(['webhook_id', 'block_number', 'log_index', 'batch_index'])
-        .where('network', '=', event.network)
-        .where('block_number', '>', after)
-        .orderBy('webhook_id')
+        .selectFrom('webhook_sent_transfers as s')
+        .innerJoin('webhooks as w', 'w.id', 's.webhook_id')
+        .select(['s.webhook_id', 'w.type', 's.block_number', 's.log_index', 's.batch_index'])
+        .where('s.network', '=', event.network)
+        .where('s.block_number', '>', after)
+        .orderBy('s.webhook_id')
         .execute();
       if (sent.length === 0) return;
-      const removed = new Map(event.removed.filter(isNftTransfer).map((transfer) => [keyText(transferKey(transfer)), transfer]));
-      const byWebhook = new Map<string, Array<Transfer & { kind: NftKind; tokenId: string }>>();
+      const removed = new Map(event.removed.map((transfer) => [keyText(transferKey(transfer)), transfer]));
+      const byWebhook = new Map<string, { type: WebhookType; transfers: Transfer[] }>();
       for (const row of sent) {
         const transfer = removed.get(keyText(row));
         if (!transfer) continue;
-        const list = byWebhook.get(row.webhook_id);
-        if (list) list.push(transfer);
-        else byWebhook.set(row.webhook_id, [transfer]);
+        const entry = byWebhook.get(row.webhook_id);
+        if (entry) entry.transfers.push(transfer);
+        else byWebhook.set(row.webhook_id, { type: row.type, transfers: [transfer] });
       }
-      for (const [webhookId, transfers] of byWebhook) await enqueueActivity(trx, webhookId, event.network, transfers, true, now());
+      for (const [webhookId, { type, transfers }] of byWebhook) await enqueueActivity(trx, webhookId, type, event.network, transfers, true, now());
       await trx.deleteFrom('webhook_sent_transfers').where('network', '=', event.network).where('block_number', '>', after).execute();
     },
 
@@ -100,9 +111,7 @@ export function webhookIndexHooks(options: WebhookOutboxOptions): Required<Index
 
 /** Queues an NFT_METADATA_UPDATE for each active webhook of the network whose contracts include this one. */
 export async function enqueueMetadataUpdate(trx: Trx, change: MetadataChange, now: () => number = Date.now): Promise<void> {
-  const webhooks = (await activeWebhooks(trx, change.network, 'NFT_METADATA_UPDATE')).filter((webhook) =>
-    matchesFilters(webhook.filters, change.contract, null),
-  );
+  const webhooks = (await activeWebhooks(trx, change.network, 'NFT_METADATA_UPDATE')).filter((webhook) => webhook.matches(change.contract, change.tokenId));
   for (const webhook of webhooks) {
     const [seq] = await reserveSeqs(trx, webhook.id, 1);
     const event: WebhookEvent = {
@@ -124,23 +133,47 @@ export async function enqueueMetadataUpdate(trx: Trx, change: MetadataChange, no
   }
 }
 
+/**
+ * The active ADDRESS_ACTIVITY webhooks listening to an address the transfers touch, each with the
+ * transfers that touch one of its addresses, in webhook id order.
+ */
+async function addressMatches(trx: Trx, network: string, transfers: readonly Transfer[]): Promise<Array<[string, Transfer[]]>> {
+  if (transfers.length === 0) return [];
+  const touched = new Set<string>();
+  for (const transfer of transfers) touched.add(transfer.from.toLowerCase()).add(transfer.to.toLowerCase());
+  const listeners = await listenersOf(trx, network, [...touched]);
+  return [...listeners]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([webhookId, listed]) => [
+      webhookId,
+      transfers.filter((transfer) => listed.has(transfer.from.toLowerCase()) || listed.has(transfer.to.toLowerCase())),
+    ]);
+}
+
+/** One delivery per block of the transfers, as the webhook's type tells them (NFT_ACTIVITY takes NFTs only). */
 async function enqueueActivity(
   trx: Trx,
   webhookId: string,
+  type: WebhookType,
   network: string,
-  transfers: ReadonlyArray<Transfer & { kind: NftKind; tokenId: string }>,
+  transfers: readonly Transfer[],
   removed: boolean,
   at: number,
 ): Promise<void> {
-  const blocks = byBlock(transfers);
+  const told = type === 'NFT_ACTIVITY' ? transfers.filter(isNftTransfer) : transfers;
+  const blocks = byBlock(told);
   const seqs = await reserveSeqs(trx, webhookId, blocks.length);
-  const rows = blocks.map(({ block, transfers: inBlock }, index) =>
-    deliveryRow(webhookId, seqs[index]!, block, 'NFT_ACTIVITY', { network, activity: inBlock.map((transfer) => activityItem(transfer, removed)) }, at),
-  );
+  const rows = blocks.map(({ block, transfers: inBlock }, index) => {
+    const activity =
+      type === 'NFT_ACTIVITY'
+        ? inBlock.filter(isNftTransfer).map((transfer) => activityItem(transfer, removed))
+        : inBlock.map((transfer) => addressActivityItem(transfer, removed));
+    return deliveryRow(webhookId, seqs[index]!, block, type, { network, activity }, at);
+  });
   await insertChunked(trx, 'webhook_deliveries', rows);
 }
 
-function deliveryRow(webhookId: string, seq: number, block: number | null, type: WebhookType, event: WebhookEvent, at: number): WebhookDeliveryRow {
+export function deliveryRow(webhookId: string, seq: number, block: number | null, type: WebhookType, event: WebhookEvent, at: number): WebhookDeliveryRow {
   const id = `whevt_${randomBytes(12).toString('hex')}`;
   const payload: WebhookPayload = { webhookId, id, createdAt: new Date(at).toISOString(), type, event };
   return {
@@ -162,7 +195,7 @@ function deliveryRow(webhookId: string, seq: number, block: number | null, type:
 }
 
 /** `count` consecutive places in the webhook's order; the row update also serializes writers of one webhook. */
-async function reserveSeqs(trx: Trx, webhookId: string, count: number): Promise<number[]> {
+export async function reserveSeqs(trx: Trx, webhookId: string, count: number): Promise<number[]> {
   const row = await trx
     .updateTable('webhooks')
     .set((eb) => ({ next_seq: eb('next_seq', '+', count) }))
@@ -173,19 +206,16 @@ async function reserveSeqs(trx: Trx, webhookId: string, count: number): Promise<
   return Array.from({ length: count }, (_, index) => first + index);
 }
 
-async function activeWebhooks(trx: Trx, network: string, type: WebhookType): Promise<Array<{ id: string; filters: WebhookFilters }>> {
+async function activeWebhooks(trx: Trx, network: string, type: WebhookType): Promise<Array<{ id: string; matches: FilterMatcher }>> {
   const rows = await trx
     .selectFrom('webhooks')
-    .select(['id', 'contract_addresses', 'token_ids'])
+    .select(['id', 'contract_addresses', 'token_ids', 'nft_tokens'])
     .where('network', '=', network)
     .where('type', '=', type)
     .where('state', '=', 'active')
     .orderBy('id')
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    filters: { contractAddresses: JSON.parse(row.contract_addresses) as string[], tokenIds: JSON.parse(row.token_ids) as string[] },
-  }));
+  return rows.map((row) => ({ id: row.id, matches: filterMatcher(filtersOf(row)) }));
 }
 
 type TransferKey = { block_number: number; log_index: number; batch_index: number };

@@ -56,6 +56,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
   }
 
   const activity = { type: 'NFT_ACTIVITY', network: 'crucible-testnet', url: 'https://hooks.example.com/nft' };
+  const ZERO = '0x0000000000000000000000000000000000000000';
 
   it('creates, lists, gets, updates, pauses, resumes and deletes a webhook for its owner', async () => {
     const { alice } = await setUp();
@@ -173,7 +174,18 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
   it('refuses bad input with 400 bad_request saying why, and stores nothing', async () => {
     const { alice } = await setUp();
     const cases: Array<[unknown, string | undefined, RegExp]> = [
-      [{ ...activity, type: 'ADDRESS_ACTIVITY' }, 'type', /type/],
+      [{ ...activity, type: 'TOKEN_ACTIVITY' }, 'type', /The type is one of NFT_ACTIVITY, NFT_METADATA_UPDATE, ADDRESS_ACTIVITY/],
+      [{ ...activity, type: 'GRAPHQL' }, 'type', /GRAPHQL webhooks \(custom GraphQL queries over block data\) are not supported/],
+      [
+        { ...activity, type: 'ADDRESS_ACTIVITY', filters: { contractAddresses: [ZERO] } },
+        'filters',
+        /filters apply to NFT_ACTIVITY and NFT_METADATA_UPDATE webhooks only/,
+      ],
+      [{ ...activity, addresses: [ZERO] }, 'addresses', /addresses apply to ADDRESS_ACTIVITY webhooks only/],
+      [{ ...activity, type: 'ADDRESS_ACTIVITY', addresses: ['0x12'] }, 'addresses', /0x addresses/],
+      [{ ...activity, type: 'MINED_TRANSACTION' }, 'appId', /appId is required for MINED_TRANSACTION webhooks/],
+      [{ ...activity, type: 'DROPPED_TRANSACTION', appId: 'app_of_someone_else' }, 'appId', /appId must be one of your apps/],
+      [{ ...activity, appId: 'app_x' }, 'appId', /appId applies to MINED_TRANSACTION and DROPPED_TRANSACTION webhooks only/],
       [{ ...activity, network: 'nowhere' }, 'network', /network must be one of crucible-testnet, ethereum-sepolia/],
       [{ ...activity, url: 'not a url' }, 'url', /URL must be an absolute http or https URL/],
       [{ ...activity, url: 'ftp://hooks.example.com/' }, 'url', /URL must be an absolute http or https URL/],
@@ -198,7 +210,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
     }
     expect((await call('POST', '/api/webhooks', { token: alice, rawBody: '{"type":' })).status).toBe(400);
     const hook = (await call('POST', '/api/webhooks', { token: alice, body: activity })).body;
-    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: {} })).body.error.message).toMatch(/give url or filters/);
+    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: {} })).body.error.message).toMatch(/give url, filters or name/);
     expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: { url: 'gopher://x' } })).body.error.field).toBe('url');
     for (const [query, field] of [
       ['limit=0', 'limit'],
