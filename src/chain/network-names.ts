@@ -5,7 +5,8 @@
 
 export interface NamedNetwork {
   id: string;
-  sdkNetwork: { key: string; value: string } | null;
+  /** Absent or null where the SDK has no member for the chain. */
+  sdkNetwork?: { key: string; value: string } | null;
 }
 
 export interface NetworkNames {

@@ -11,6 +11,8 @@ import { openApiOperations } from '../api/operations/openapi.ts';
 import { searchOperation } from '../api/operations/search.ts';
 import { surfaceOperations } from '../api/operations/surface.ts';
 import { webhookComponentSchemas, webhookOperations, type WebhookApi } from '../webhooks/api/operations.ts';
+import { notifyComponentSchemas, notifyOperations } from '../webhooks/api/notify-operations.ts';
+import { networkNames } from '../chain/network-names.ts';
 import { describedOperations } from '../rest/openapi.ts';
 import { restProducts } from './rest-products.ts';
 import type { DashboardApi } from '../dashboard/api.ts';
@@ -29,7 +31,7 @@ export interface SiteApiOptions {
   /** Absolute site origin: `servers[0].url` and every `documentation_url`. */
   origin: string;
   /** The faucet networks: their ids are the faucetId enum and `supportedChains`, in this order. */
-  networks: ReadonlyArray<{ id: string }>;
+  networks: ReadonlyArray<SiteNetwork>;
   faucet: FaucetHandlers;
   /** The transfer index's progress; without it GET /api/indexer/status is not served here (404). */
   indexerStatus?: IndexerStatusSource;
@@ -42,6 +44,9 @@ export interface SiteApiOptions {
   /** Releases what the services behind the handlers hold. */
   close?: () => Promise<void>;
 }
+
+/** A network as the site API names it: its id, and the SDK's names of it. */
+type SiteNetwork = { id: string; sdkNetwork?: { key: string; value: string } | null };
 
 export interface SiteApi {
   router: Router;
@@ -63,7 +68,15 @@ const tags = [
   { name: 'Utility', description: 'Client IP echo (docs/website.md#client-ip).' },
   { name: 'Meta', description: 'This document (docs/website.md#openapi-document).' },
   { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (docs/token-data.md#transfer-indexer).' },
-  { name: 'Webhooks', description: 'NFT webhooks and their deliveries, with an account auth token in X-Crucible-Token (docs/webhooks.md#registration-api).' },
+  {
+    name: 'Webhooks',
+    description: 'Webhooks of every type and their deliveries, with an account auth token in X-Crucible-Token (docs/webhooks.md#registration-api).',
+  },
+  {
+    name: 'Notify',
+    description:
+      'The same webhooks as the incumbent SDK’s `notify` namespace manages them (`new Alchemy({ url: "<origin>/api/notify", authToken })`), with an account auth token in X-Alchemy-Token (docs/webhooks.md#notify-api).',
+  },
   {
     name: 'Prices',
     description: 'Current and historical token prices under {prices_url}/prices/v1/{apiKey}/tokens/, with an app key (docs/prices.md#endpoints).',
@@ -80,7 +93,7 @@ export function createSiteApi(options: SiteApiOptions): SiteApi {
 }
 
 /** The OpenAPI document (docs/website.md#openapi-document) of the API over these networks, as the build writes it into dist/. */
-export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
+export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<SiteNetwork> }): Record<string, unknown> {
   const { described, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null);
   const operations: DescribedOperation[] = [...described, ...surfaceOperations()];
   const faucetSchemas = faucetComponentSchemas(faucetId);
@@ -100,6 +113,7 @@ export function siteOpenApiDocument(options: { origin: string; networks: Readonl
     SearchIndex,
     ClientIp,
     ...webhookComponentSchemas,
+    ...notifyComponentSchemas,
     ...dashboardComponentSchemas,
   };
   return buildOpenApiDocument({ origin: options.origin, components, operations, tags, description });
@@ -111,7 +125,7 @@ export function siteOpenApiDocument(options: { origin: string; networks: Readonl
  */
 function siteOperations(
   origin: string,
-  networks: ReadonlyArray<{ id: string }>,
+  networks: ReadonlyArray<SiteNetwork>,
   faucet: FaucetHandlers,
   indexerStatus?: IndexerStatusSource,
   webhooks?: WebhookApi,
@@ -122,8 +136,15 @@ function siteOperations(
   const faucetId = faucetIdSchema(faucetIds);
   const indexer = indexerStatus ? [indexerStatusOperation(indexerStatus)] : [];
   const accounts = dashboard === undefined ? null : dashboardEndpoints(origin, dashboard);
-  // A served dashboard's session is a credential of the webhook API too.
-  const hooks = webhooks ? webhookOperations(origin, accounts && dashboard ? { ...webhooks, sessions: accounts.sessionOwner } : webhooks) : [];
+  // A served dashboard's session is a credential of the webhook API too; the SDK's notify API takes tokens only.
+  const names = networkNames(networks);
+  const withNames = { ...webhooks, networks: names } as WebhookApi;
+  const hooks = webhooks
+    ? [
+        ...webhookOperations(origin, accounts && dashboard ? { ...withNames, sessions: accounts.sessionOwner } : withNames),
+        ...notifyOperations(origin, { tokens: webhooks.tokens, store: webhooks.store, networks: names }),
+      ]
+    : [];
   const before: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...indexer, ...hooks];
   const after: ApiOperation[] = [...(accounts?.operations ?? []), ...openApiOperations()];
   const keyed = Object.values(restProducts)

@@ -165,7 +165,7 @@ const DeliveryQuery = z.object({
 });
 
 /** The Error body (docs/errors.md#error-body-with-field) with the input at fault, so the dashboard shows the sentence next to its field. */
-const WebhookError = ErrorBody.extend({
+export const WebhookError = ErrorBody.extend({
   error: ErrorBody.shape.error.extend({
     field: z
       .string()
@@ -427,7 +427,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
 }
 
 /** A refusal of bad input: a sentence, and the input it is about where there is one. */
-interface Refusal {
+export interface Refusal {
   problem: string;
   field?: string;
 }
@@ -444,12 +444,12 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   appId: 'appId',
 };
 
-function storeRefusal(error: WebhookInputError): Refusal {
+export function storeRefusal(error: WebhookInputError): Refusal {
   return { problem: `The ${FIELD_WORDS[error.field] ?? error.field} ${error.reason}.`, field: error.field };
 }
 
 /** The first failure of a request's inputs; the schemas' messages are sentences about their input. */
-function inputRefusal(failure: InputFailure): Refusal {
+export function inputRefusal(failure: InputFailure): Refusal {
   const issue = failure.issues[0];
   if (failure.reason !== 'invalid') return { problem: `The request's ${failure.part} could not be read (${failure.reason.replaceAll('_', ' ')}).` };
   if (!issue) return { problem: `The request's ${failure.part} is not valid.` };
