@@ -30,8 +30,6 @@ export interface FaucetNetwork {
   deprecated: boolean;
   /** The funded network named to callers of a deprecated one. */
   suggestForDeprecated: boolean;
-  /** The incumbent SDK's `Network` member for this chain (`ETH_SEPOLIA`, `eth-sepolia`); null where it has none. */
-  sdkNetwork: { key: string; value: string } | null;
 }
 
 function toFaucetNetwork(record: NetworkRecord): FaucetNetwork {
@@ -51,7 +49,6 @@ function toFaucetNetwork(record: NetworkRecord): FaucetNetwork {
     maxDripGas: BigInt(record.maxDripGas),
     deprecated: record.deprecated,
     suggestForDeprecated: record.suggestForDeprecated,
-    sdkNetwork: record.sdkNetwork ?? null,
   };
 }
 

@@ -89,15 +89,6 @@ export const networkData = z
      * about it (docs/json-rpc.md#answer-cache). 64 is two Ethereum epochs; rollups that settle later set more.
      */
     finalityBlocks: z.number().int().min(0).default(64),
-    /**
-     * The incumbent SDK's name for this network (alchemy-sdk's `Network` enum, same chain id): `key`
-     * as its webhook API spells it (`ETH_SEPOLIA`), `value` as its other APIs do (`eth-sepolia`). Both
-     * are accepted wherever a request names a network; absent where the SDK has no such member.
-     */
-    sdkNetwork: z
-      .object({ key: z.string().regex(/^[A-Z][A-Z0-9_]*$/, 'must be the SDK enum key, e.g. ETH_SEPOLIA'), value: z.string().regex(/^[a-z][a-z0-9-]*$/) })
-      .strict()
-      .optional(),
     deprecated: z.boolean().default(false),
     /** The funded network the faucet names to callers of a deprecated one (at most one network sets it). */
     suggestForDeprecated: z.boolean().default(false),

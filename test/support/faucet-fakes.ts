@@ -251,7 +251,6 @@ export function testNetwork(id: string, overrides: Partial<Omit<FaucetNetwork, '
     maxDripGas: 100_000n,
     deprecated: false,
     suggestForDeprecated: false,
-    sdkNetwork: null,
     ...overrides,
   };
 }

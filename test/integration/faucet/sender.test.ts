@@ -33,7 +33,6 @@ const network: FaucetNetwork & { chainId: number } = {
   maxDripGas: 100_000n,
   deprecated: false,
   suggestForDeprecated: false,
-  sdkNetwork: null,
 };
 const faucetAccount = privateKeyToAccount(FAUCET_KEY);
 const DRIP = parseEther('0.1');
