@@ -117,7 +117,7 @@ async function main(argv: string[]): Promise<number> {
   // Loaded once the arguments are known good: --help and usage errors answer without them.
   const [
     { databaseConfig },
-    { loadFaucetNetworks },
+    { loadNetworkNames },
     { openDatabase },
     { loadAppKeySecret },
     { createAppStore },
@@ -125,7 +125,7 @@ async function main(argv: string[]): Promise<number> {
     { createAccountStore },
   ] = await Promise.all([
     import('../src/config/config.ts'),
-    import('../src/chain/networks.ts'),
+    import('../src/site/read-content.ts'),
     import('../src/db/open.ts'),
     import('../src/apps/key-secret.ts'),
     import('../src/apps/store.ts'),
@@ -139,8 +139,8 @@ async function main(argv: string[]): Promise<number> {
     let outcome: Outcome;
     if (actOnTokens) outcome = await actOnTokens(createAccountTokens(database.db), owner);
     else {
-      const networks = (await loadFaucetNetworks(resolve(import.meta.dirname, '..'))).map((network) => network.id);
-      outcome = await act!(createAppStore(database, { keySecret: await loadAppKeySecret(config), networks }), owner);
+      const names = await loadNetworkNames(resolve(import.meta.dirname, '..'));
+      outcome = await act!(createAppStore(database, { keySecret: await loadAppKeySecret(config), networks: names.ids, networkIdOf: names.idOf }), owner);
     }
     process.stdout.write(values.json ? `${JSON.stringify(outcome.json, null, 2)}\n` : outcome.text);
     return 0;

@@ -3,24 +3,34 @@
 // the world's contracts and its demo wallet). The files are committed content, so each gets its HTML page, twin,
 // llms.txt line and search entry like any guide; a test renders them again and fails when they differ.
 import { resolve } from 'node:path';
-import { getAddress, type Address } from 'viem';
-import { DEMO_WALLET } from '../src/chain/world/actors.ts';
+import { formatUnits, getAddress, type Address } from 'viem';
+import { DEMO_WALLET, MARKET_PAYEES, WORLD_DEPLOYER, WORLD_HOLDERS } from '../src/chain/world/actors.ts';
 import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../src/chain/world/feed-heartbeat.ts';
-import { MULTICALL3_ADDRESS, WORLD_CONTRACTS, type WorldContract } from '../src/chain/world/manifest.ts';
+import { MULTICALL3_ADDRESS, WORLD_ADDRESSES, WORLD_CONTRACTS, worldContract, type WorldContract } from '../src/chain/world/manifest.ts';
+import { MARKET_FEE_BPS, MARKET_ROYALTIES, type MarketCurrency, type MarketSale, WORLD_MARKETPLACE, worldMarket } from '../src/chain/world/market.ts';
+import { type WorldListing, worldFloors, worldListings } from '../src/chain/world/market-state.ts';
 import { PRICE_LAYER_CONTRACTS, WORLD_FEEDS, WORLD_POOLS, type WorldFeed, type WorldPool, type WorldPriceContract } from '../src/chain/world/price-layer.ts';
 import { buildEnvironment } from '../src/config/build-environment.ts';
-import { LOCAL_INDEXED_NETWORKS } from '../src/config/indexer.ts';
+import { EXAMPLE_NETWORK } from '../src/site/example-network.ts';
 import { type Locale, locales } from '../src/site/locales.ts';
 import { rpcMethodAnchor } from '../src/site/networks.ts';
 import { formatUi, ui } from '../src/site/ui.ts';
 import { nodeUrlOf, rpcReferenceUrl } from '../src/site/urls.ts';
 import { code, codeBlock, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from './generated-markdown.ts';
 
-/** What the page shows: the manifest's contracts, the demo wallet, and the price layer's contracts, pools and feeds. */
+/** What the page shows: the manifest's contracts, the demo wallet, the price layer's contracts, pools and feeds, and the marketplace with its history. */
 interface WorldFacts {
   contracts: ReadonlyArray<Pick<WorldContract, 'id' | 'kind' | 'address' | 'purpose'>>;
   demoWallet: Address;
   prices?: PriceLayerFacts;
+  market?: MarketFacts;
+}
+
+interface MarketFacts {
+  address: Address;
+  listings: readonly WorldListing[];
+  sales: readonly MarketSale[];
+  floors: ReturnType<typeof worldFloors>;
 }
 
 interface PriceLayerFacts {
@@ -37,6 +47,7 @@ const worldFacts: WorldFacts = {
     pools: WORLD_POOLS,
     feeds: WORLD_FEEDS,
   },
+  market: { address: WORLD_MARKETPLACE.address, listings: worldListings(), sales: worldMarket().sales, floors: worldFloors() },
 };
 
 // The swap the page suggests, named in its sentence and its command.
@@ -50,8 +61,7 @@ export function worldDocsPath(locale: Locale): string {
 }
 
 /** The network and key the examples use: a local devnet of `npm start`, and the key that needs no account (docs/keys-and-limits.md#demo-key). */
-/** The network `npm start` indexes by default, so the examples' "erc20" balances answer at once. */
-export const exampleNetwork = LOCAL_INDEXED_NETWORKS[0]!;
+export const exampleNetwork = EXAMPLE_NETWORK;
 export const exampleKey = 'demo';
 
 /** Where the examples send their calls: `{node_url}/v2/demo` on the origin `npm start` serves when nothing is configured. */
@@ -107,7 +117,96 @@ export function renderWorldDocs(locale: Locale, world: WorldFacts = worldFacts):
     alchemySdkExample(endpoint, wallet),
     formatUi(strings.examplesReference, { reference }),
     ...(world.prices ? priceLayerBlocks(locale, world.prices) : []),
+    ...(world.market ? marketBlocks(locale, world.market, endpoint) : []),
   ]);
+}
+
+/** The names the marketplace's history calls its actors by (src/chain/world/actors.ts). */
+const ACTOR_NAMES: ReadonlyArray<readonly [string, Address]> = [
+  ...Object.entries(WORLD_HOLDERS),
+  ['deployer', WORLD_DEPLOYER],
+  ['treasury', MARKET_PAYEES.treasury],
+  ['relicsCreator', MARKET_PAYEES.relicsCreator],
+];
+const actorName = (address: Address) => code(ACTOR_NAMES.find(([, actor]) => actor === address)?.[0] ?? getAddress(address));
+
+/** An amount in a currency's whole units, with its symbol (ether's is the example network's, ETH). */
+function amountIn(currency: MarketCurrency, amount: bigint): string {
+  if (currency === 'native') return `${formatUnits(amount, 18)} ETH`;
+  const { args, erc20 } = worldContract(currency);
+  return `${formatUnits(amount, erc20!.decimals ?? 18)} ${String(args[1])}`;
+}
+
+/** The marketplace's section: the contract, who trades, every listing and sale of its history, the floors, and calls that read them. */
+function marketBlocks(locale: Locale, market: MarketFacts, endpoint: string): string[] {
+  const strings = ui[locale].worldDocs;
+  const { market: texts } = strings;
+  const royalty = MARKET_ROYALTIES[0]!;
+  const stateOf = (listing: WorldListing) =>
+    listing.state === 'open' && listing.sold > 0n
+      ? `${texts.states.open} (${formatUi(texts.partlySold, { sold: String(listing.sold), quantity: String(listing.quantity) })})`
+      : texts.states[listing.state];
+  const floor = (listing: WorldListing | null) => (listing ? `${amountIn(listing.currency, listing.unitPrice)} (#${listing.id})` : '-');
+  const { relics, materials } = WORLD_ADDRESSES;
+  return [
+    `## ${texts.heading}`,
+    formatUi(texts.intro, {
+      contract: code('CrucibleMarketplace'),
+      address: code(getAddress(market.address)),
+      fee: String(MARKET_FEE_BPS / 100),
+      royalty: String(royalty.bps / 100),
+      relics: code('relics'),
+      materials: code('materials'),
+    }),
+    texts.who,
+    markdownTable(
+      [texts.nameColumn, strings.address],
+      ['-', '-'],
+      ACTOR_NAMES.map(([name, address]) => [code(name), code(getAddress(address))]),
+    ),
+    texts.listingsIntro,
+    markdownTable(
+      [texts.listingColumn, texts.sellerColumn, texts.tokenColumn, texts.quantityColumn, texts.unitPriceColumn, texts.stateColumn],
+      ['-:', '-', '-', '-:', '-:', '-'],
+      market.listings.map((listing) => [
+        `#${listing.id}`,
+        actorName(listing.seller),
+        `${code(listing.collection)} ${listing.tokenId}`,
+        String(listing.quantity),
+        amountIn(listing.currency, listing.unitPrice),
+        stateOf(listing),
+      ]),
+    ),
+    texts.salesIntro,
+    markdownTable(
+      [texts.listingColumn, texts.buyerColumn, texts.tokenColumn, texts.quantityColumn, texts.priceColumn, texts.feeColumn, texts.royaltyColumn],
+      ['-:', '-', '-', '-:', '-:', '-:', '-:'],
+      market.sales.map((sale) => [
+        `#${sale.listing}`,
+        actorName(sale.buyer),
+        `${code(sale.collection)} ${sale.tokenId}`,
+        String(sale.quantity),
+        amountIn(sale.currency, sale.price),
+        amountIn(sale.currency, sale.marketplaceFee),
+        amountIn(sale.currency, sale.royaltyFee),
+      ]),
+    ),
+    formatUi(texts.floors, { relics: floor(market.floors.relics), materials: floor(market.floors.materials) }),
+    formatUi(texts.examples, { start: code('npm start'), network: code(exampleNetwork) }),
+    codeBlock('sh', [
+      `curl -s '${endpoint}/getFloorPrice?contractAddress=${relics}'`,
+      `curl -s '${endpoint}/getNFTSales?contractAddress=${materials}&limit=2'`,
+    ]),
+    codeBlock('ts', [
+      "import { Alchemy } from 'alchemy-sdk';",
+      '',
+      `const alchemy = new Alchemy({ url: '${endpoint}' });`,
+      `console.log(await alchemy.nft.getFloorPrice('${relics}'));`,
+      `const { nftSales } = await alchemy.nft.getNftSales({ contractAddress: '${materials}' });`,
+      'for (const sale of nftSales) console.log(sale.blockNumber, sale.tokenId, sale.quantity, sale.sellerFee.amount);',
+    ]),
+    formatUi(texts.reference, { reference: '[getFloorPrice, getNFTSales](/overviews/fetching-nfts-by-owner#floor-prices-and-sales)' }),
+  ];
 }
 
 /** The price layer's section: its contracts, pools and feeds, the heartbeat, and a swap to try. */

@@ -8,5 +8,6 @@ import { contentDir } from './config/config.ts';
 export const collections = {
   pages: defineCollection({ loader: pagesLoader({ base: contentDir() }), schema: pageFrontmatter }),
   apps: defineCollection({ loader: glob({ base: `${contentDir()}/apps`, pattern: '*.yaml' }), schema: appData }),
-  networks: defineCollection({ loader: glob({ base: `${contentDir()}/networks`, pattern: '*.yaml' }), schema: networkData }),
+  // The table of the incumbent's network names (aliases.yaml) is no network (src/site/network-names.ts).
+  networks: defineCollection({ loader: glob({ base: `${contentDir()}/networks`, pattern: ['*.yaml', '!aliases.yaml'] }), schema: networkData }),
 };

@@ -35,9 +35,10 @@ export interface Admission {
   identify(key: string, request: { network: string | null; origin: string | null }): Promise<Identified>;
   /**
    * Takes `computeUnits` from each rate bucket the caller draws on in `scope` (a network, or a
-   * product such as `prices`): the refusal of the first that is short, or null.
+   * product such as `prices`): the refusal of the first that is short, or null. `prepaid`: what
+   * the same request paid before (its least charge), so a refusal names the request's whole cost.
    */
-  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<CrucibleError | null>;
+  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null, prepaid?: number): Promise<CrucibleError | null>;
   /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
   countQuota(caller: Caller, computeUnits: number): Promise<CrucibleError | null>;
   /** The rate, then the quota, for one call of `computeUnits` (a REST operation, a notification). */

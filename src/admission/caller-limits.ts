@@ -1,9 +1,9 @@
 import type { ComputeUnitRate } from '../config/node.ts';
 import type { RateLimit } from '../errors/codes.ts';
-import { overLimit, type CrucibleError } from '../errors/crucible-error.ts';
+import { overBurst, overLimit, type CrucibleError } from '../errors/crucible-error.ts';
 import { ipBucketOf } from '../http/ip-bucket.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
-import type { RateDecision, RateLimiter } from '../limits/rate-limiter.ts';
+import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { retryAfterSeconds } from '../limits/retry-after.ts';
 import type { Caller } from './callers.ts';
 
@@ -24,9 +24,10 @@ export interface CallerLimitSettings {
 export interface CallerLimits {
   /**
    * Takes `computeUnits` from each rate bucket the caller draws on in `scope` (a network, or a
-   * product such as `prices`): the refusal of the first that is short, or null.
+   * product such as `prices`): the refusal of the first that is short, or null. `prepaid`: what
+   * the same request paid before (its least charge), so a refusal names the request's whole cost.
    */
-  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<CrucibleError | null>;
+  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null, prepaid?: number): Promise<CrucibleError | null>;
   /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
   countQuota(caller: Caller, computeUnits: number): Promise<CrucibleError | null>;
 }
@@ -37,8 +38,13 @@ const APP_BURST_SECONDS = 10;
 export function createCallerLimits(options: CallerLimitSettings & { rateLimiter: RateLimiter; quota: QuotaCounter; now?: () => number }): CallerLimits {
   const now = options.now ?? Date.now;
   const { demo, account } = options;
-  const take = async (key: string, computeUnits: number, rate: ComputeUnitRate, limit: RateLimit): Promise<CrucibleError | null> =>
-    refusal(await options.rateLimiter.take(key, computeUnits, { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst }), limit);
+  const takeFrom = async (key: string, computeUnits: number, prepaid: number, rate: ComputeUnitRate, limit: RateLimit): Promise<CrucibleError | null> => {
+    const decision = await options.rateLimiter.take(key, computeUnits, { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst });
+    if (decision.allowed) return null;
+    // More than the bucket holds never fits: saying "retry later" would have clients retry for ever.
+    if (decision.reason === 'cost-exceeds-burst') return overBurst(limit, prepaid + computeUnits, decision.burst);
+    return overLimit(limit, retryAfterSeconds(decision.retryAfterMs));
+  };
 
   // The UTC month (YYYY-MM) of an instant, computed once per month.
   let month = { key: '', from: 0, until: 0 };
@@ -52,22 +58,23 @@ export function createCallerLimits(options: CallerLimitSettings & { rateLimiter:
   };
 
   return {
-    async takeRate(caller, scope, computeUnits, clientIp) {
+    async takeRate(caller, scope, computeUnits, clientIp, prepaid = 0) {
       if (computeUnits <= 0) return null;
+      const take = (key: string, rate: ComputeUnitRate, limit: RateLimit) => takeFrom(key, computeUnits, prepaid, rate, limit);
       if (caller.kind === 'demo') {
         const client = ipBucketOf(clientIp, options.ipv6PrefixLength);
         const { perClient, perNetwork } = demo;
         return (
-          (await take(`demo:${scope}:${client}`, computeUnits, perClient, { kind: 'demo-ip', computeUnitsPerSecond: perClient.computeUnitsPerSecond })) ??
-          (await take(`demo-network:${scope}`, computeUnits, perNetwork, { kind: 'demo-network', computeUnitsPerSecond: perNetwork.computeUnitsPerSecond }))
+          (await take(`demo:${scope}:${client}`, perClient, { kind: 'demo-ip', computeUnitsPerSecond: perClient.computeUnitsPerSecond })) ??
+          (await take(`demo-network:${scope}`, perNetwork, { kind: 'demo-network', computeUnitsPerSecond: perNetwork.computeUnitsPerSecond }))
         );
       }
       const { app } = caller;
       const own = { computeUnitsPerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * APP_BURST_SECONDS };
-      const refused = await take(`app:${app.id}`, computeUnits, own, { kind: 'app-rate', computeUnitsPerSecond: app.computeUnitsPerSecond });
+      const refused = await take(`app:${app.id}`, own, { kind: 'app-rate', computeUnitsPerSecond: app.computeUnitsPerSecond });
       // An app the CLI created without --owner is limited per app only.
       if (refused || app.ownerId === null) return refused;
-      return take(`account:${app.ownerId}`, computeUnits, account, { kind: 'account-rate', computeUnitsPerSecond: account.computeUnitsPerSecond });
+      return take(`account:${app.ownerId}`, account, { kind: 'account-rate', computeUnitsPerSecond: account.computeUnitsPerSecond });
     },
 
     async countQuota(caller, computeUnits) {
@@ -79,9 +86,4 @@ export function createCallerLimits(options: CallerLimitSettings & { rateLimiter:
       return overLimit({ kind: 'app-quota', computeUnitsPerMonth: perMonth }, retryAfterSeconds(quota.resetAt.getTime() - at));
     },
   };
-}
-
-function refusal(decision: RateDecision, limit: RateLimit): CrucibleError | null {
-  if (decision.allowed) return null;
-  return overLimit(limit, retryAfterSeconds(decision.retryAfterMs));
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { APP_DEFAULTS, APP_STATES, type AppState } from './app.ts';
 import { normalizeAllowedDomain } from './domains.ts';
 import { AppInputError } from './errors.ts';
+import type { NetworkIdOf } from '../site/network-names.ts';
 
 // What the app store accepts (docs/keys-and-limits.md#apps), validated before anything is written. Each refusal
 // is an AppInputError naming the field, whose reason completes the sentence "<field> <reason>".
@@ -9,7 +10,7 @@ import { AppInputError } from './errors.ts';
 const NAME = 'must be 1 to 64 characters, without control characters';
 const OWNER = 'must be an account id of 1 to 128 characters, or null';
 const DOMAINS = 'must be a list of at most 100 hosts';
-const NETWORKS = 'must be a list of network ids';
+const NETWORKS = "must be a list of network ids (or the incumbent's names of their chains)";
 const CU_PER_SECOND = 'must be a whole number of compute units per second from 1 to 1000000';
 const QUOTA = 'must be a whole number of compute units per month, or null for unlimited';
 const GRACE = 'must be a whole number of seconds from 0 to 2592000 (30 days)';
@@ -18,8 +19,7 @@ const VERSION = 'must be a whole number';
 /** The longest grace period a rotated key may keep working. */
 const MAX_GRACE_SECONDS = 30 * 86_400;
 
-function fieldSchemas(networks: readonly string[]) {
-  const known = new Set(networks);
+function fieldSchemas(networks: readonly string[], idOf: NetworkIdOf) {
   return {
     name: z
       .string({ error: NAME })
@@ -46,9 +46,10 @@ function fieldSchemas(networks: readonly string[]) {
         }
         return [...domains];
       }),
-    allowedNetworks: z.array(z.string({ error: NETWORKS }), { error: NETWORKS }).transform((ids, ctx) => {
-      const unknown = ids.find((id) => !known.has(id));
-      if (unknown === undefined) return [...new Set(ids)];
+    // Kept as ids, as domains are kept normalized: `eth-sepolia` is saved as `ethereum-sepolia`.
+    allowedNetworks: z.array(z.string({ error: NETWORKS }), { error: NETWORKS }).transform((names, ctx) => {
+      const unknown = names.find((name) => idOf(name) === null);
+      if (unknown === undefined) return [...new Set(names.map((name) => idOf(name)!))];
       ctx.addIssue({ code: 'custom', message: `has ${JSON.stringify(unknown)}, which is not a network id (known: ${networks.join(', ')})` });
       return z.NEVER;
     }),
@@ -57,8 +58,8 @@ function fieldSchemas(networks: readonly string[]) {
   };
 }
 
-function appInputSchemas(networks: readonly string[]) {
-  const field = fieldSchemas(networks);
+function appInputSchemas(networks: readonly string[], idOf: NetworkIdOf) {
+  const field = fieldSchemas(networks, idOf);
   return {
     newApp: z.strictObject({
       name: field.name,
@@ -87,9 +88,10 @@ export type AppPatch = z.input<AppInputSchemas['patch']>;
 const rotation = z.strictObject({ graceSeconds: z.number({ error: GRACE }).int(GRACE).min(0, GRACE).max(MAX_GRACE_SECONDS, GRACE).default(0) });
 export type RotateOptions = z.input<typeof rotation>;
 
-/** Parsers of a new app and of a patch, for apps that may name these networks. */
-export function appInputParser(networks: readonly string[]) {
-  const schemas = appInputSchemas(networks);
+/** Parsers of a new app and of a patch, for apps that may name these networks (by id, or by a name `idOf` knows). */
+export function appInputParser(networks: readonly string[], idOf?: NetworkIdOf) {
+  const known = new Set(networks);
+  const schemas = appInputSchemas(networks, (name) => (known.has(name) ? name : (idOf?.(name) ?? null)));
   return {
     newApp: (input: unknown): z.output<AppInputSchemas['newApp']> => parseInput(schemas.newApp, input),
     /** The fields to change; a patch that changes none is refused. */

@@ -6,6 +6,7 @@ import type { App, AppState } from './app.ts';
 import { AccountLimitError, AppKeySealError, AppNotFoundError, StaleVersionError } from './errors.ts';
 import { appInputParser, parseExpectedVersion, parseRotateOptions, parseState, type AppPatch, type NewApp, type RotateOptions } from './input.ts';
 import { hasAppKeyShape, hashAppKey, newAppId, newAppKey, openSealedAppKey, sameKeyHash, sealAppKey } from './keys.ts';
+import type { NetworkIdOf } from '../site/network-names.ts';
 
 // Apps and their keys over the database (docs/keys-and-limits.md#key-format), the same on SQLite and PostgreSQL.
 
@@ -45,6 +46,8 @@ export interface AppStoreOptions {
   keySecret: Buffer;
   /** The network ids an app may be limited to (content/networks/). */
   networks: readonly string[];
+  /** The id another name of a network stands for (the incumbent's names); default: ids only. */
+  networkIdOf?: NetworkIdOf;
   /** Milliseconds since the epoch; tests pass their own clock. */
   now?: () => number;
 }
@@ -53,7 +56,7 @@ export function createAppStore(database: Database, options: AppStoreOptions): Ap
   const { db } = database;
   const { keySecret } = options;
   const now = options.now ?? Date.now;
-  const parse = appInputParser(options.networks);
+  const parse = appInputParser(options.networks, options.networkIdOf);
 
   const get = async (id: string): Promise<App> => {
     const row = await db.selectFrom('apps').selectAll().where('id', '=', id).executeTakeFirst();

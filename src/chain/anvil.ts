@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,29 @@ const require = createRequire(import.meta.url);
 const running = new Map<ChildProcess, string | null>();
 let exitHooksInstalled = false;
 
+/** The genesis second this process last gave a new chain of each chain id. */
+const lastGenesisSecond = new Map<number, number>();
+
+/**
+ * `--timestamp` for a new chain. A chain is known by its genesis hash (the indexer and the NFT
+ * contract facts tell a reset devnet from the chain they knew by it), and anvil's genesis is its
+ * start second and its dev accounts: the hash holds no chain id, so two new chains started in one
+ * second would be one chain by hash. Each new chain of a chain id this process starts gets a second
+ * after the last one's (a second or two ahead of the clock when several start at once). A chain
+ * loaded from a state file keeps its genesis, and one whose flags set the genesis is left alone.
+ * (A chain of another process is at least the seconds its start took older: a devnet restarted
+ * fresh has a new genesis.)
+ */
+function genesisTimestampArgs(chainId: number, extraArgs: readonly string[]): string[] {
+  const flagValue = (flag: string) => (extraArgs.includes(flag) ? extraArgs[extraArgs.indexOf(flag) + 1] : undefined);
+  const stateFile = flagValue('--state') ?? flagValue('--load-state');
+  const genesisGiven = ['--timestamp', '--init', '--fork-url', '-f', '--rpc-url'].some((flag) => extraArgs.includes(flag));
+  if (genesisGiven || (stateFile !== undefined && existsSync(stateFile))) return [];
+  const second = Math.max(Math.floor(Date.now() / 1000), (lastGenesisSecond.get(chainId) ?? 0) + 1);
+  lastGenesisSecond.set(chainId, second);
+  return ['--timestamp', String(second)];
+}
+
 /** The platform binary that @foundry-rs/anvil installs; its `bin.mjs` only forwards to it. */
 function anvilCommand(): { command: string; prefixArgs: string[] } {
   const arch = process.arch === 'x64' ? 'amd64' : process.arch;
@@ -61,6 +84,7 @@ export function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
     ...(options.blockTimeSeconds ? ['--block-time', String(options.blockTimeSeconds)] : []),
     ...(extraArgs.includes('--max-persisted-states') ? [] : ['--max-persisted-states', String(PAST_STATES)]),
     ...(ownStates ? ['--cache-path', ownStates] : []),
+    ...genesisTimestampArgs(options.chainId, extraArgs),
     ...extraArgs,
   ];
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -19,6 +19,11 @@ export interface LocalDevnets {
    * start. `fund`: an address that must hold funds there (a configured faucet key), funded once.
    */
   rpcUrlFor(network: DevnetNetwork, fund?: Address): Promise<string>;
+  /**
+   * Calls `listener` with each devnet once it has started (its world installed), those already
+   * running at once: how the transfer index follows a devnet from its first use. Returns its removal.
+   */
+  onStart(listener: (network: DevnetNetwork) => void): () => void;
   stop(): Promise<void>;
 }
 
@@ -62,6 +67,8 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
   // A promise per network, stored before anvil starts: that is what makes the start happen once.
   const devnets = new Map<string, Promise<AnvilProcess>>();
   let stopped = false;
+  const started = new Map<string, DevnetNetwork>();
+  const startListeners = new Set<(network: DevnetNetwork) => void>();
 
   // Addresses funded per network, as promises stored before the call: each is funded once.
   const funded = new Map<string, Map<string, Promise<void>>>();
@@ -154,7 +161,14 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
       devnet = start(network);
       devnets.set(network.id, devnet);
       // A failed start is not memoized: the next request tries again.
-      devnet.catch(() => devnets.delete(network.id));
+      devnet.then(
+        () => {
+          if (stopped) return;
+          started.set(network.id, network);
+          for (const listener of startListeners) listener(network);
+        },
+        () => devnets.delete(network.id),
+      );
     }
     return devnet;
   };
@@ -165,8 +179,14 @@ export function createLocalDevnets(options: LocalDevnetsOptions): LocalDevnets {
       if (fund) await fundOnce(network.id, rpcUrl, fund);
       return rpcUrl;
     },
+    onStart(listener) {
+      startListeners.add(listener);
+      for (const network of started.values()) listener(network);
+      return () => startListeners.delete(listener);
+    },
     async stop() {
       stopped = true;
+      startListeners.clear();
       const all = [...devnets.values()];
       devnets.clear();
       await Promise.all(

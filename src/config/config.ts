@@ -7,6 +7,7 @@ import { envValue, type Env } from './env.ts';
 import { readFaucetConfig, type FaucetConfig } from './faucet.ts';
 import { readIndexerConfig, type IndexerConfig } from './indexer.ts';
 import { readNftContractsConfig, type NftContractsConfig } from './nft-contracts.ts';
+import { readNftMarketConfig, type NftMarketConfig } from './nft-market.ts';
 import { readNftMetadataConfig, type NftMetadataConfig } from './nft-metadata.ts';
 import { readNftsConfig, type NftsConfig } from './nfts.ts';
 import { readNodeConfig, type NodeConfig } from './node.ts';
@@ -97,6 +98,11 @@ export function nftMetadataConfig(): NftMetadataConfig {
 
 export function nftContractsConfig(): NftContractsConfig {
   return readNftContractsConfig(processEnvironment());
+}
+
+/** The marketplaces each network's getFloorPrice and getNFTSales read (src/nfts/market/). */
+export function nftMarketConfig(networks: ReadonlyArray<{ id: string }>): NftMarketConfig {
+  return readNftMarketConfig(processEnvironment(), networks);
 }
 
 /** The build's inputs from the environment: the site origin and the faucet pages' widget. */

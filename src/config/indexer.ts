@@ -14,8 +14,8 @@ export interface IndexerConfig {
   /** INDEXER_IN_SERVER (on|off, default on): the server runs the indexer beside the gateway; off when workers do. */
   inServer: boolean;
   /**
-   * INDEXER_NETWORKS: the network ids to index (`all`: every network). null: every network with an
-   * upstream, and of the local devnets only LOCAL_INDEXED_NETWORKS.
+   * INDEXER_NETWORKS: the network ids to index from the start (`all`: every network). null: every
+   * network with an upstream from the start, and in local mode every other devnet from its first use.
    */
   networks: string[] | null;
   /** Upstream URLs per network id; empty where none is configured. */
@@ -30,18 +30,13 @@ export interface IndexerConfig {
   blocksPerStep: number;
   leaseMs: number;
   rpcTimeoutMs: number;
+  /** INDEXER_CATCH_UP_WAIT_MS: how long the first index answer on a devnet followed from its first use waits for the index to reach the head. */
+  catchUpWaitMs: number;
 }
 
 const wholeNumber = wholeNumberFrom();
 
 const read = <T>(env: Env, name: string, schema: z.ZodType<T, string>, fallback: T): T => readConfigVariable(env, 'indexer', name, schema, fallback);
-
-/**
- * The local devnets indexed unless INDEXER_NETWORKS says otherwise: the network the docs' examples
- * call. Every devnet the indexer follows is started at once and holds ~0.1–0.7 GB of anvil memory,
- * so `npm start` does not start all of them; INDEXER_NETWORKS=all does.
- */
-export const LOCAL_INDEXED_NETWORKS: readonly string[] = ['ethereum-sepolia'];
 
 export function readIndexerConfig(env: Env, networks: ReadonlyArray<{ id: string }>): IndexerConfig {
   const ids = networks.map((network) => network.id);
@@ -93,5 +88,6 @@ export function readIndexerConfig(env: Env, networks: ReadonlyArray<{ id: string
     blocksPerStep: read(env, 'INDEXER_BLOCKS_PER_STEP', positive, 32),
     leaseMs: read(env, 'INDEXER_LEASE_MS', positive, 30_000),
     rpcTimeoutMs: node.upstreamTimeoutMs,
+    catchUpWaitMs: read(env, 'INDEXER_CATCH_UP_WAIT_MS', wholeNumber, 60_000),
   };
 }

@@ -17,8 +17,11 @@ export interface ServerConfig {
   trustProxy: TrustProxy;
   /** Absolute path of the built site. */
   distDir: string;
-  /** One JSON line per request on stdout; off for tests and benchmarks. */
-  requestLog: boolean;
+  /**
+   * One JSON line per request on stdout: `on` for every request but the platform's own fetches of
+   * the local world's documents, `all` for those too, `off` for tests and benchmarks.
+   */
+  requestLog: 'on' | 'all' | 'off';
   /** ALLOW_LOCAL_MODE_ON_NETWORK=yes: local mode may listen on a HOST other machines reach (refuseLocalModeOnNetwork). */
   allowLocalModeOnNetwork: boolean;
   /** How deeply a request's JSON body may nest; undefined: the parts' default (src/http/json-depth.ts, 64). */
@@ -65,7 +68,7 @@ const environment = z.object({
   ...listenVariables,
   ...trustProxyVariable,
   SITE_DIR: z.string().trim().min(1).default('dist'),
-  REQUEST_LOG: z.enum(['on', 'off'], { error: 'must be "on" or "off"' }).default('on'),
+  REQUEST_LOG: z.enum(['on', 'all', 'off'], { error: 'must be "on", "all" or "off"' }).default('on'),
   ALLOW_LOCAL_MODE_ON_NETWORK: z.enum(['yes', 'no'], { error: 'must be "yes" or "no"' }).default('no'),
   JSON_MAX_DEPTH: count(10_000).optional(),
   API_BODY_REQUESTS_PER_SECOND: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.requestsPerSecond),
@@ -79,7 +82,7 @@ export function readServerConfig(env: Env): ServerConfig {
     host: config.HOST,
     trustProxy: config.TRUST_PROXY,
     distDir: resolve(config.SITE_DIR),
-    requestLog: config.REQUEST_LOG === 'on',
+    requestLog: config.REQUEST_LOG,
     allowLocalModeOnNetwork: config.ALLOW_LOCAL_MODE_ON_NETWORK === 'yes',
     jsonMaxDepth: config.JSON_MAX_DEPTH,
     apiBodyLimit: { requestsPerSecond: config.API_BODY_REQUESTS_PER_SECOND, burst: config.API_BODY_REQUESTS_BURST },

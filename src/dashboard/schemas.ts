@@ -63,9 +63,11 @@ const AllowedDomains = z
 
 const networksMessage = 'Choose networks from the list.';
 const AllowedNetworks = z
-  .array(z.string({ error: networksMessage }).regex(/^[a-z0-9][a-z0-9-]{0,63}$/, networksMessage), { error: networksMessage })
+  .array(z.string({ error: networksMessage }).regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, networksMessage), { error: networksMessage })
   .max(MAX_LIST, networksMessage)
-  .describe('Network ids from GET /api/dashboard/networks; empty: every network.');
+  .describe(
+    "Network ids from GET /api/dashboard/networks (or the incumbent's names of their chains, such as `eth-sepolia`, saved as the ids); empty: every network.",
+  );
 
 // Left out, the lists default to empty: every network, any origin. Optional outside the default so
 // that /openapi.json (written for answers, where a default field is always there) shows them as

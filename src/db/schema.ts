@@ -23,6 +23,9 @@ export interface DatabaseSchema {
   nft_images: NftImageRow;
   nft_media: NftMediaRow;
   nft_contracts: NftContractRow;
+  nft_market_listings: NftMarketListingRow;
+  nft_market_cancellations: NftMarketCancellationRow;
+  nft_market_sales: NftMarketSaleRow;
   price_observations: PriceObservationRow;
   price_current: PriceCurrentRow;
   price_points: PricePointRow;
@@ -334,6 +337,47 @@ export interface NftContractRow {
   event_kinds: string;
   fresh_mint_transaction: string | null;
   fresh_mint_recipients: number | null;
+}
+
+/** Where a marketplace event is: its contract, the listing it is about, and its log. */
+interface NftMarketEventRow {
+  network: string;
+  marketplace: string;
+  /** Decimal. */
+  listing_id: string;
+  block_number: number;
+  log_index: number;
+  transaction_hash: string;
+}
+
+/** A listing made (the marketplace's `Listed`); open while not cancelled and not sold out. */
+export interface NftMarketListingRow extends NftMarketEventRow {
+  seller: string;
+  collection: string;
+  token_id: string;
+  quantity: number;
+  /** The zero address: the chain's native currency. */
+  currency: string;
+  /** Decimal, in the currency's base units. */
+  unit_price: string;
+}
+
+/** A listing cancelled (`Cancelled`). */
+type NftMarketCancellationRow = NftMarketEventRow;
+
+/** A sale (`Sold`): amounts decimal, in the currency's base units; the seller got price - marketplace_fee - royalty_fee. */
+export interface NftMarketSaleRow extends NftMarketEventRow {
+  block_timestamp: number | null;
+  buyer: string;
+  seller: string;
+  collection: string;
+  token_id: string;
+  quantity: number;
+  currency: string;
+  price: string;
+  marketplace_fee: string;
+  royalty_receiver: string;
+  royalty_fee: string;
 }
 
 /** One source's quote of one token in dollars (src/prices/, docs/prices.md#history). */

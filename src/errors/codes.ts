@@ -30,6 +30,21 @@ function rateLimitText(limit: RateLimit): string {
   }
 }
 
+/** Whose bucket a call larger than its burst met, for the sentence that says so. */
+function bucketText(limit: RateLimit): string {
+  switch (limit.kind) {
+    case 'app-rate':
+    case 'app-quota':
+      return "this app's bucket";
+    case 'account-rate':
+      return "the bucket this app's account shares among its apps";
+    case 'demo-ip':
+      return "the demo key's bucket per client IP";
+    case 'demo-network':
+      return "the demo key's bucket on this network, shared by every client";
+  }
+}
+
 /** What a hint may name: where the surface is described, and a 405's methods. */
 interface HintContext {
   documentationUrl: string;
@@ -133,6 +148,18 @@ export const errorCodes = {
     rpc: { code: -32600 },
     bodyCode: 'forbidden',
     message: (args: { origin: string }) => `Forbidden: origin ${args.origin} is not in this app's allowed domains.`,
+  },
+  /**
+   * A keyed call costing more compute units than a bucket it draws on can hold: no wait lets it
+   * through, so it is a 400 (not a 429, which clients retry), and its JSON-RPC `data` names the limit.
+   */
+  cost_exceeds_burst: {
+    status: 400,
+    rpc: { code: -32600 },
+    bodyCode: 'bad_request',
+    message: (args: { limit: RateLimit; computeUnits: number; burst: number }) =>
+      `Request too large for this key's limits: it costs ${args.computeUnits} compute units, more than the ${args.burst} that ${bucketText(args.limit)} holds at most (its burst), so it is refused however long you wait; split it into smaller requests.`,
+    hint: 'Retrying it unchanged will not help: split it (a batch into smaller batches), or use a key whose rate allows it.',
   },
 
   // JSON-RPC's own (docs/errors.md#json-rpc-errors).
@@ -259,6 +286,12 @@ export const errorCodes = {
     message: 'The CAPTCHA check was rejected.',
     hint: 'Complete the check again on the faucet page; each token can be used once.',
   },
+  /** siteverify gave no answer (unreachable, timed out, garbage, or Cloudflare's own internal-error): the token was not judged. */
+  turnstile_unavailable: {
+    status: 503,
+    message: 'The CAPTCHA could not be checked: the verification service did not answer.',
+    detail: 'This is not a problem with your request or your token; try again in a moment, with a fresh CAPTCHA token if the page gives one.',
+  },
   insufficient_mainnet_balance: {
     status: 403,
     message: 'The address holds too little on mainnet to use this faucet.',
@@ -347,6 +380,7 @@ export const FAUCET_CODES = [
   'invalid_address',
   'missing_turnstile',
   'turnstile_failed',
+  'turnstile_unavailable',
   'insufficient_mainnet_balance',
   'insufficient_mainnet_activity',
   'max_balance_exceeded',

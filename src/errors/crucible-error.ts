@@ -69,3 +69,8 @@ export function fail<C extends ErrorCode>(code: C, ...args: [...MessageArgs<C>, 
 export function overLimit(limit: RateLimit, retryAfterSeconds: number): CrucibleError {
   return fail('rate_limited', { limit, retryAfterSeconds }, { retryAfterSeconds, data: { limit: limit.kind, retryAfterSeconds } });
 }
+
+/** A keyed call costing more than `limit`'s bucket holds (`burst`): refused for good, so without Retry-After. */
+export function overBurst(limit: RateLimit, computeUnits: number, burst: number): CrucibleError {
+  return fail('cost_exceeds_burst', { limit, computeUnits, burst }, { data: { limit: limit.kind, computeUnits, burst } });
+}

@@ -4,10 +4,12 @@ import { outboundRequest } from '../net/outbound-request.ts';
 import type { CaptchaTokenStore } from '../store/types.ts';
 import { DEV_TURNSTILE_TOKEN } from './development-token.ts';
 
-// Step 4 of the send: the CAPTCHA. `details` carries Cloudflare's `error-codes`
-// (docs/errors.md#faucet-error-body), or one of our own codes in the same style for checks made here.
+// Step 4 of the send: the CAPTCHA. A rejected token's `details` carries Cloudflare's `error-codes`
+// (docs/errors.md#faucet-error-body), or one of our own codes in the same style for checks made
+// here. When siteverify gives no answer the token was not judged at all: `unavailable`, which the
+// faucet answers as a 503, not as the caller's failure.
 
-type CaptchaResult = { ok: true } | { ok: false; details: string };
+type CaptchaResult = { ok: true } | { ok: false; details: string } | { ok: false; unavailable: true };
 
 export interface CaptchaVerifier {
   readonly kind: 'turnstile' | 'development';
@@ -101,7 +103,8 @@ export function createTurnstileVerifier(options: TurnstileOptions): CaptchaVerif
       if (remoteIp) form.set('remoteip', remoteIp);
       // One retry, with the same idempotency_key: Cloudflare answers a repeated key as it did the first time.
       const answer = (await ask(form)) ?? (await ask(form));
-      if (!answer) return { ok: false, details: 'internal-error' };
+      // Cloudflare's own internal-error: "the request can be retried"; the token was not judged either.
+      if (!answer || (!answer.success && answer['error-codes'].includes('internal-error'))) return { ok: false, unavailable: true };
       if (!answer.success) return { ok: false, details: answer['error-codes'].join(',') || 'unknown-error' };
       if (options.expectedHostname !== null && answer.hostname !== options.expectedHostname) return { ok: false, details: 'hostname-mismatch' };
       if (options.expectedAction !== null && answer.action !== options.expectedAction) return { ok: false, details: 'action-mismatch' };

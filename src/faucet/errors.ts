@@ -19,6 +19,7 @@ const faucetOperations = {
   invalid_address: { operations: ['send'] },
   missing_turnstile: { operations: ['send'], requestOnly: true },
   turnstile_failed: { operations: ['send'] },
+  turnstile_unavailable: { operations: ['send'] },
   insufficient_mainnet_balance: { operations: ['send'] },
   insufficient_mainnet_activity: { operations: ['send'] },
   max_balance_exceeded: { operations: ['send'] },

@@ -160,7 +160,7 @@ export function createFaucet(deps: FaucetDeps): Faucet {
 
     // 4. CAPTCHA.
     const captcha = await deps.captcha.verify({ token: turnstileToken, remoteIp: ip });
-    if (!captcha.ok) return failure('turnstile_failed', { details: captcha.details });
+    if (!captcha.ok) return 'unavailable' in captcha ? failure('turnstile_unavailable') : failure('turnstile_failed', { details: captcha.details });
 
     // 5. rate limits: the address is reserved before anything is sent, atomically, so
     // concurrent requests for one address cannot both get past this point.

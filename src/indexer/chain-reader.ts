@@ -54,9 +54,10 @@ const logSchema = z.object({
 });
 const logsSchema = z.array(logSchema);
 
-export function createChainReader(source: ChainSource, options: { timeoutMs?: number } = {}): ChainReader {
+/** `extraTopics`: the topic0s of events a consumer follows beside the transfers (IndexHooks.followedLogs), asked for in the same eth_getLogs. */
+export function createChainReader(source: ChainSource, options: { timeoutMs?: number; extraTopics?: readonly Hex[] } = {}): ChainReader {
   const request = 'request' in source ? source.request : httpRequest(source.rpcUrl, options.timeoutMs ?? 10_000);
-  const logsFilter = { topics: [FOLLOWED_TOPICS] };
+  const logsFilter = { topics: [[...FOLLOWED_TOPICS, ...(options.extraTopics ?? [])]] };
   return {
     async chainId() {
       return parse(quantity, await request('eth_chainId', []), 'eth_chainId');

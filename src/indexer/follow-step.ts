@@ -6,6 +6,7 @@ import { ChainReadError } from './chain-reader.ts';
 import { checkLinks, logsMatchBlocks, newestCommonBlock } from './chain-continuity.ts';
 import { createCheckpoint, readCheckpoint, recentBlocks, recordHead, type Checkpoint } from './checkpoints.ts';
 import { decodeTransferLogs } from './decode-logs.ts';
+import { FOLLOWED_TOPICS } from './events.ts';
 import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
 import { applyStep, resetIndex, rollbackTo, type WriterLease } from './index-writes.ts';
 import { classifyLogsError } from './logs-range-errors.ts';
@@ -62,6 +63,8 @@ export type StepOutcome =
   | { kind: 'reset'; reason: IndexReset['reason'] }
   /** Nothing stored; `wait`: pause before the next step (the node's view was moving). */
   | { kind: 'retry'; reason: string; wait: boolean };
+
+const TRANSFER_TOPICS: ReadonlySet<string> = new Set(FOLLOWED_TOPICS);
 
 /** Stored blocks compared with the node's at once while looking for a reorg's ancestor. */
 const ANCESTOR_BATCH = 32;
@@ -130,7 +133,10 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
   if (!logsMatchBlocks(logs, plan, byNumber)) return { kind: 'retry', reason: 'logs and headers came from different forks', wait: true };
 
   const dated = logs.map((log) => (log.blockTimestamp === null ? { ...log, blockTimestamp: byNumber.get(log.blockNumber)?.timestamp ?? null } : log));
-  const { transfers, skipped } = decodeTransferLogs(dated);
+  // The transfers' logs are decoded here; a consumer's own events (hooks.followedLogs) go to it as they are.
+  const isTransferLog = (log: ChainLog) => TRANSFER_TOPICS.has(log.topics[0]?.toLowerCase() ?? '');
+  const { transfers, skipped } = decodeTransferLogs(dated.filter(isTransferLog));
+  const followed = dated.filter((log) => !log.removed && !isTransferLog(log)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
   const last = read.at(-1)!;
   if (plan.kind === 'range') await readNextRangeAhead(context, plan.to + 1, head);
   await applyStep(
@@ -142,6 +148,7 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
       to: { number: last.number, hash: last.hash, timestamp: last.timestamp },
       blocks: read.map((header) => ({ number: header.number, hash: header.hash, timestamp: header.timestamp })),
       transfers,
+      logs: followed,
       head,
       state: plan.kind === 'range' ? 'backfilling' : 'following',
       reorgWindow: settings.reorgWindow,

@@ -6,13 +6,13 @@ import { freshCheckpoint } from './checkpoints.ts';
 import { holderTokens, nftBalanceDeltas, nftKey, type NftBalanceDelta } from './holdings.ts';
 import { fenceLease } from './lease.ts';
 import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
-import type { BlockRef, Transfer } from '../transfers/transfer.ts';
+import type { BlockRef, ChainLog, Transfer } from '../transfers/transfer.ts';
 
 // Every write of the transfer index, each in ONE transaction that first renews the writer's lease
 // (lease.ts): a step's transfers with their effect on the holder and NFT views, its block hashes
 // and the moved checkpoint; a rollback that deletes what a reorg undid and reverses its effect; a
 // reset. A crash anywhere loses nothing and counts nothing twice. Hooks run inside the same
-// transaction, so a consumer (webhooks' outbox) commits with the index or not at all.
+// transaction, so a consumer (webhooks' outbox, the marketplaces' sales) commits with the index or not at all.
 
 export interface WriterLease {
   network: string;
@@ -38,6 +38,8 @@ export interface IndexStep {
   /** Block hashes to keep for finding a reorg's ancestor. */
   blocks: ReadonlyArray<BlockRef & { timestamp: number }>;
   transfers: readonly Transfer[];
+  /** The logs of the events a consumer follows beside the transfers (IndexHooks.followedLogs), in order. */
+  logs?: readonly ChainLog[];
   head: number;
   state: IndexerCheckpointRow['state'];
   /** Kept block hashes reach this many blocks below the checkpoint. */
@@ -137,6 +139,7 @@ export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hoo
       .execute();
 
     if (step.transfers.length > 0) await hooks.onTransfers?.({ network, from: step.from, to: step.to.number, transfers: step.transfers }, trx);
+    if (step.logs?.length) await hooks.followedLogs?.onLogs({ network, from: step.from, to: step.to.number, logs: step.logs }, trx);
   });
   for (const pair of newPairs) known?.set(pair.key, true);
 }

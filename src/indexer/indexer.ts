@@ -74,6 +74,10 @@ export interface NetworkProgress {
 export interface TransferIndexer {
   /** Starts every network's loop; a second call does nothing. */
   start(): void;
+  /** Starts one network's loop (a local devnet's, when the devnet starts); a second call does nothing. */
+  follow(network: string): void;
+  /** Settles when this process's loop of the network first finds its index level with the head. */
+  caughtUp(network: string): Promise<void>;
   /** Ends the loops after their current step and gives up the leases held. */
   stop(): Promise<void>;
   progress(): NetworkProgress[];
@@ -97,7 +101,7 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
   // A lease is renewed at a third of its life, and a standby process asks for it as often.
   const renewEveryMs = Math.max(1, Math.floor(settings.leaseMs / 3));
   const log = options.log ?? defaultLog;
-  const hooks: IndexHooks = { onTransfers: options.onTransfers, onReorg: options.onReorg, onReset: options.onReset };
+  const hooks: IndexHooks = { onTransfers: options.onTransfers, onReorg: options.onReorg, onReset: options.onReset, followedLogs: options.followedLogs };
   const stopping = new AbortController();
   const progress = new Map<string, NetworkProgress>(
     options.networks.map((network) => [
@@ -105,7 +109,9 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
       { network: network.id, leading: false, head: null, indexedBlock: null, transfersIngested: 0, reorgs: 0, resets: 0 },
     ]),
   );
-  let loops: Promise<void>[] | null = null;
+  const loops = new Map<string, Promise<void>>();
+  // Settled at a network's first idle step: the first answers on a fresh devnet wait for it.
+  const caughtUp = new Map(options.networks.map((network) => [network.id, Promise.withResolvers<void>()]));
 
   const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => undefined);
 
@@ -114,7 +120,7 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
     const context: FollowContext = {
       db: options.db,
       network: network.id,
-      reader: createChainReader(network, { timeoutMs: options.rpcTimeoutMs }),
+      reader: createChainReader(network, { timeoutMs: options.rpcTimeoutMs, extraTopics: options.followedLogs?.topics }),
       chainId: network.chainId,
       startBlock: network.startBlock ?? 0,
       holder,
@@ -168,6 +174,7 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
           case 'idle':
             state.head = outcome.head;
             state.indexedBlock = outcome.indexed;
+            caughtUp.get(network.id)!.resolve();
             await pause(pollIntervalMs);
             break;
           case 'rolled-back':
@@ -207,14 +214,21 @@ export function createTransferIndexer(options: TransferIndexerOptions): Transfer
     }
   }
 
+  const followOne = (id: string) => {
+    const network = options.networks.find((candidate) => candidate.id === id);
+    if (!network || loops.has(id) || stopping.signal.aborted) return;
+    loops.set(id, follow(network));
+  };
+
   return {
     start() {
-      if (loops || stopping.signal.aborted) return;
-      loops = options.networks.map((network) => follow(network));
+      for (const network of options.networks) followOne(network.id);
     },
+    follow: followOne,
+    caughtUp: (network) => caughtUp.get(network)?.promise ?? Promise.reject(new Error(`${network} is not a network this indexer follows`)),
     async stop() {
       stopping.abort();
-      await Promise.all(loops ?? []);
+      await Promise.all(loops.values());
       for (const state of progress.values()) {
         if (!state.leading) continue;
         await releaseLease(options.db, state.network, holder).catch(() => undefined);

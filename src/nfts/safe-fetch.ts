@@ -36,12 +36,13 @@ export interface FetchedBody {
   bytes: Uint8Array;
 }
 
-const USER_AGENT = 'Crucible-NFT-Fetcher/1';
+/** How the fetcher names itself: the server's request log knows its fetches of the site's own documents by it. */
+export const NFT_FETCHER_USER_AGENT = 'Crucible-NFT-Fetcher/1';
 
 export async function safeFetch(url: URL, options: SafeFetchOptions): Promise<FetchedBody | NftFetchFailure> {
   try {
     const answer = await outboundRequest(url, {
-      headers: { accept: options.accept ?? '*/*', 'user-agent': USER_AGENT },
+      headers: { accept: options.accept ?? '*/*', 'user-agent': NFT_FETCHER_USER_AGENT },
       timeoutMs: options.timeoutMs,
       maxBytes: options.maxBytes,
       maxRedirects: MAX_REDIRECTS,

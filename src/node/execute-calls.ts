@@ -91,16 +91,19 @@ export async function executeCalls(
   const alone = forUpstream.filter((i) => sentAlone(calls[i]!.method));
   const batched = forUpstream.filter((i) => !alone.includes(i));
   const settle = (i: number, answer: UpstreamAnswer | undefined) => {
-    outcomes[i] = outcomeOf(answer);
-    if ('result' in outcomes[i]!) remember(i);
+    const outcome = outcomeOf(answer);
+    const translated = calls[i]!.method.upstreamAs;
+    outcomes[i] = translated && 'result' in outcome ? { result: translated.answer(outcome.result) } : outcome;
+    if ('result' in outcome) remember(i, outcome.result);
   };
-  const remember = (i: number) => {
+  /** Keeps the answer when the policy allows it, judged on what the upstream gave. */
+  const remember = (i: number, upstreamResult: unknown) => {
     const call = calls[i]!;
     const key = keys[i];
-    const { result } = outcomes[i] as { result: unknown };
     if (key === undefined) return;
     // `when-final` calls at a numbered block had the head read before they were sent; the others need none.
-    if (mayCacheAnswer(call.method, call.params, result, { head: head ?? null, finalityDepth: network.finalityDepth })) cache.set(key, result);
+    const finality = { head: head ?? null, finalityDepth: network.finalityDepth };
+    if (mayCacheAnswer(call.method, call.params, upstreamResult, finality)) cache.set(key, (outcomes[i] as { result: unknown }).result);
   };
   const unavailable = (indexes: readonly number[], error: unknown) => {
     if (!(error instanceof NoHealthyUpstreamError)) throw error;
@@ -187,7 +190,7 @@ function outcomeOf(answer: UpstreamAnswer | undefined): RpcOutcome {
 async function sendBatch(calls: readonly ValidCall[], pool: UpstreamPool): Promise<Array<UpstreamAnswer | undefined>> {
   const retry: RetryRule = calls.every((call) => call.method.idempotent) ? { kind: 'idempotent' } : { kind: 'none' };
   if (calls.length === 1) return [await sendOne(calls[0]!, pool, retry)];
-  const body = JSON.stringify(calls.map((call, id) => ({ jsonrpc: '2.0', id, method: call.method.name, params: call.params })));
+  const body = JSON.stringify(calls.map((call, id) => ({ jsonrpc: '2.0', id, ...upstreamCallOf(call) })));
   const answer = parseAnswer(await pool.send(body, retry));
   if (!Array.isArray(answer)) {
     // A node that refuses a whole batch answers one error object: it is every call's answer.
@@ -199,9 +202,16 @@ async function sendBatch(calls: readonly ValidCall[], pool: UpstreamPool): Promi
 }
 
 async function sendOne(call: ValidCall, pool: UpstreamPool, retry = retryOf(call), timeoutMs?: number): Promise<UpstreamAnswer> {
-  const params = timeoutMs !== undefined && call.method.upstreamParams ? call.method.upstreamParams(call.params, { deadlineMs: timeoutMs }) : call.params;
-  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: call.method.name, params });
+  const sent = upstreamCallOf(call);
+  const params = timeoutMs !== undefined && call.method.upstreamParams ? call.method.upstreamParams(call.params, { deadlineMs: timeoutMs }) : sent.params;
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: sent.method, params });
   return parseAnswer(await pool.send(body, retry, timeoutMs === undefined ? undefined : { timeoutMs })) as UpstreamAnswer;
+}
+
+/** The method and params the upstream is sent: the call's own, or the standard call a vendor method stands on. */
+function upstreamCallOf(call: ValidCall): { method: string; params: unknown[] } {
+  const translated = call.method.upstreamAs;
+  return translated ? { method: translated.method, params: translated.params(call.params) } : { method: call.method.name, params: call.params };
 }
 
 function retryOf(call: ValidCall): RetryRule {

@@ -154,7 +154,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
   ): Promise<RpcReply> => {
     const { caller, network, clientIp } = session;
     if (body.kind === 'parse-error' || body.kind === 'invalid') {
-      const limited = await admission.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp);
+      const limited = await admission.takeRate(caller, network.id, minimum - prepaidComputeUnits, clientIp, prepaidComputeUnits);
       return failureReply(limited ? toRpcFailure(limited) : bodyFailure(body));
     }
     const items: RpcItem[] = body.kind === 'single' ? [body.item] : body.items;
@@ -179,7 +179,8 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     // Every message costs at least the minimum; what was taken before the body was read is not taken again.
     const cost = valid.reduce((sum, call) => sum + call.method.computeUnits, 0);
     const limited =
-      (await admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp)) ?? (await admission.countQuota(caller, cost));
+      (await admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp, prepaidComputeUnits)) ??
+      (await admission.countQuota(caller, cost));
     if (limited) return failureReply(toRpcFailure(limited));
 
     const executed = await executeCalls(valid, network, options.cache, extra);

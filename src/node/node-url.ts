@@ -1,3 +1,4 @@
+import type { NetworkIdOf } from '../site/network-names.ts';
 import { nodePathPrefix as pathPrefix } from '../site/urls.ts';
 
 // Where a request to `{node_url}` is addressed (docs/hosts-and-paths.md): both forms are served,
@@ -26,18 +27,22 @@ export interface NodeAddress {
  * The node target of a request, or null when it is not addressed to `{node_url}` (the site's own
  * paths). `host` is the Host header; `path` is already percent-decoded.
  */
-export function nodeTargetOf(host: string | undefined, path: string, nodeDomain: string | null): NodeTarget | null {
-  const address = nodeAddressOf(host, path, nodeDomain);
+export function nodeTargetOf(host: string | undefined, path: string, nodeDomain: string | null, idOf?: NetworkIdOf): NodeTarget | null {
+  const address = nodeAddressOf(host, path, nodeDomain, idOf);
   return address && nodeTargetAt(address);
 }
 
-/** Which network's `{node_url}` a request is addressed to, and the path under it; null: the site's own paths. */
-export function nodeAddressOf(host: string | undefined, path: string, nodeDomain: string | null): NodeAddress | null {
+/**
+ * Which network's `{node_url}` a request is addressed to, and the path under it; null: the site's
+ * own paths. With `idOf`, a name that stands for a network (`eth-sepolia`) is given as its id.
+ */
+export function nodeAddressOf(host: string | undefined, path: string, nodeDomain: string | null, idOf?: NetworkIdOf): NodeAddress | null {
+  const named = (network: string, below: string): NodeAddress => ({ network: idOf?.(network) ?? network, path: below });
   if (nodeDomain && host) {
     const hostname = host.replace(/:\d+$/, '').toLowerCase();
     if (hostname.endsWith(`.${nodeDomain}`)) {
       const network = hostname.slice(0, -nodeDomain.length - 1);
-      if (network && !network.includes('.')) return { network, path };
+      if (network && !network.includes('.')) return named(network, path);
     }
   }
   if (!path.startsWith(pathPrefix)) return null;
@@ -45,7 +50,7 @@ export function nodeAddressOf(host: string | undefined, path: string, nodeDomain
   const slash = rest.indexOf('/');
   const network = slash === -1 ? rest : rest.slice(0, slash);
   if (!network) return null;
-  return { network, path: slash === -1 ? '/' : rest.slice(slash) };
+  return named(network, slash === -1 ? '/' : rest.slice(slash));
 }
 
 /** The gateway's paths: JSON-RPC at `/v2/<key>` and the OpenRPC document; anything else is the REST door's. */

@@ -7,7 +7,7 @@ import { dashboardConfig, databaseConfig, nodeConfig } from '../config/config.ts
 import type { Database } from '../db/open.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
-import { loadNetworks } from '../site/read-content.ts';
+import { loadNetworkNames, loadNetworks } from '../site/read-content.ts';
 import { nodeUrlOf } from '../site/urls.ts';
 import { connectRedis } from '../store/redis.ts';
 import { createAccountTokens } from '../accounts/auth-tokens.ts';
@@ -42,7 +42,11 @@ export async function loadDashboard(options: {
     name: network.name,
     nodeUrl: nodeUrlOf(network.id, { siteOrigin: options.origin, nodeDomain }),
   }));
-  const apps = createAppStore(options.database, { keySecret: await loadAppKeySecret(databaseConfig()), networks: networks.map((network) => network.id) });
+  const apps = createAppStore(options.database, {
+    keySecret: await loadAppKeySecret(databaseConfig()),
+    networks: networks.map((network) => network.id),
+    networkIdOf: (await loadNetworkNames(options.root)).idOf,
+  });
   const config = dashboardConfig();
   const redis = options.redisUrl ? await connectRedis(options.redisUrl) : null;
   const { db } = options.database;

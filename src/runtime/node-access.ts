@@ -13,7 +13,7 @@ import { monthResetAt } from '../limits/month.ts';
 import { createRedisQuotaCounter } from '../limits/redis-quota.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { createRedisRateLimiter } from '../limits/redis-rate-limiter.ts';
-import { loadNetworks } from '../site/read-content.ts';
+import { loadNetworkNames, loadNetworks } from '../site/read-content.ts';
 import { connectRedis } from '../store/redis.ts';
 import type { WebSocketSettings } from '../config/node.ts';
 import { createKeyLookup } from '../admission/callers.ts';
@@ -52,6 +52,8 @@ export async function loadNodeRuntime(options: {
   jsonMaxDepth?: number;
   /** The process's database (the transfer index is read from it), opened here when absent. */
   database?: Database;
+  /** Settles when a network's index can answer (the server's indexer: a fresh devnet's first answer waits for it). */
+  indexReady?: (network: string) => Promise<void>;
 }): Promise<LoadedNodeRuntime> {
   const networks = await loadNetworks(options.root);
   const config = nodeConfig(networks);
@@ -63,7 +65,11 @@ export async function loadNodeRuntime(options: {
     for (const close of opened.reverse()) await close().catch(() => undefined);
   };
   try {
-    const apps = createAppStore(database, { keySecret: await loadAppKeySecret(location), networks: networks.map((network) => network.id) });
+    const apps = createAppStore(database, {
+      keySecret: await loadAppKeySecret(location),
+      networks: networks.map((network) => network.id),
+      networkIdOf: (await loadNetworkNames(options.root)).idOf,
+    });
     const usage = createUsageMeter(database);
     opened.push(() => usage.close());
     // A process that first meets an app this month counts from what the database recorded.
@@ -85,7 +91,7 @@ export async function loadNodeRuntime(options: {
       ipv6PrefixLength: options.ipv6PrefixLength,
       jsonMaxDepth: options.jsonMaxDepth,
       tokens: {
-        indexOf: (network) => databaseTokenIndex(database.db, network),
+        indexOf: (network) => databaseTokenIndex(database.db, network, options.indexReady),
         metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
         list: await loadTokenList(options.root, { siteOrigin: options.origin }),
       },

@@ -16,6 +16,7 @@ import { openRpcDocument } from '../node/rpc/openrpc.ts';
 import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
 import { simulationMethods } from './adapters/simulation-methods.ts';
 import { tokenMethods } from './adapters/token-methods.ts';
+import { devnetGetCode } from './adapters/devnet-code-history.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import type { TokenMetadataReader } from '../tokens/metadata.ts';
 import type { TokenIndex } from '../tokens/token-index.ts';
@@ -91,12 +92,12 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     const { tokens } = options;
     // On a local devnet the token list's world addresses apply, not the real network's.
     const localWorld = configured.length === 0 && devnets !== null;
-    let served: Map<string, ServedMethod> | undefined;
+    const served = new Map<string, ServedMethod>();
     if (tokens && evm) {
       const chain = chainOverPool(pool);
       const logos = tokens.list.logos(record.id, { localWorld });
       const { symbol, decimals } = record.nativeCurrency;
-      served = new Map([
+      for (const [name, method] of [
         ...tokenMethods({ network: record.id, chain, index: tokens.indexOf(record.id), metadata: tokens.metadata, logos }),
         ...simulationMethods({
           network: record.id,
@@ -107,8 +108,11 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
           // The currency's name and logo from the token list, as a token's are; its symbol as the network names it.
           native: { name: symbol, logo: null, ...tokens.list.nativeCurrency(symbol), symbol, decimals },
         }),
-      ]);
+      ])
+        served.set(name, method);
     }
+    // A devnet answers eth_getCode at blocks whose state anvil no longer holds (alchemy-sdk's findContractDeployer).
+    if (localWorld && evm) served.set('eth_getCode', devnetGetCode(record.id, pool));
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
     let document: ReturnType<typeof openRpcDocument> | undefined;
     networks.set(record.id, {

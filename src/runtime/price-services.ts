@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../db/open.ts';
 import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
 import { createUpstreamPool, type UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 import { loadTokenList } from '../token-list/token-list.ts';
+import { loadNetworkNames } from '../site/read-content.ts';
 import type { ContractReader } from '../chain/contract-reader.ts';
 import type { PricesApi } from '../prices/api/operations.ts';
 import { backfillHistory } from '../prices/backfill.ts';
@@ -42,6 +43,7 @@ export async function loadPriceServices(options: {
   const networks = await loadFaucetNetworks(options.root);
   const upstreams = nodeConfig(networks).upstreams;
   const ids = new Set(networks.map((network) => network.id));
+  const names = await loadNetworkNames(options.root);
   const localWorld = (network: string) => options.local && (upstreams[network]?.length ?? 0) === 0;
   // The world's pools and feeds are read where a devnet carries them.
   const worldNetwork = config.worldNetwork !== null && ids.has(config.worldNetwork) && localWorld(config.worldNetwork) ? config.worldNetwork : null;
@@ -76,7 +78,7 @@ export async function loadPriceServices(options: {
       db: options.database.db,
       plan,
       localWorld,
-      networks: ids,
+      networkIdOf: names.idOf,
       // Three periods without a round: the sampler has stopped, and its last price is not current.
       staleAfterMs: 3 * config.sampleMs,
     },

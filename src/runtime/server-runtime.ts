@@ -13,13 +13,16 @@ import { nodeUrlOf } from '../node/node-url.ts';
 import type { NodeWebSocketOptions } from '../node/websocket/attach.ts';
 import { createRestDoor, mountProduct, type RestDoor } from '../rest/door.ts';
 import { createWebhookStore } from '../webhooks/store.ts';
+import { loadNetworkNames } from '../site/read-content.ts';
+import type { NetworkIdOf } from '../site/network-names.ts';
 import { loadDashboard } from './dashboard-services.ts';
+import { loadNftMarketApis } from './nft-market.ts';
 import { loadNftServices } from './nft-services.ts';
 import { loadNodeRuntime } from './node-access.ts';
 import { loadPriceServices } from './price-services.ts';
 import { restProducts } from './rest-products.ts';
 import { loadSiteApi } from './site-api.ts';
-import { loadServerTransferIndexer } from './transfer-indexer.ts';
+import { loadServerTransferIndexer, serverIndexerStatus } from './transfer-indexer.ts';
 import { loadServerDeliveryWorker } from './webhook-delivery.ts';
 
 // Everything `npm start` serves besides the static site, built in one place, top to bottom
@@ -42,7 +45,7 @@ export interface ServerRuntime {
   /** The site API: `/api/…` and `/openapi.json`. */
   router: Router;
   /** The JSON-RPC gateway at `{node_url}`. */
-  node: { gateway: NodeGateway; nodeDomain: string | null };
+  node: { gateway: NodeGateway; nodeDomain: string | null; networkIdOf: NetworkIdOf };
   /** The REST products behind an app key: the rest of `{node_url}`, and `/prices/`. */
   rest: RestDoor;
   /** The stored NFT images at `/nft-media/…`. */
@@ -58,6 +61,8 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
   const platform = platformConfig();
   const local = platform.mode === 'local';
   const faucetNetworks = await loadFaucetNetworks(root);
+  // Every name a network answers to: its id and the incumbent's names of its chain (docs/hosts-and-paths.md#network-names).
+  const names = await loadNetworkNames(root);
   const faucet = faucetConfig(faucetNetworks);
   // The networks that speak the EVM's JSON-RPC: webhooks and NFT data are theirs.
   const evmNetworks = faucetNetworks.filter(speaksEvmRpc).map((network) => network.id);
@@ -70,14 +75,23 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
 
   // The transfer index (docs/token-data.md#transfer-indexer), unless INDEXER_IN_SERVER=off or no network can be reached.
   const indexer = await loadServerTransferIndexer({ root, devnets, database });
+  // A devnet's index follows it from its first use: the first answers on it wait for the index to reach the head.
+  const indexReady = indexer ? (network: string) => indexer.ready(network) : undefined;
 
   // NFT webhooks (docs/webhooks.md): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
-  const webhookStore = createWebhookStore(database.db, { networks: evmNetworks, urlRules: { local }, maxPerOwner: webhooksConfig({ local }).perAccount });
-  const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore };
+  const webhookStore = createWebhookStore(database.db, {
+    networks: evmNetworks,
+    networkIdOf: names.idOf,
+    urlRules: { local },
+    maxPerOwner: webhooksConfig({ local }).perAccount,
+  });
+  const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore, names };
   const delivery = await loadServerDeliveryWorker({ local, database });
 
   // NFT metadata, media and contract facts (docs/nft-data.md), read through the gateway's upstreams.
   const nfts = await loadNftServices({ root, origin, database, indexedNetworks: indexer?.networks ?? [], local });
+  // Floors and sales from the marketplaces each network reads (docs/nft-data.md), in the same index.
+  const markets = await loadNftMarketApis({ root, origin, database, networks: evmNetworks, local, indexReady });
 
   // The JSON-RPC gateway (docs/json-rpc.md): apps and keys, limits, upstream pools, the token methods.
   const node = await loadNodeRuntime({
@@ -88,6 +102,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     ipv6PrefixLength: faucet.ipv6PrefixLength,
     jsonMaxDepth: server.jsonMaxDepth,
     database,
+    indexReady,
   });
   for (const warning of [...platform.warnings, ...node.configWarnings]) log.info('setting renamed', { warning });
   nfts.start(node.pools);
@@ -122,7 +137,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     root,
     origin,
     devnets: devnets ?? undefined,
-    indexerStatus: indexer ? () => indexer.status() : undefined,
+    indexerStatus: await serverIndexerStatus({ root, database, indexer }),
     webhooks,
     dashboard: dashboard.api,
     bodies,
@@ -134,7 +149,8 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     networks: node.gateway.networks,
     nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: node.nodeDomain }),
     products: [
-      mountProduct(restProducts.nft, nftApisOf(evmNetworks, { db: database.db, ...nfts.sources })),
+      mountProduct(restProducts.nft, nftApisOf(evmNetworks, { db: database.db, ...nfts.sources, indexReady })),
+      mountProduct(restProducts.nftMarket, markets),
       mountProduct(restProducts.prices, () => prices.api),
     ],
     bodies,
@@ -150,12 +166,13 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
 
   return {
     router: api.router,
-    node: { gateway: node.gateway, nodeDomain: node.nodeDomain },
+    node: { gateway: node.gateway, nodeDomain: node.nodeDomain, networkIdOf: names.idOf },
     rest,
     media: nfts.media,
     webSockets: {
       gateway: node.gateway,
       nodeDomain: node.nodeDomain,
+      networkIdOf: names.idOf,
       ipv6PrefixLength: faucet.ipv6PrefixLength,
       ...node.webSocket,
       limits: server.jsonMaxDepth === undefined ? undefined : { maxJsonDepth: server.jsonMaxDepth },

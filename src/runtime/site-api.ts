@@ -12,7 +12,7 @@ import { searchOperation } from '../api/operations/search.ts';
 import { surfaceOperations } from '../api/operations/surface.ts';
 import { webhookComponentSchemas, webhookOperations, type WebhookApi } from '../webhooks/api/operations.ts';
 import { notifyComponentSchemas, notifyOperations } from '../webhooks/api/notify-operations.ts';
-import { networkNames } from '../chain/network-names.ts';
+import type { NetworkNames } from '../site/network-names.ts';
 import { describedOperations } from '../rest/openapi.ts';
 import { restProducts } from './rest-products.ts';
 import type { DashboardApi } from '../dashboard/api.ts';
@@ -31,12 +31,12 @@ export interface SiteApiOptions {
   /** Absolute site origin: `servers[0].url` and every `documentation_url`. */
   origin: string;
   /** The faucet networks: their ids are the faucetId enum and `supportedChains`, in this order. */
-  networks: ReadonlyArray<SiteNetwork>;
+  networks: ReadonlyArray<{ id: string }>;
   faucet: FaucetHandlers;
   /** The transfer index's progress; without it GET /api/indexer/status is not served here (404). */
   indexerStatus?: IndexerStatusSource;
-  /** Account tokens and webhooks; without them /api/webhooks is not served here (404). */
-  webhooks?: WebhookApi;
+  /** Account tokens and webhooks, and the names of networks; without them /api/webhooks and /api/notify are not served here (404). */
+  webhooks?: SiteWebhooks;
   /** Accounts, apps and tokens under /api/dashboard/ (docs/dashboard.md#endpoints), whose sessions the webhook API accepts too; without it those paths answer 404. */
   dashboard?: DashboardApi;
   /** Request bodies' nesting limit and per-client-IP bucket (the production server's); absent: the router's defaults. */
@@ -45,8 +45,8 @@ export interface SiteApiOptions {
   close?: () => Promise<void>;
 }
 
-/** A network as the site API names it: its id, and the SDK's names of it. */
-type SiteNetwork = { id: string; sdkNetwork?: { key: string; value: string } | null };
+/** The webhook API's services, and the networks' names, which the SDK's notify API answers with. */
+export type SiteWebhooks = WebhookApi & { names: NetworkNames };
 
 export interface SiteApi {
   router: Router;
@@ -93,7 +93,7 @@ export function createSiteApi(options: SiteApiOptions): SiteApi {
 }
 
 /** The OpenAPI document (docs/website.md#openapi-document) of the API over these networks, as the build writes it into dist/. */
-export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<SiteNetwork> }): Record<string, unknown> {
+export function siteOpenApiDocument(options: { origin: string; networks: ReadonlyArray<{ id: string }> }): Record<string, unknown> {
   const { described, faucetId } = siteOperations(options.origin, options.networks, describedOnly, describedStatus, describedWebhooks, null);
   const operations: DescribedOperation[] = [...described, ...surfaceOperations()];
   const faucetSchemas = faucetComponentSchemas(faucetId);
@@ -125,10 +125,10 @@ export function siteOpenApiDocument(options: { origin: string; networks: Readonl
  */
 function siteOperations(
   origin: string,
-  networks: ReadonlyArray<SiteNetwork>,
+  networks: ReadonlyArray<{ id: string }>,
   faucet: FaucetHandlers,
   indexerStatus?: IndexerStatusSource,
-  webhooks?: WebhookApi,
+  webhooks?: SiteWebhooks,
   /** null: described only (the document); undefined: not served. */
   dashboard?: DashboardApi | null,
 ) {
@@ -137,12 +137,10 @@ function siteOperations(
   const indexer = indexerStatus ? [indexerStatusOperation(indexerStatus)] : [];
   const accounts = dashboard === undefined ? null : dashboardEndpoints(origin, dashboard);
   // A served dashboard's session is a credential of the webhook API too; the SDK's notify API takes tokens only.
-  const names = networkNames(networks);
-  const withNames = { ...webhooks, networks: names } as WebhookApi;
   const hooks = webhooks
     ? [
-        ...webhookOperations(origin, accounts && dashboard ? { ...withNames, sessions: accounts.sessionOwner } : withNames),
-        ...notifyOperations(origin, { tokens: webhooks.tokens, store: webhooks.store, networks: names }),
+        ...webhookOperations(origin, accounts && dashboard ? { ...webhooks, sessions: accounts.sessionOwner } : webhooks),
+        ...notifyOperations(origin, { tokens: webhooks.tokens, store: webhooks.store, networks: webhooks.names }),
       ]
     : [];
   const before: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...indexer, ...hooks];
@@ -168,7 +166,7 @@ const describedStatus: IndexerStatusSource = () => {
 };
 
 /** The document describes the webhook operations; their handlers, which use these, never run for it. */
-const describedWebhooks = {} as WebhookApi;
+const describedWebhooks = {} as SiteWebhooks;
 
 /**
  * The API with its services, configured from the project's content and environment: the faucet
@@ -179,7 +177,7 @@ export async function loadSiteApi(options: {
   origin: string;
   devnets?: LocalDevnets;
   indexerStatus?: IndexerStatusSource;
-  webhooks?: WebhookApi;
+  webhooks?: SiteWebhooks;
   dashboard?: DashboardApi;
   bodies?: BodyLimits;
 }): Promise<SiteApi> {

@@ -24,7 +24,7 @@ export interface RunningServer {
 }
 
 export async function startSiteServer(config: ServerConfig): Promise<RunningServer> {
-  const logger = createServerLogger({ requests: config.requestLog });
+  const logger = createServerLogger({ requests: config.requestLog !== 'off', ownFetches: config.requestLog === 'all' });
   refuseLocalModeOnNetwork(config, { local: platformConfig().mode === 'local' });
   const rules = await loadSurfaceRules(config.distDir);
   refuseOtherBuild(rules.environment, buildConfig());

@@ -13,6 +13,7 @@ import type { TrustProxy } from '../config/server.ts';
 import type { NodeGateway } from '../node/gateway.ts';
 import type { MediaRoute } from '../nfts/media/media-route.ts';
 import { nodeAddressOf, nodeTargetAt, type NodeAddress } from '../node/node-url.ts';
+import type { NetworkIdOf } from '../site/network-names.ts';
 import type { RestDoor } from '../rest/door.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
@@ -32,7 +33,7 @@ export interface SiteServerOptions {
   trustProxy: TrustProxy;
   logger: ServerLogger;
   /** The JSON-RPC gateway at `{node_url}` (docs/hosts-and-paths.md#how-the-server-routes-a-request); absent: those paths are the site's. */
-  node?: { gateway: NodeGateway; nodeDomain: string | null };
+  node?: { gateway: NodeGateway; nodeDomain: string | null; networkIdOf?: NetworkIdOf };
   /** The REST products behind an app key (src/rest/): the rest of `{node_url}` (with `node`), and `/prices/`. */
   rest?: RestDoor;
   /** The stored NFT images at `/nft-media/…` (docs/nft-data.md#media); absent: those paths are the site's. */
@@ -138,7 +139,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
     const method = req.method ?? 'GET';
     const target = resolveRequestPath(req.url);
     const rawPath = target.ok ? target.rawPath : (req.url ?? '').split('?', 1)[0]!;
-    const nodeAddress = node && target.ok ? nodeAddressOf(headerValue(req, 'host'), target.path, node.nodeDomain) : null;
+    const nodeAddress = node && target.ok ? nodeAddressOf(headerValue(req, 'host'), target.path, node.nodeDomain, node.networkIdOf) : null;
     // What the answer learns for the log line: the app a node key names.
     const logged: { app?: string } = {};
     const fail = (error: unknown) => {
@@ -149,7 +150,7 @@ export function createSiteServer(options: SiteServerOptions): Server {
         res.end('Internal Server Error\n');
       } else res.destroy();
     };
-    if (logger.request) {
+    if (logger.request && !logger.leavesOut({ method, path: rawPath, userAgent: headerValue(req, 'user-agent') })) {
       const log = logger.request;
       res.once('close', () =>
         log({ method, path: rawPath, status: res.statusCode, durationMs: Math.round((performance.now() - started) * 100) / 100, requestId, ...logged }),

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import matter from 'gray-matter';
@@ -5,7 +6,8 @@ import pLimit from 'p-limit';
 import { glob } from 'tinyglobby';
 import { parse as parseYaml } from 'yaml';
 import type { z } from 'zod';
-import { appData, networkData } from './schema.ts';
+import { appData, networkAliasData, networkData } from './schema.ts';
+import { createNetworkNames, NETWORK_ALIASES_FILE, networkFilesGlob, type NetworkNames } from './network-names.ts';
 import { ContentError, issuesFromZod, pageRecordFromSource, type AppRecord, type ContentIssue, type NetworkRecord, type PageRecord } from './records.ts';
 import { contentLocation } from './content-dir.ts';
 import { createSite, type Site } from './site.ts';
@@ -76,6 +78,23 @@ function loadNetworkFiles(contentDir: string, shownDir: string, issues: ContentI
   return loadDataFiles(contentDir, shownDir, 'networks', networkData, issues, (data, id, sourcePath): NetworkRecord => ({ ...data, id, sourcePath }));
 }
 
+/** Every name a network answers to: the ids of content/networks/ and the aliases of its table (optional). */
+export async function loadNetworkNames(rootDir: string): Promise<NetworkNames> {
+  const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir);
+  const issues: ContentIssue[] = [];
+  const networks = await loadNetworkFiles(contentDir, shownDir, issues);
+  const sourcePath = `${shownDir}/${NETWORK_ALIASES_FILE}`;
+  const path = join(contentDir, NETWORK_ALIASES_FILE);
+  let aliases = {};
+  if (existsSync(path)) {
+    const parsed = networkAliasData.safeParse(await readYaml(path, sourcePath, issues));
+    if (parsed.success) aliases = parsed.data;
+    else issues.push(...issuesFromZod(sourcePath, parsed.error));
+  }
+  if (issues.length) throw new ContentError(issues);
+  return createNetworkNames(networks, aliases, sourcePath);
+}
+
 /** Every `<folder>/<name>.yaml`, validated; the file name becomes the record's key. */
 async function loadDataFiles<Schema extends z.ZodType, Record>(
   contentDir: string,
@@ -86,7 +105,8 @@ async function loadDataFiles<Schema extends z.ZodType, Record>(
   toRecord: (data: z.infer<Schema>, name: string, sourcePath: string) => Record,
 ): Promise<Record[]> {
   const records: Record[] = [];
-  for (const file of (await glob(`${folder}/*.yaml`, { cwd: contentDir })).sort()) {
+  const files = folder === 'networks' ? networkFilesGlob : `${folder}/*.yaml`;
+  for (const file of (await glob(files, { cwd: contentDir })).sort()) {
     const sourcePath = `${shownDir}/${file}`;
     const parsed = schema.safeParse(await readYaml(join(contentDir, file), sourcePath, issues));
     if (!parsed.success) issues.push(...issuesFromZod(sourcePath, parsed.error));

@@ -100,3 +100,18 @@ export const networkData = z
     message: 'a deprecated network cannot be suggested instead of a deprecated one',
   });
 export type NetworkData = z.infer<typeof networkData>;
+
+/**
+ * content/networks/aliases.yaml: the incumbent's network names (alchemy-sdk's `Network` enum),
+ * each value with its KEY and the chain id it names (src/site/network-names.ts resolves them).
+ */
+export const networkAliasData = z.record(
+  z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'must be a lowercase name such as eth-sepolia'),
+  z
+    .object({
+      key: z.string().regex(/^[A-Z0-9][A-Z0-9_]{0,63}$/, 'must be an upper-case KEY such as ETH_SEPOLIA'),
+      chainId: z.number().int().positive(),
+    })
+    .strict(),
+);
+export type NetworkAliasData = z.infer<typeof networkAliasData>;

@@ -9,6 +9,7 @@ import { WORLD_TOKEN_ADDRESSES } from '../chain/world/price-layer.ts';
 import { PriceSourcesSpec } from './price-sources.ts';
 import { contentLocation } from '../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../site/records.ts';
+import { networkFilesGlob } from '../site/network-names.ts';
 
 // Crucible's token list (docs/token-data.md#token-list): content/tokens/<symbol-or-slug>.yaml, where token logos come
 // from, never invented. A token is listed on networks by address, and on the local world by the
@@ -70,6 +71,8 @@ export interface TokenList {
   logoOf(network: string, contract: Address, where: { localWorld: boolean }): string | null;
   /** logoOf for one network, as the metadata reader takes it. */
   logos(network: string, where: { localWorld: boolean }): TokenLogos;
+  /** A listed contract's symbol and decimals, or null (as logoOf finds it). */
+  tokenOf(network: string, contract: Address, where: { localWorld: boolean }): { symbol: string; decimals: number } | null;
   /** The chain currency listed with this symbol (`native: true`, ETH), its logo as an absolute URL; null when none is. */
   nativeCurrency(symbol: string): { symbol: string; name: string; decimals: number; logo: string } | null;
 }
@@ -85,20 +88,28 @@ export interface TokenListOptions {
 function createTokenList(entries: readonly TokenListEntry[], options: TokenListOptions): TokenList {
   const world: Readonly<Record<string, Address>> = options.world ?? WORLD_LISTABLE;
   const logoUrl = (entry: TokenListEntry) => new URL(entry.logo, options.siteOrigin).href;
-  const onWorld = new Map<string, string>();
-  const onNetworks = new Map<string, string>();
+  const onWorld = new Map<string, TokenListEntry>();
+  const onNetworks = new Map<string, TokenListEntry>();
   for (const entry of entries) {
     const worldAddress = entry.world === undefined ? undefined : world[entry.world];
-    if (worldAddress !== undefined) onWorld.set(worldAddress.toLowerCase(), logoUrl(entry));
-    for (const [network, contract] of Object.entries(entry.addresses)) onNetworks.set(`${network} ${contract.toLowerCase()}`, logoUrl(entry));
+    if (worldAddress !== undefined) onWorld.set(worldAddress.toLowerCase(), entry);
+    for (const [network, contract] of Object.entries(entry.addresses)) onNetworks.set(`${network} ${contract.toLowerCase()}`, entry);
   }
-  const logoOf: TokenList['logoOf'] = (network, contract, where) =>
-    (where.localWorld ? onWorld.get(contract.toLowerCase()) : onNetworks.get(`${network} ${contract.toLowerCase()}`)) ?? null;
+  const entryOf = (network: string, contract: Address, where: { localWorld: boolean }) =>
+    where.localWorld ? onWorld.get(contract.toLowerCase()) : onNetworks.get(`${network} ${contract.toLowerCase()}`);
+  const logoOf: TokenList['logoOf'] = (network, contract, where) => {
+    const entry = entryOf(network, contract, where);
+    return entry ? logoUrl(entry) : null;
+  };
+  const tokenOf: TokenList['tokenOf'] = (network, contract, where) => {
+    const entry = entryOf(network, contract, where);
+    return entry ? { symbol: entry.symbol, decimals: entry.decimals } : null;
+  };
   const nativeCurrency: TokenList['nativeCurrency'] = (symbol) => {
     const entry = entries.find((candidate) => candidate.native && candidate.symbol.toUpperCase() === symbol.toUpperCase());
     return entry ? { symbol: entry.symbol, name: entry.name, decimals: entry.decimals, logo: logoUrl(entry) } : null;
   };
-  return { entries, logoOf, logos: (network, where) => ({ logoOf: (contract) => logoOf(network, contract, where) }), nativeCurrency };
+  return { entries, logoOf, tokenOf, logos: (network, where) => ({ logoOf: (contract) => logoOf(network, contract, where) }), nativeCurrency };
 }
 
 /**
@@ -109,7 +120,7 @@ function createTokenList(entries: readonly TokenListEntry[], options: TokenListO
 export async function loadTokenList(rootDir: string, options: TokenListOptions & { dir?: string }): Promise<TokenList> {
   const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir, options.dir);
   const world: Readonly<Record<string, Address>> = options.world ?? WORLD_LISTABLE;
-  const networks = new Set((await glob('networks/*.yaml', { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
+  const networks = new Set((await glob(networkFilesGlob, { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
   const issues: ContentIssue[] = [];
   const entries: TokenListEntry[] = [];
   const claimed = new Map<string, string>();

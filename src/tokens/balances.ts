@@ -6,8 +6,9 @@ import { parseTokenBalancesParams } from '../node/rpc/methods/token-params.ts';
 import type { ContractReader } from '../chain/contract-reader.ts';
 import type { TokenIndex } from './token-index.ts';
 
-// crucible_getTokenBalances (docs/token-data.md#crucible_gettokenbalances): the balances of one answer are read at one block, the
-// tokens' in one aggregate3 eth_call; a balance that cannot be read is null with the reason.
+// crucible_getTokenBalances (docs/token-data.md#crucible_gettokenbalances): the balances of one answer
+// are read at one block, the tokens' in one aggregate3 eth_call; a balance that cannot be read is null
+// with the reason in a list of contracts, and left out of an "erc20" listing.
 
 interface TokenBalance {
   contractAddress: Address;
@@ -64,7 +65,10 @@ export async function getTokenBalances(chain: ContractReader, index: TokenIndex,
       );
     return codeless.get(contract)!;
   };
-  const tokenBalances = await Promise.all(outcomes.map((outcome, i) => balanceOf(contracts[i]!, outcome, hasNoCode)));
+  const read = await Promise.all(outcomes.map((outcome, i) => balanceOf(contracts[i]!, outcome, hasNoCode)));
+  // An "erc20" listing holds the balances that can be read (alchemy-sdk's getTokensForOwner fails on
+  // any null one); a list of contracts keeps every one asked for, with its error.
+  const tokenBalances = query.spec === 'erc20' ? read.filter((balance) => balance.tokenBalance !== null) : read;
   return pageKey === undefined ? { address, tokenBalances } : { address, tokenBalances, pageKey };
 }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Hex } from 'viem';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { BlockRef, Transfer } from './transfer.ts';
+import type { BlockRef, ChainLog, Transfer } from './transfer.ts';
 
 // What the index's writes announce (src/indexer/index-writes.ts), each inside the write's own
 // transaction: a consumer (the webhook outbox, the NFT products' per-network data) commits with
@@ -28,6 +29,15 @@ export interface IndexReset {
   reason: 'genesis-changed' | 'reorg-beyond-window';
 }
 
+/** A step's logs of the events a consumer follows besides transfers (IndexHooks.followedLogs), committed. */
+interface LogsIndexed {
+  network: string;
+  from: number;
+  to: number;
+  /** In block and log order; every one of a followed topic0, from any contract. */
+  logs: readonly ChainLog[];
+}
+
 type Hook<E> = (event: E, trx: Kysely<DatabaseSchema>) => Promise<void> | void;
 
 /** Called inside the index's transaction (`trx`); a throw rolls the write back and the step is tried again. */
@@ -35,4 +45,10 @@ export interface IndexHooks {
   onTransfers?: Hook<TransfersIndexed>;
   onReorg?: Hook<TransfersUndone>;
   onReset?: Hook<IndexReset>;
+  /**
+   * Events a consumer follows beside the transfers (a marketplace's listings and sales): their
+   * topic0s join the index's one eth_getLogs, and their logs are handed over in the step's
+   * transaction. A reorg or reset is the consumer's onReorg or onReset to apply to what it kept.
+   */
+  followedLogs?: { topics: readonly Hex[]; onLogs: Hook<LogsIndexed> };
 }

@@ -49,7 +49,7 @@ export interface MetadataChange {
 const ROWS_PER_STATEMENT = 300;
 
 /** The indexer's hooks that fill the outbox: pass them to the indexer wherever it runs. */
-export function webhookIndexHooks(options: WebhookOutboxOptions): Required<IndexHooks> {
+export function webhookIndexHooks(options: WebhookOutboxOptions): Required<Pick<IndexHooks, 'onTransfers' | 'onReorg' | 'onReset'>> {
   const now = options.now ?? Date.now;
   return {
     async onTransfers(event: TransfersIndexed, trx: Trx) {

@@ -100,7 +100,10 @@ const Url = z
 export const CreateWebhook = z
   .object({
     type: WebhookTypeSchema,
-    network: z.string({ error: networkMessage }).min(1, networkMessage).describe('Network id, as in content/networks/.'),
+    network: z
+      .string({ error: networkMessage })
+      .min(1, networkMessage)
+      .describe("Network id, as in content/networks/, or the incumbent's name of its chain (`eth-sepolia`, `ETH_SEPOLIA`); the webhook keeps the id."),
     url: Url,
     filters: Filters.optional().describe('NFT_ACTIVITY and NFT_METADATA_UPDATE: which NFTs; absent or empty: every one.'),
     addresses: AddressList.optional().describe('ADDRESS_ACTIVITY: the addresses to listen to (change them in place at /addresses).'),

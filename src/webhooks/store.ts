@@ -8,6 +8,7 @@ import { WebhookInputError, WebhookNotFoundError } from './errors.ts';
 import { changeFilterEntries, filterEntries, type FilterEntry } from './nft-filter-entries.ts';
 import { MAX_NAME_LENGTH, NFT_WEBHOOK_TYPES, TRANSACTION_WEBHOOK_TYPES, WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
 import { parseFilters, parseWebhookUrl, type NftToken, type UrlRules, type Webhook, type WebhookFilters } from './webhook.ts';
+import type { NetworkIdOf } from '../site/network-names.ts';
 
 // Webhooks, their deliveries and attempts over the database (docs/webhooks.md#registration-api), the same on SQLite and
 // PostgreSQL: the one store behind both ways to manage a webhook, /api/webhooks and the SDK's
@@ -116,6 +117,8 @@ export interface WebhookStore {
 export interface WebhookStoreOptions {
   /** Network ids a webhook may name (content/networks/). */
   networks: readonly string[];
+  /** The id another name of a network stands for (the incumbent's names); default: ids only. A webhook keeps the id. */
+  networkIdOf?: NetworkIdOf;
   urlRules: UrlRules;
   /** The most webhooks one owner may have (WEBHOOKS_PER_ACCOUNT); unset, no cap. */
   maxPerOwner?: number;
@@ -154,7 +157,8 @@ export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookS
   return {
     async create(ownerId, input) {
       if (!(WEBHOOK_TYPES as readonly string[]).includes(input.type)) throw new WebhookInputError('type', `must be one of ${WEBHOOK_TYPES.join(', ')}`);
-      if (!options.networks.includes(input.network)) throw new WebhookInputError('network', `must be one of ${options.networks.join(', ')}`);
+      const network = options.networks.includes(input.network) ? input.network : options.networkIdOf?.(input.network);
+      if (!network || !options.networks.includes(network)) throw new WebhookInputError('network', `must be one of ${options.networks.join(', ')}`);
       const url = parseWebhookUrl(input.url, options.urlRules);
       const filters = parseFilters(input.type, input.filters);
       if (input.type !== 'ADDRESS_ACTIVITY' && input.addresses !== undefined)
@@ -167,7 +171,7 @@ export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookS
         id: `wh_${randomBytes(8).toString('hex')}`,
         owner_id: ownerId,
         type: input.type,
-        network: input.network,
+        network,
         url,
         ...filterColumns(filters),
         signing_key: `whsec_${randomBytes(32).toString('base64url')}`,

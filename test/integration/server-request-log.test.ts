@@ -1,6 +1,8 @@
 import { request } from 'node:http';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { safeFetch } from '../../src/nfts/safe-fetch.ts';
 import { writeFixtureDist, type FixtureDist } from '../support/fixture-dist.ts';
 import { startBuiltSite, type BuiltSite } from '../support/site.ts';
 
@@ -18,6 +20,9 @@ let server: BuiltSite;
 
 beforeAll(async () => {
   fixture = await writeFixtureDist();
+  // Two of the local world's hosted documents, as the build copies them from public/world/nft/.
+  await mkdir(join(fixture.distDir, 'world/nft/relics'), { recursive: true });
+  for (const id of [1, 2]) await writeFile(join(fixture.distDir, `world/nft/relics/${id}.json`), JSON.stringify({ name: `Relic #${id}` }));
   server = await startBuiltSite({
     distDir: fixture.distDir,
     env: { REQUEST_LOG: 'on', NODE_DOMAIN, PRICES_IN_SERVER: 'off' },
@@ -48,8 +53,8 @@ interface RequestLine {
   status: number;
 }
 
-const requestLines = () =>
-  server
+const requestLines = (of: BuiltSite = server) =>
+  of
     .logLines()
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as RequestLine)
@@ -80,5 +85,32 @@ describe('request log lines never carry an app key', () => {
     const logged = requestLines().slice(before);
     expect(logged.map((line) => line.path).sort()).toEqual(cases.map(([, , path]) => path).sort());
     expect(server.logLines().join('\n')).not.toContain(KEY);
+  });
+});
+
+describe("the platform's own fetches of the local world's documents", () => {
+  // The NFT fetcher (src/nfts/safe-fetch.ts) reads every hosted token's document and image from the
+  // site itself: hundreds of lines at start that say nothing about the site's clients.
+  const fetchAsPlatform = (site: BuiltSite, path: string) =>
+    safeFetch(new URL(path, site.origin), { timeoutMs: 10_000, maxBytes: 1 << 20, blockedAddresses: null, siteOrigin: site.origin });
+  const pathsLogged = (site: BuiltSite) => requestLines(site).map((line) => line.path);
+
+  it('are left out of the request log by default; a client asking for the same documents is logged', async () => {
+    const fetched = await fetchAsPlatform(server, '/world/nft/relics/1.json');
+    expect(fetched.ok && JSON.parse(Buffer.from(fetched.bytes).toString('utf8'))).toEqual({ name: 'Relic #1' });
+    // Asked after the platform's fetch was answered: once its line is written, the fetch's would have been.
+    expect(await get('/world/nft/relics/2.json')).toBe(200);
+    await vi.waitFor(() => expect(pathsLogged(server)).toContain('/world/nft/relics/2.json'), { timeout: 10_000, interval: 50 });
+    expect(pathsLogged(server)).not.toContain('/world/nft/relics/1.json');
+  });
+
+  it('are logged with REQUEST_LOG=all', async () => {
+    const everything = await startBuiltSite({ distDir: fixture.distDir, env: { REQUEST_LOG: 'all', PRICES_IN_SERVER: 'off' } });
+    try {
+      expect((await fetchAsPlatform(everything, '/world/nft/relics/1.json')).ok).toBe(true);
+      await vi.waitFor(() => expect(pathsLogged(everything)).toContain('/world/nft/relics/1.json'), { timeout: 10_000, interval: 50 });
+    } finally {
+      await everything.stop();
+    }
   });
 });

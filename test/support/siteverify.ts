@@ -25,6 +25,7 @@ export async function startSiteverify(options: { secret: string }) {
   const byIdempotencyKey = new Map<string, { response: string; answer: object }>();
   const requests: SiteverifyRequest[] = [];
   let failuresToServe = 0;
+  let failureKind: 'edge' | 'internal-error' = 'edge';
 
   const verify = (fields: Record<string, string>) => {
     const { secret, response, idempotency_key: idempotencyKey } = fields;
@@ -61,7 +62,9 @@ export async function startSiteverify(options: { secret: string }) {
     requests.push({ contentType, fields });
     if (failuresToServe > 0) {
       failuresToServe--;
-      response.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
+      if (failureKind === 'internal-error')
+        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, 'error-codes': ['internal-error'] }));
+      else response.writeHead(502, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
       return;
     }
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(verify(fields)));
@@ -78,9 +81,13 @@ export async function startSiteverify(options: { secret: string }) {
     },
     /** Every request received, in order. */
     requests,
-    /** The next `count` requests get a 502 page instead of an answer (an edge failure). */
-    failNext(count: number) {
+    /**
+     * The next `count` requests fail: with a 502 page instead of an answer (an edge failure), or
+     * with Cloudflare's own `internal-error` answer, which its documentation says may be retried.
+     */
+    failNext(count: number, kind: 'edge' | 'internal-error' = 'edge') {
       failuresToServe = count;
+      failureKind = kind;
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,15 +1,15 @@
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LOCAL_INDEXED_NETWORKS } from '../../src/config/indexer.ts';
+import { EXAMPLE_NETWORK } from '../../src/site/example-network.ts';
 import { buildSite, copyFixtureContent, projectRoot } from './build.ts';
 import { reservePort } from './free-port.ts';
 
 // The production server in local mode as `npm start` runs it for the NFT products: the fixture site
 // built for the origin it is then served at (the world's token URIs and the media URLs name the
 // build's origin, and the devnet's metadata is fetched from the site itself, public/world/ included),
-// its own database and devnet, the indexer on for the network `npm start` indexes, request lines on
-// and kept, so a test can read what the server logged.
+// its own database and devnet, the indexer on for the docs' example network from the start, request
+// lines on and kept, so a test can read what the server logged.
 
 export interface WorldSite {
   origin: string;
@@ -51,7 +51,7 @@ async function startOnReservedPort(options: {
   if (build.code !== 0) throw new Error(`fixture build failed:\n${build.output}`);
   const databasePath = join(fixture.dir, 'crucible.sqlite');
   await options.prepare?.(databasePath);
-  const network = LOCAL_INDEXED_NETWORKS[0]!;
+  const network = EXAMPLE_NETWORK;
   const child = spawn(process.execPath, ['src/server/main.ts'], {
     cwd: projectRoot,
     env: {

@@ -33,6 +33,15 @@ export const WORLD_HOLDERS = {
   fay: getAddress(`${keylessAddress('crucible:holder:fay').slice(0, -2)}ff`),
 } as const satisfies Record<string, Address>;
 
+/**
+ * Who the world's marketplace pays besides sellers (market.ts): its fee goes to the treasury, the
+ * relics' royalty to their creator. Keyless, and they never act: they only receive.
+ */
+export const MARKET_PAYEES = {
+  treasury: keylessAddress('crucible:market:treasury'),
+  relicsCreator: keylessAddress('crucible:relics:creator'),
+} as const satisfies Record<string, Address>;
+
 /** The mass airdrop's recipients other than the demo wallet: keyless addresses that never did anything. */
 export function airdropRecipients(count: number): Address[] {
   return Array.from({ length: count }, (_, i) => keylessAddress(`crucible:airdrop:${i}`));

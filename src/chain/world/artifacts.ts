@@ -2,6 +2,7 @@ import type { Abi, Hex } from 'viem';
 import { z } from 'zod';
 import airdropCollection from '../../../contracts/artifacts/AirdropCollection.json' with { type: 'json' };
 import bytes32MetadataToken from '../../../contracts/artifacts/Bytes32MetadataToken.json' with { type: 'json' };
+import crucibleMarketplace from '../../../contracts/artifacts/CrucibleMarketplace.json' with { type: 'json' };
 import legacyPunks from '../../../contracts/artifacts/LegacyPunks.json' with { type: 'json' };
 import materialCollection from '../../../contracts/artifacts/MaterialCollection.json' with { type: 'json' };
 import multicall3 from '../../../contracts/artifacts/Multicall3.json' with { type: 'json' };
@@ -50,6 +51,7 @@ const published = (contractName: string, json: unknown): ContractArtifact => {
 export const ARTIFACTS = {
   AirdropCollection: artifact(airdropCollection),
   Bytes32MetadataToken: artifact(bytes32MetadataToken),
+  CrucibleMarketplace: artifact(crucibleMarketplace),
   LegacyPunks: artifact(legacyPunks),
   MaterialCollection: artifact(materialCollection),
   Multicall3: artifact(multicall3),

@@ -3,20 +3,23 @@ import { WORLD_DEPLOYER } from './actors.ts';
 import { heartbeatCalls } from './feed-heartbeat.ts';
 import { stepCall, WORLD_HISTORY, type WorldCall, type WorldStep } from './history.ts';
 import { WORLD_CONTRACTS } from './manifest.ts';
+import { marketLayerCalls } from './market-install.ts';
 import { HOSTED_COLLECTIONS, worldBaseUri } from './metadata.ts';
 import { priceLayerRounds } from './price-layer-install.ts';
 import { type AnvilClient, connectAnvil, create2Call, createWorldSender } from './sender.ts';
 
 // Installs the local world on an anvil devnet in layers: its contracts and history (manifest.ts,
-// history.ts), all at once on an empty chain; then its price layer (price-layer.ts), completed from
-// whatever of it the chain holds, so a devnet made before the layer gets it at its next start; then
-// the feeds' heartbeat (feed-heartbeat.ts).
+// history.ts), all at once on an empty chain; then its price layer (price-layer.ts) and its
+// marketplace (market.ts), each completed from whatever of it the chain holds, so a devnet made
+// before a layer gets it at its next start; then the feeds' heartbeat (feed-heartbeat.ts).
 
 export interface DeployWorldOptions {
   /** Origin of the site that serves /world/nft/: the hosted collections' base URIs point there. */
   siteOrigin: string;
   /** false: leave out the price layer and the heartbeat, the world as devnets had it before its price layer (tests of such devnets). Default true. */
   priceLayer?: boolean;
+  /** false: leave out the marketplace and its history, the world as devnets had it before them (tests of such devnets). Default true. */
+  market?: boolean;
   /** The clock the heartbeat judges the feeds' age by, in ms since the epoch (Date.now). */
   now?: () => number;
 }
@@ -26,6 +29,8 @@ export interface WorldDeployment {
   status: 'installed' | 'present';
   /** The price layer: 'installed' if this call sent any of it (all, or what an older devnet lacked), 'present' if it was whole, 'left-out' with priceLayer false. */
   priceLayer: 'installed' | 'present' | 'left-out';
+  /** The marketplace layer, likewise: 'installed' if this call sent any of its history, 'present' if it was whole, 'left-out' with market false. */
+  market: 'installed' | 'present' | 'left-out';
   /** Transactions this call sent: 0 on a devnet where the world is already there with these base URIs and fresh feeds. */
   transactions: number;
 }
@@ -67,9 +72,16 @@ export async function deployWorld(rpcUrl: string, options: DeployWorldOptions): 
     const rounds = await priceLayerRounds(client);
     for (const round of rounds) transactions += await sender.run(round);
     priceLayer = rounds.length ? 'installed' : 'present';
-    transactions += await sender.run(await heartbeatCalls(client, (options.now ?? Date.now)()));
   }
-  return { status: status.missing.length ? 'installed' : 'present', priceLayer, transactions };
+  let market: WorldDeployment['market'] = 'left-out';
+  if (options.market ?? true) {
+    const calls = await marketLayerCalls(client);
+    // One transaction a round: each listing gets the number the history gives it.
+    for (const call of calls) transactions += await sender.run([call]);
+    market = calls.length ? 'installed' : 'present';
+  }
+  if (options.priceLayer ?? true) transactions += await sender.run(await heartbeatCalls(client, (options.now ?? Date.now)()));
+  return { status: status.missing.length ? 'installed' : 'present', priceLayer, market, transactions };
 }
 
 /** What of the world is missing: code at a contract's address, or an actor's transactions (its nonce is behind the history). */

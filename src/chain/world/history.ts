@@ -1,6 +1,7 @@
 import { encodeFunctionData, getAddress, parseUnits, type Address, type Hex } from 'viem';
 import { airdropRecipients, DEMO_WALLET, WORLD_DEPLOYER, WORLD_HOLDERS } from './actors.ts';
 import { worldContract, type Erc20Id, type WorldContractId } from './manifest.ts';
+import { marketMoves } from './market.ts';
 import { WORLD_POOLS, type WorldErc20Id } from './price-layer.ts';
 
 // What happens on the local world after its contracts are deployed: the hand-outs from the
@@ -179,7 +180,8 @@ export interface Holdings {
  * What every address holds once the world is installed: the ERC-20 supplies start with the deployer,
  * the history runs, then the price layer's pools are seeded (the deployer wraps the ether of the
  * WETH seed, sends each pair its seeds and gets its liquidity tokens; the zero address, which holds
- * each pair's locked minimum liquidity, is left out).
+ * each pair's locked minimum liquidity, is left out), then the marketplace's history moves what it
+ * sells and the ERC-20s its buyers pay with (market.ts; ether is not counted).
  */
 export function worldHoldings(): Map<Address, Holdings> {
   const holdings = new Map<Address, Holdings>();
@@ -243,6 +245,16 @@ export function worldHoldings(): Map<Address, Holdings> {
       addErc20(pool.address, token, seed);
     }
     addErc20(deployer, pool.id, firstLiquidity(pool.seed0, pool.seed1));
+  }
+  for (const move of marketMoves()) {
+    if (move.kind === 'item') moveItem(move.collection, move.from, move.to, move.tokenId);
+    else if (move.kind === 'material') {
+      addMaterial(move.from, move.tokenId, -move.amount);
+      addMaterial(move.to, move.tokenId, move.amount);
+    } else {
+      addErc20(move.from, move.token, -move.amount);
+      addErc20(move.to, move.token, move.amount);
+    }
   }
   return holdings;
 }

@@ -12,9 +12,12 @@ export const HOSTED_COLLECTIONS: readonly HostedCollectionId[] = ['relics', 'mat
 /** RelicCollection.FIRST_ONCHAIN_ID: relics from this id on carry data: URIs instead of hosted metadata. */
 export const RELIC_FIRST_ONCHAIN_ID = 100n;
 
+/** Where the site serves the world's hosted documents (public/world/nft/). */
+export const WORLD_DOCUMENTS_PATH = '/world/nft/';
+
 /** The base URI a hosted collection is given on a devnet served by the site at `siteOrigin`. */
 export function worldBaseUri(siteOrigin: string, collection: HostedCollectionId): string {
-  return `${new URL(siteOrigin).origin}/world/nft/${collection}/`;
+  return `${new URL(siteOrigin).origin}${WORLD_DOCUMENTS_PATH}${collection}/`;
 }
 
 /** The metadata documents the site must serve, relative to /world/nft/: one per hosted token (the airdrop's tokens share one). */

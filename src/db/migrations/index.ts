@@ -8,7 +8,8 @@ import { up as keepHolderFirstBlock } from './0006-holder-first-block.ts';
 import { up as indexWebhookQueueHeads } from './0007-webhook-queue-heads.ts';
 import { up as createPrices } from './0008-prices.ts';
 import { up as createAccounts } from './0009-accounts.ts';
-import { up as addWebhookTypes } from './0011-webhook-types.ts';
+import { up as createNftMarket } from './0010-nft-market.ts';
+import { up as addWebhookTypes } from './0012-webhook-types.ts';
 
 // Every migration, by name, in the order they run. Append only: a migration that has run
 // anywhere is never edited, and a later change is a new, higher-numbered file.
@@ -22,7 +23,8 @@ const migrations: Record<string, Migration> = {
   '0007-webhook-queue-heads': { up: indexWebhookQueueHeads },
   '0008-prices': { up: createPrices },
   '0009-accounts': { up: createAccounts },
-  '0011-webhook-types': { up: addWebhookTypes },
+  '0010-nft-market': { up: createNftMarket },
+  '0012-webhook-types': { up: addWebhookTypes },
 };
 
 /** Migrations written in code (kysely's file provider would read a folder at run time). */

@@ -28,6 +28,8 @@ export interface NftApiOptions {
   metadata: NftMetadataSource & Partial<NftMetadataRefresh>;
   contracts: NftContractSource;
   tokenUriTimeout: TokenUriTimeoutLimits;
+  /** Settles when the network's index can answer (a fresh devnet's first answer waits for it); default at once. */
+  indexReady?: (network: string) => Promise<void>;
 }
 
 export interface NftApi {
@@ -40,6 +42,7 @@ function createNftApi(options: NftApiOptions): NftApi {
   const { network, db } = options;
   /** The index's head: every answer needs one. */
   const indexed = async (): Promise<IndexedBlock> => {
+    await options.indexReady?.(network);
     const block = await indexedBlock(db, network);
     if (block) return block;
     throw new CrucibleError('upstream_unavailable', `The transfer index of network ${network} holds no block yet; NFT data needs it.`);

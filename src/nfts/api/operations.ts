@@ -27,7 +27,10 @@ const error = (status: number, when: string): [number, ResponseSpec] => [status,
 function responses(answer: z.ZodType): Record<number, ResponseSpec> {
   return Object.fromEntries([
     [200, { description: 'The answer (docs/nft-data.md#nft-object).', content: { 'application/json': answer } }],
-    error(400, '`bad_request`: a parameter is missing or invalid; the message names it.'),
+    error(
+      400,
+      '`bad_request`: a parameter is missing or invalid (the message names it), or the call costs more compute units than the key may spend at once (its burst), which no wait changes.',
+    ),
     error(401, '`unauthorized`: the key is missing or unknown.'),
     error(403, '`forbidden`: the app is disabled, or not allowed on this network or from this Origin.'),
     error(404, '`not_found`: the token or contract is not in the index.'),

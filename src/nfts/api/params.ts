@@ -10,12 +10,12 @@ import { decodeNftPageKey } from './page-key.ts';
 const MAX_CONTRACTS = 45;
 const MAX_PAGE_SIZE = 100;
 
-const Address = z
+export const Address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address: 0x followed by 40 hexadecimal digits')
   .describe('0x followed by 40 hexadecimal digits (20 bytes).');
 const TOKEN_ID_SHAPE = /^(0x[0-9a-fA-F]{1,64}|\d{1,78})$/;
-const TokenId = z
+export const TokenId = z
   .string()
   .regex(TOKEN_ID_SHAPE, 'must be a token id: a decimal number, or 0x and hexadecimal digits')
   // Checked only once the pattern holds: BigInt throws on anything else.

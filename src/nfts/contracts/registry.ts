@@ -8,6 +8,7 @@ import { WORLD_ADDRESSES } from '../../chain/world/manifest.ts';
 import { contentLocation } from '../../site/content-dir.ts';
 import { ContentError, issuesFromZod, type ContentIssue } from '../../site/records.ts';
 import type { MarketplaceMetadata, NftCollection } from '../nft-sources.ts';
+import { networkFilesGlob } from '../../site/network-names.ts';
 
 // The collections registry (docs/nft-data.md#collections-registry): content/collections/<slug>.yaml says what a marketplace
 // would say of a collection (its name, description, links, images, safelist status, floor price),
@@ -116,7 +117,7 @@ export function collectionOf(entry: CollectionEntry | null): NftCollection | nul
 export async function loadCollectionsRegistry(rootDir: string, options: RegistryOptions): Promise<CollectionsRegistry> {
   const { absolute: contentDir, shown: shownDir } = contentLocation(rootDir, options.dir);
   const world: Readonly<Record<string, Address>> = options.world ?? WORLD_ADDRESSES;
-  const networks = new Set((await glob('networks/*.yaml', { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
+  const networks = new Set((await glob(networkFilesGlob, { cwd: contentDir })).map((file) => file.slice('networks/'.length, -'.yaml'.length)));
   const issues: ContentIssue[] = [];
   const entries: CollectionEntry[] = [];
   const listed = new Map<string, CollectionEntry>();

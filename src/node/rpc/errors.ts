@@ -1,5 +1,5 @@
 import { errorCodes, type ErrorCode, type ErrorRow, type MessageArgs, type RateLimit } from '../../errors/codes.ts';
-import { fail, overLimit } from '../../errors/crucible-error.ts';
+import { fail, overBurst, overLimit } from '../../errors/crucible-error.ts';
 import { toRpcFailure, type RpcFailure } from '../../errors/json-rpc.ts';
 import { MAX_BODY_BYTES, MAX_SUBSCRIPTIONS_PER_CONNECTION } from './limits.ts';
 
@@ -21,6 +21,7 @@ const RPC_REASONS = [
   'network_not_allowed',
   'origin_not_allowed',
   'rate_limited',
+  'cost_exceeds_burst',
   'body_too_large',
   'no_healthy_upstream',
   'index_unavailable',
@@ -56,6 +57,10 @@ export function rpcFailure<R extends RpcErrorReason>(reason: R, ...args: RpcArgs
     case 'rate_limited': {
       const { limit, retryAfterSeconds } = args[0] as { limit: RateLimit; retryAfterSeconds: number };
       return toRpcFailure(overLimit(limit, retryAfterSeconds));
+    }
+    case 'cost_exceeds_burst': {
+      const { limit, computeUnits, burst } = args[0] as { limit: RateLimit; computeUnits: number; burst: number };
+      return toRpcFailure(overBurst(limit, computeUnits, burst));
     }
     default:
       return toRpcFailure((fail as (code: ErrorCode, ...facts: unknown[]) => ReturnType<typeof fail>)(reason, ...args));

@@ -121,6 +121,11 @@ export interface RpcMethod {
   /** Answered by the gateway itself, without an upstream. */
   answer?: (params: readonly unknown[], context: LocalAnswerContext) => JsonValue;
   /**
+   * Sent upstream as another method (a vendor method over a standard one): the call sent, and the
+   * answer made of its result. The cache policy judges the upstream's result, and keeps the answer.
+   */
+  upstreamAs?: { method: string; params(params: readonly unknown[]): unknown[]; answer(result: unknown): JsonValue };
+  /**
    * params[0] is a filter whose block range is limited (block-range.ts): numbers are measured at
    * validation, tags once the gateway resolves them against the head.
    */

@@ -7,6 +7,7 @@ import type { WebSocketSettings } from '../../config/node.ts';
 import { resolveRequestPath } from '../../http/request-path.ts';
 import type { GatewayNetwork, NodeGateway } from '../gateway.ts';
 import { nodeTargetOf } from '../node-url.ts';
+import type { NetworkIdOf } from '../../site/network-names.ts';
 import { rpcFailure } from '../rpc/errors.ts';
 import { MAX_BODY_BYTES } from '../rpc/limits.ts';
 import { countedCaller, createTopicHolds } from './caller-holds.ts';
@@ -27,6 +28,8 @@ import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
 export interface NodeWebSocketOptions {
   gateway: NodeGateway;
   nodeDomain: string | null;
+  /** The network id a name in the URL stands for (the incumbent's names too); default ids only. */
+  networkIdOf?: NetworkIdOf;
   /** The caller's address as the server's TRUST_PROXY reads it (the demo key is limited per IP). */
   clientIp(req: IncomingMessage): string | null;
   /** The demo key's IPv6 clients count per prefix of this length. */
@@ -85,7 +88,7 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
   const upgrade = async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const requestPath = resolveRequestPath(req.url);
     if (!requestPath.ok) return refuseUpgrade(socket, requestPath.reason === 'malformed' ? 400 : 404, '', { 'content-type': 'text/plain' });
-    const target = nodeTargetOf(req.headers.host, requestPath.path, nodeDomain);
+    const target = nodeTargetOf(req.headers.host, requestPath.path, nodeDomain, options.networkIdOf);
     // Only `{node_url}/v2/<key>` takes WebSockets; the site's paths take none.
     if (!target) return refuseUpgrade(socket, 404, 'Not Found\n', { 'content-type': 'text/plain; charset=utf-8' });
     const network = gateway.networks.get(target.network);

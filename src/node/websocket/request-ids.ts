@@ -5,9 +5,9 @@ import type { RpcReply } from '../rpc/jsonrpc.ts';
 
 // Over a WebSocket, clients match answers to requests by id alone: an answer with id null leaves
 // a viem or ethers call waiting until it times out. The gateway refuses a message whose calls are
-// all valid but over a limit as a whole, with id null (right over HTTP, where the response is the
-// answer to that request). Here that refusal is given the request's id, or for a batch repeated
-// once per request that has an id.
+// all valid but over a limit (its rate, its quota, or a cost past its burst) as a whole, with id
+// null (right over HTTP, where the response is the answer to that request). Here that refusal is
+// given the request's id, or for a batch repeated once per request that has an id.
 //
 // A message refused before it was read (its least cost did not fit the caller's bucket) paid for
 // nothing: its ids are read only when it is short and shallow, which costs less than receiving it.
@@ -22,9 +22,15 @@ function idOf(request: unknown): string | number | undefined {
   return isRequestId(id) ? id : undefined;
 }
 
-/** `body` as sent to a WebSocket client: unchanged unless it is a rate-limit refusal of the whole message `text`. */
+/** A refusal over one of the caller's limits: a 429, or a cost past a bucket's burst; either names the limit in `data`. */
+function isOverLimit(error: RpcErrorObject): boolean {
+  const { data } = error;
+  return error.code === rpcErrors.rate_limited.code || (typeof data === 'object' && data !== null && !Array.isArray(data) && typeof data.limit === 'string');
+}
+
+/** `body` as sent to a WebSocket client: unchanged unless it is a refusal of the whole message `text` over a limit. */
 export function withRequestIds(text: string, body: RpcResponse | RpcResponse[]): RpcResponse | RpcResponse[] {
-  if (Array.isArray(body) || body.id !== null || !('error' in body) || body.error.code !== rpcErrors.rate_limited.code) return body;
+  if (Array.isArray(body) || body.id !== null || !('error' in body) || !isOverLimit(body.error)) return body;
   let request: unknown;
   try {
     request = JSON.parse(text);

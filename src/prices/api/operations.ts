@@ -35,7 +35,8 @@ export interface PricesApi {
   plan: PricePlan;
   /** Whether a network's node is a local devnet, where the world's addresses name its tokens. */
   localWorld(network: string): boolean;
-  networks: ReadonlySet<string>;
+  /** The network id a name stands for (an id, or the incumbent's name of its chain), or null; answers repeat the name asked. */
+  networkIdOf(name: string): string | null;
   /** A current price older than this (since it was sampled) is no price: the sampler has stopped. */
   staleAfterMs: number;
   now?: () => number;
@@ -93,15 +94,17 @@ export const priceOperations = [
     responses: responses(PricesByAddress, 'One item per address asked, in order.'),
     handler: async ({ body }, api) => {
       const asked = body.addresses;
-      const symbols = asked.map(({ network, address }) =>
-        api.networks.has(network) ? api.plan.symbolAt(network, address, { localWorld: api.localWorld(network) }) : null,
-      );
+      const ids = asked.map(({ network }) => api.networkIdOf(network));
+      const symbols = asked.map(({ address }, i) => {
+        const id = ids[i];
+        return id ? api.plan.symbolAt(id, address, { localWorld: api.localWorld(id) }) : null;
+      });
       const rows = await currentPrices(
         api.db,
         symbols.filter((symbol) => symbol !== null),
       );
       const data = asked.map(({ network, address }, i) => {
-        const item = api.networks.has(network)
+        const item = ids[i]
           ? priceItem(api, symbols[i]!, `${address} on ${network}`, rows)
           : { prices: [], error: { message: `No price for ${address}: there is no network ${network}.` } };
         return { network, address, ...item };
@@ -134,7 +137,10 @@ export const priceOperations = [
         throw badRequest(`The range is longer than ${cap.words}, the most interval ${interval} answers; ask for a shorter range or a longer interval.`);
       let symbol: string | null;
       if (askedSymbol !== undefined) symbol = api.plan.symbolOf(askedSymbol);
-      else symbol = api.networks.has(network!) ? api.plan.symbolAt(network!, address!, { localWorld: api.localWorld(network!) }) : null;
+      else {
+        const id = api.networkIdOf(network!);
+        symbol = id ? api.plan.symbolAt(id, address!, { localWorld: api.localWorld(id) }) : null;
+      }
       if (symbol === null)
         throw new CrucibleError(
           'not_found',
@@ -163,7 +169,10 @@ export const priceProduct: RestProduct<PricesApi> = {
 function responses(body: z.ZodType, description: string, notFound = false): Record<number, ResponseSpec> {
   const specs: Record<number, ResponseSpec> = {
     200: { description, content: { 'application/json': body } },
-    400: errorResponseSpec('bad_request', 'the query or body is invalid; the message names what.'),
+    400: errorResponseSpec(
+      'bad_request',
+      'the query or body is invalid (the message names what), or the call costs more compute units than the key may spend at once (its burst), which no wait changes.',
+    ),
     401: errorResponseSpec('unauthorized', 'the key is missing or unknown.'),
     403: errorResponseSpec('forbidden', 'the app is disabled, or not allowed from this Origin.'),
     429: errorResponseSpec('rate_limited', 'over the rate or the monthly quota; Retry-After says when to come back.'),

@@ -10,7 +10,11 @@ const TokenSymbol = z.string().min(1).max(32).describe('A token symbol of the pr
 const Time = z
   .union([z.string().min(1).max(40), z.number()])
   .describe('ISO 8601 (`2026-08-01T00:00:00Z`; a time without a zone is UTC), or unix seconds as a number or a string of digits.');
-const Network = z.string().min(1).max(64).describe('A network id of content/networks/, e.g. `ethereum-sepolia`.');
+const Network = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe("A network id of content/networks/ (`ethereum-sepolia`), or the incumbent's name of its chain (`eth-sepolia`); the answer repeats the name given.");
 const Address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be an address: 0x followed by 40 hexadecimal digits');
 
 export const BySymbolQuery = z.object({

@@ -1,6 +1,9 @@
 import { hexToBigInt, numberToHex, type Address, type Hex } from 'viem';
 import { ContractReadError, type ContractReader } from '../../chain/contract-reader.ts';
 import { NoHealthyUpstreamError, type UpstreamPool } from '../../node/upstreams/upstream-pool.ts';
+import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
+import type { JsonValue } from '../../node/rpc/method.ts';
+import { rpcFailure } from '../../node/rpc/errors.ts';
 
 // A network's chain as the data products read it: plain JSON-RPC reads through the network's
 // upstream pool (health, failover of idempotent reads), each at the block the product chose.
@@ -44,4 +47,11 @@ export async function poolRequest(pool: UpstreamPool, method: string, params: un
   }
   if (!('result' in answer)) throw new ContractReadError({ kind: 'unavailable', reason: `the upstream gave no result to ${method}` });
   return answer.result;
+}
+
+/** A failed chain read as the gateway answers it: the node's error relayed, or no healthy upstream. */
+export function outcomeOfReadError(error: ContractReadError, network: string): RpcOutcome {
+  const { failure } = error;
+  if (failure.kind === 'unavailable') return { failure: rpcFailure('no_healthy_upstream', { network }) };
+  return { nodeError: { code: failure.code, message: failure.message, ...(failure.data === undefined ? {} : { data: failure.data as JsonValue }) } };
 }

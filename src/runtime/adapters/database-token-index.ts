@@ -11,9 +11,11 @@ export class IndexNotReadyError extends Error {
   override name = 'IndexNotReadyError';
 }
 
-export function databaseTokenIndex(db: Kysely<DatabaseSchema>, network: string): TokenIndex {
+/** `ready`: settles when the network's index can answer (a fresh devnet's first answer waits for it). */
+export function databaseTokenIndex(db: Kysely<DatabaseSchema>, network: string, ready?: (network: string) => Promise<void>): TokenIndex {
   return {
     async tokensOfHolder(holder, page) {
+      await ready?.(network);
       // Asked each time: after a reset (a chain that was replaced) the index is empty until rebuilt.
       if ((await indexedBlock(db, network)) === null) throw new IndexNotReadyError(`the transfer index of ${network} has not indexed a block yet`);
       return tokensOfHolder(db, network, holder, page);

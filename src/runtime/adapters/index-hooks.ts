@@ -1,17 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../../db/schema.ts';
 import { forgetContractsOnReset } from '../../nfts/contracts/facts-store.ts';
+import { marketIndexHooks } from '../../nfts/market/market-table.ts';
 import { clearNetworkMetadata } from '../../nfts/metadata/metadata-table.ts';
 import type { IndexHooks, IndexReset } from '../../transfers/index-events.ts';
 import { webhookIndexHooks } from '../../webhooks/outbox.ts';
 
 // What the products that follow the transfer index do inside its transactions, wherever the
 // indexer runs (in the server or in `npm run worker -- indexer`): the webhook outbox fills with
-// the transfers, and what the NFT products keep of a network (metadata, contract facts) goes with
-// a reset index.
+// the transfers, the marketplaces' listings and sales are kept from their own events (read in the
+// index's eth_getLogs), and what the NFT products keep of a network (metadata, contract facts,
+// marketplace events) goes with a reset index.
 
 export function productIndexHooks(options: { reorgWindow: number }): IndexHooks {
-  return bothHooks(webhookIndexHooks(options), { onReset: forgetNftData });
+  return inOrder([webhookIndexHooks(options), { onReset: forgetNftData }, marketIndexHooks()]);
 }
 
 async function forgetNftData(event: IndexReset, trx: Kysely<DatabaseSchema>): Promise<void> {
@@ -19,21 +21,20 @@ async function forgetNftData(event: IndexReset, trx: Kysely<DatabaseSchema>): Pr
   await forgetContractsOnReset(event, trx);
 }
 
-/** Each hook of `first`, then the same hook of `second`, in the one transaction. */
-function bothHooks(first: Required<IndexHooks>, second: IndexHooks): IndexHooks {
-  const { onTransfers, onReorg, onReset } = second;
+/** Each hook of every consumer, in their order, in the one transaction; one consumer at most follows logs of its own. */
+function inOrder(consumers: readonly IndexHooks[]): IndexHooks {
+  const followed = consumers.flatMap((hooks) => (hooks.followedLogs ? [hooks.followedLogs] : []));
+  if (followed.length > 1) throw new Error('only one consumer of the index may follow logs of its own');
   return {
     onTransfers: async (event, trx) => {
-      await first.onTransfers(event, trx);
-      await onTransfers?.(event, trx);
+      for (const hooks of consumers) await hooks.onTransfers?.(event, trx);
     },
     onReorg: async (event, trx) => {
-      await first.onReorg(event, trx);
-      await onReorg?.(event, trx);
+      for (const hooks of consumers) await hooks.onReorg?.(event, trx);
     },
     onReset: async (event, trx) => {
-      await first.onReset(event, trx);
-      await onReset?.(event, trx);
+      for (const hooks of consumers) await hooks.onReset?.(event, trx);
     },
+    followedLogs: followed[0],
   };
 }

@@ -1,14 +1,15 @@
+import { getTokenAllowance, NotAnAllowanceError } from '../../tokens/allowance.ts';
 import { getTokenBalances } from '../../tokens/balances.ts';
 import type { TokenLogos } from '../../token-list/token-list.ts';
 import type { TokenMetadataReader } from '../../tokens/metadata.ts';
 import { MulticallError } from '../../chain/multicall-reads.ts';
 import { parseTokenMetadataParams, TokenParamsError } from '../../node/rpc/methods/token-params.ts';
 import { ContractReadError, type ContractReader } from '../../chain/contract-reader.ts';
+import { outcomeOfReadError } from './contract-reader-over-pool.ts';
 import type { TokenIndex } from '../../tokens/token-index.ts';
 import type { ServedMethod } from '../../node/execute-calls.ts';
 import { IndexNotReadyError } from './database-token-index.ts';
 import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
-import type { JsonValue } from '../../node/rpc/method.ts';
 import { rpcFailure } from '../../node/rpc/errors.ts';
 
 // The token data methods (docs/token-data.md#failures) as one network's gateway serves them: the token core over the
@@ -31,6 +32,7 @@ export function tokenMethods(data: NetworkTokenData): Map<string, ServedMethod> 
       'crucible_getTokenMetadata',
       (params) => answer(data.network, () => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, parseTokenMetadataParams(params))),
     ],
+    ['crucible_getTokenAllowance', (params) => answer(data.network, () => getTokenAllowance(data.chain, params))],
   ]);
 }
 
@@ -40,12 +42,8 @@ async function answer(network: string, read: () => Promise<unknown>): Promise<Rp
   } catch (error) {
     if (error instanceof TokenParamsError) return { failure: rpcFailure('invalid_params', { detail: error.message }) };
     if (error instanceof IndexNotReadyError) return { failure: rpcFailure('index_unavailable', { network }) };
-    if (error instanceof MulticallError) return { nodeError: { code: -32000, message: error.message } };
-    if (error instanceof ContractReadError) {
-      const { failure } = error;
-      if (failure.kind === 'unavailable') return { failure: rpcFailure('no_healthy_upstream', { network }) };
-      return { nodeError: { code: failure.code, message: failure.message, ...(failure.data === undefined ? {} : { data: failure.data as JsonValue }) } };
-    }
+    if (error instanceof MulticallError || error instanceof NotAnAllowanceError) return { nodeError: { code: -32000, message: error.message } };
+    if (error instanceof ContractReadError) return outcomeOfReadError(error, network);
     throw error;
   }
 }

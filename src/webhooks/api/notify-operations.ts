@@ -5,7 +5,7 @@ import { documentationUrlOf } from '../../api/openapi.ts';
 import { defineOperation, type ApiOperation, type ApiRequest, type InputFailure, type ResponseSpec } from '../../api/operation.ts';
 import { jsonResponse } from '../../api/responses.ts';
 import { AccountLimitError } from '../../apps/errors.ts';
-import type { NetworkNames } from '../../chain/network-names.ts';
+import type { NetworkNames } from '../../site/network-names.ts';
 import { CrucibleError } from '../../errors/crucible-error.ts';
 import { errorBodyResponse } from '../../errors/error-body.ts';
 import { WebhookInputError, WebhookNotFoundError } from '../errors.ts';
@@ -111,6 +111,8 @@ const FIELDS: Readonly<Record<string, string>> = {
 
 export function notifyOperations(origin: string, api: NotifyApi): ApiOperation[] {
   const documentationUrl = documentationUrlOf(origin);
+  /** The SDK's Network key of a network id (ETH_SEPOLIA), or the id where the SDK has no name for its chain. */
+  const sdkKeyOf = (id: string) => api.networks.aliasesOf(id)[0]?.key ?? id;
   const json = (body: unknown) => jsonResponse(body, { status: 200, headers: { 'cache-control': 'no-store' } });
   const refuse = (error: CrucibleError) => errorBodyResponse(error, documentationUrl);
   const badRequest = ({ problem, field }: Refusal) => refuse(new CrucibleError('bad_request', problem, { field }));
@@ -152,7 +154,7 @@ export function notifyOperations(origin: string, api: NotifyApi): ApiOperation[]
   /** The SDK's webhook answer. */
   const raw = (webhook: Webhook): z.infer<typeof RawWebhook> => ({
     id: webhook.id,
-    network: api.networks.sdkKeyOf(webhook.network),
+    network: sdkKeyOf(webhook.network),
     webhook_type: webhook.type,
     webhook_url: webhook.url,
     is_active: webhook.state === 'active',
@@ -221,7 +223,7 @@ export function notifyOperations(origin: string, api: NotifyApi): ApiOperation[]
         if (network === null) {
           const named = JSON.stringify(body.network);
           return badRequest({
-            problem: `The network ${named} is not one this server serves; give one of ${api.networks.accepted.join(', ')} (the SDK sends its \`network\` setting for transaction webhooks).`,
+            problem: `The network ${named} is not one this server serves; give one of ${api.networks.ids.map(sdkKeyOf).join(', ')} (the SDK sends its \`network\` setting for transaction webhooks).`,
             field: 'network',
           });
         }

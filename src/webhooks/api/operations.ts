@@ -4,7 +4,6 @@ import type { AccountTokens } from '../../accounts/auth-tokens.ts';
 import { WebhookInputError, WebhookNotFoundError } from '../errors.ts';
 import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../store.ts';
 import { ChangeAddresses, CreateWebhook, ReplaceAddresses, UpdateWebhook, WebhookTypeSchema } from '../schemas.ts';
-import type { NetworkNames } from '../../chain/network-names.ts';
 import type { Webhook as WebhookRecord } from '../webhook.ts';
 import { BufferedResponse } from '../../api/buffered-response.ts';
 import { CrucibleError } from '../../errors/crucible-error.ts';
@@ -32,8 +31,6 @@ export interface WebhookApi {
    * null without a session, a refusal (403) when a state change fails the CSRF check.
    */
   sessions?: (request: ApiRequest) => Promise<{ ownerId: string } | { refused: Response } | null>;
-  /** The names a request may give a network (ids, and the SDK's aliases); without it, ids only. */
-  networks?: NetworkNames;
 }
 
 const TOKEN_HEADER = 'x-crucible-token';
@@ -251,8 +248,6 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
   const tags = ['Webhooks'];
   const webhookBody = (webhook: WebhookRecord) => json(webhookJson(webhook));
   const addressBodyBytes = addressBodyMaxBytes(api.store?.maxAddresses ?? 0);
-  /** A network name as the caller gave it, as the id the store keeps (unknown names go to the store, which says which are known). */
-  const networkId = (name: string) => api.networks?.idOf(name) ?? name;
 
   return [
     defineOperation({
@@ -269,7 +264,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
         409: error(409, 'limit_reached', 'the account has as many webhooks as it may: `limit` names the cap (`webhooksPerAccount`) and its value.')[1],
       },
       invalid,
-      handler: authorized(async (ownerId, { body }) => json(webhookJson(await api.store.create(ownerId, { ...body, network: networkId(body.network) })), 201)),
+      handler: authorized(async (ownerId, { body }) => json(webhookJson(await api.store.create(ownerId, body)), 201)),
     }),
     defineOperation({
       operationId: 'listWebhooks',

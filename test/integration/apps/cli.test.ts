@@ -103,6 +103,17 @@ describe.each(databaseEngines())('npm run apps on $name', (engine) => {
     expect(await store.list()).toHaveLength(2);
   });
 
+  it("takes the incumbent's network names (content/networks/aliases.yaml) and keeps the ids", async () => {
+    const created = await apps(env, 'create', '--name', 'Aliases', '--networks', 'arb-sepolia,BASE_SEPOLIA,base-sepolia', '--json');
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    const { app } = JSON.parse(created.stdout) as { app: App };
+    expect(app.allowedNetworks).toEqual(['arbitrum-sepolia', 'base-sepolia']);
+    // A name of the SDK's whose chain no network here has names nothing.
+    const mainnet = await apps(env, 'create', '--name', 'x', '--networks', 'eth-mainnet');
+    expect(mainnet).toMatchObject({ code: 2, stdout: '' });
+    expect(mainnet.stderr).toMatch(/^--networks has "eth-mainnet", which is not a network id/);
+  });
+
   it('refuses bad input with one sentence and exit code 2, writing nothing', async () => {
     const unknownNetwork = await apps(env, 'create', '--name', 'x', '--networks', 'base-sepolia,mainnet');
     expect(unknownNetwork.code).toBe(2);

@@ -11,6 +11,7 @@ import { deployWorld } from '../../../src/chain/world/deploy.ts';
 import { FEED_HEARTBEAT_SECONDS } from '../../../src/chain/world/feed-heartbeat.ts';
 import { worldHoldings } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract } from '../../../src/chain/world/manifest.ts';
+import { WORLD_MARKETPLACE, worldMarket } from '../../../src/chain/world/market.ts';
 import { PRICE_LAYER_CONTRACTS, WORLD_FEEDS, WORLD_POOLS, WORLD_TOKEN_ADDRESSES } from '../../../src/chain/world/price-layer.ts';
 import { FOLLOWED_TOPICS } from '../../../src/indexer/events.ts';
 import { aggregatorV3Abi } from '../../../src/prices/oracle-feed.ts';
@@ -104,11 +105,15 @@ describe('local devnets with the world', () => {
     expect(await logsFromGenesis(again)).toEqual(logs);
   });
 
-  it('install the price layer at the next start of a devnet whose state file holds the world from before it', async () => {
+  it('install the price layer and the marketplace at the next start of a devnet whose state file holds the world from before them', async () => {
     // A devnet of before the price layer, stopped mid-way through a seeding: the weth-cusd pair's address already holds some cUSD.
     const file = join(stateDir, `${network.id}.json`);
     const old = await startAnvil({ chainId: network.chainId, blockTimeSeconds: 1, extraArgs: ['--state', file] });
-    expect(await deployWorld(old.rpcUrl, { siteOrigin, priceLayer: false })).toMatchObject({ status: 'installed', priceLayer: 'left-out' });
+    expect(await deployWorld(old.rpcUrl, { siteOrigin, priceLayer: false, market: false })).toMatchObject({
+      status: 'installed',
+      priceLayer: 'left-out',
+      market: 'left-out',
+    });
     const wethCusd = WORLD_POOLS.find((pool) => pool.id === 'weth-cusd')!;
     const deployer = createWalletClient({ account: privateKeyToAccount(WORLD_DEPLOYER_KEY), transport: http(old.rpcUrl) });
     const hash = await deployer.writeContract({
@@ -119,7 +124,7 @@ describe('local devnets with the world', () => {
       args: [wethCusd.address, 1234n],
     });
     await clientFor(old.rpcUrl).waitForTransactionReceipt({ hash, pollingInterval: 100 });
-    for (const contract of [...PRICE_LAYER_CONTRACTS, ...WORLD_POOLS])
+    for (const contract of [...PRICE_LAYER_CONTRACTS, ...WORLD_POOLS, WORLD_MARKETPLACE])
       expect(await clientFor(old.rpcUrl).getCode({ address: contract.address })).toBeUndefined();
     await old.stop();
 
@@ -132,6 +137,15 @@ describe('local devnets with the world', () => {
     for (const feed of WORLD_FEEDS)
       expect((await client.readContract({ address: feed.address, abi: aggregatorV3Abi, functionName: 'latestRoundData' }))[1]).toBe(feed.answer);
     expect(await forgeBalance(await devnets.rpcUrlFor(network), DEMO_WALLET)).toBe(worldHoldings().get(DEMO_WALLET)!.erc20.forge);
+    // The marketplace with its whole history: every listing of the plan made, the last of them as the plan leaves it.
+    const { listings } = worldMarket();
+    const read = (functionName: string, args: readonly unknown[] = []) =>
+      client.readContract({ address: WORLD_MARKETPLACE.address, abi: WORLD_MARKETPLACE.artifact.abi, functionName, args });
+    expect(await read('listingCount')).toBe(BigInt(listings.length));
+    for (const listing of listings) {
+      const [, , , , , sold, , , cancelled] = (await read('listings', [listing.id])) as readonly unknown[];
+      expect({ id: listing.id, sold, cancelled }).toEqual({ id: listing.id, sold: listing.sold, cancelled: listing.cancelled });
+    }
   });
 
   it('keep the feeds’ heartbeat while they run', async () => {

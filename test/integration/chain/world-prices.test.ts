@@ -124,7 +124,7 @@ describe('the price layer on a fresh devnet', () => {
 
   it('sends nothing when deployed again', async () => {
     const nonce = await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', transactions: 0 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', market: 'present', transactions: 0 });
     expect(await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER })).toBe(nonce);
   });
 });
@@ -275,7 +275,12 @@ describe('the feeds’ heartbeat', () => {
     await anvil.client.increaseTime({ seconds: FEED_HEARTBEAT_SECONDS + 60 });
     await anvil.client.mine({ blocks: 1 });
     const rounds = await Promise.all(WORLD_FEEDS.map((of) => latestRound(of.id)));
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', transactions: WORLD_FEEDS.length });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({
+      status: 'present',
+      priceLayer: 'present',
+      market: 'present',
+      transactions: WORLD_FEEDS.length,
+    });
     for (const [i, of] of WORLD_FEEDS.entries()) expect((await latestRound(of.id)).roundId).toBe(rounds[i]!.roundId + 1n);
   });
 

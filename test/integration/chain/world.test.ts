@@ -130,7 +130,7 @@ describe('deployWorld where the world is already there', () => {
   it('sends nothing when the base URIs already point at the site', async () => {
     const before = await transactionCount();
     const nonce = await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', transactions: 0 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', market: 'present', transactions: 0 });
     await anvil.client.mine({ blocks: 1 });
     expect(await transactionCount()).toBe(before);
     expect(await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER })).toBe(nonce);
@@ -139,7 +139,12 @@ describe('deployWorld where the world is already there', () => {
   it('points the base URIs at a new origin, announcing it with ERC-4906 and URI events', async () => {
     const origin = 'https://crucible.example';
     const head = await anvil.client.getBlockNumber({ cacheTime: 0 });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin: `${origin}/` })).toEqual({ status: 'present', priceLayer: 'present', transactions: 3 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin: `${origin}/` })).toEqual({
+      status: 'present',
+      priceLayer: 'present',
+      market: 'present',
+      transactions: 3,
+    });
     expect(await read('relics', 'tokenURI', [2n])).toBe(`${origin}/world/nft/relics/2.json`);
     expect(await read('materials', 'uri', [1n])).toBe(`${origin}/world/nft/materials/{id}.json`);
     const events = async (id: WorldContractId, abi: Abi) =>

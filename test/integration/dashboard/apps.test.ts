@@ -92,6 +92,13 @@ describe('apps', () => {
     expect(schema.properties.allowedDomains.default).toEqual([]);
   });
 
+  it("takes the incumbent's names of a network in the allow-list and keeps the id", async () => {
+    const created = await ada.call('POST', '/api/dashboard/apps', { body: { name: 'SDK names', allowedNetworks: ['ETH_SEPOLIA', 'eth-sepolia'] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.app.allowedNetworks).toEqual([NETWORK]);
+    expect((await rpc(created.body.key, 'eth_chainId')).status).toBe(200);
+  });
+
   it('refuses bad input with the field at fault, and keeps nothing of it', async () => {
     const before = (await ada.call('GET', '/api/dashboard/apps')).body.apps.length;
     const cases: Array<[Record<string, unknown>, string]> = [

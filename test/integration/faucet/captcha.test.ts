@@ -118,10 +118,15 @@ describe('Turnstile siteverify client', () => {
     expect(siteverify.requests[1]!.fields.idempotency_key).toBe(siteverify.requests[0]!.fields.idempotency_key);
   });
 
-  it('answers internal-error when siteverify gives no answer', async () => {
+  it('says verification is unavailable, not that the token failed, when siteverify gives no answer', async () => {
     siteverify.failNext(2);
-    expect(await verifier().verify({ token: siteverify.issueToken(), remoteIp: null })).toEqual({ ok: false, details: 'internal-error' });
+    expect(await verifier().verify({ token: siteverify.issueToken(), remoteIp: null })).toEqual({ ok: false, unavailable: true });
     const unreachable = verifier({ siteverifyUrl: 'http://127.0.0.1:9/siteverify' });
-    expect(await unreachable.verify({ token: siteverify.issueToken(), remoteIp: null })).toEqual({ ok: false, details: 'internal-error' });
+    expect(await unreachable.verify({ token: siteverify.issueToken(), remoteIp: null })).toEqual({ ok: false, unavailable: true });
+  });
+
+  it("takes Cloudflare's own internal-error answer as unavailable too: the token was not judged", async () => {
+    siteverify.failNext(2, 'internal-error');
+    expect(await verifier().verify({ token: siteverify.issueToken(), remoteIp: null })).toEqual({ ok: false, unavailable: true });
   });
 });

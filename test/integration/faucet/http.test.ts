@@ -40,6 +40,7 @@ const sendStatuses: Record<string, number> = {
   invalid_address: 400,
   missing_turnstile: 400,
   turnstile_failed: 403,
+  turnstile_unavailable: 503,
   insufficient_mainnet_balance: 403,
   insufficient_mainnet_activity: 403,
   max_balance_exceeded: 403,
@@ -245,6 +246,18 @@ describe('send: refusals', () => {
     const replay = await send(BASE, { address: await seasoned(), turnstileToken: token });
     expectError(replay, 403, 'turnstile_failed');
     expect(replay.json.details).toBe('timeout-or-duplicate');
+  });
+
+  it('turnstile_unavailable (503, retryable) when siteverify gives no answer, retried once: the caller is not at fault, and its address is not held', async () => {
+    const address = await seasoned();
+    siteverify.failNext(2);
+    const unavailable = await send(BASE, { address, turnstileToken: siteverify.issueToken() });
+    expectError(unavailable, 503, 'turnstile_unavailable');
+    expect(unavailable.json.error).toBe('The CAPTCHA could not be checked: the verification service did not answer.');
+    expect(unavailable.json.message).toMatch(/not a problem with your request or your token; try again in a moment/);
+    expect(unavailable.json).not.toHaveProperty('details');
+    // Nothing was reserved: the same address is served at once.
+    expect((await send(BASE, { address, turnstileToken: siteverify.issueToken() })).status).toBe(200);
   });
 
   it('insufficient_mainnet_balance (403), then insufficient_mainnet_activity (403), then served', async () => {

@@ -92,7 +92,7 @@ describe('every outbound client goes through the layer', () => {
       error: { code: 'garbage', message: expect.stringContaining('answered more than 1048576 bytes') },
     });
     // Cloudflare's answer is a few hundred bytes: one of 100 KiB is no answer.
-    expect(await captcha('/siteverify-padded')).toEqual({ ok: false, details: 'internal-error' });
+    expect(await captcha('/siteverify-padded')).toEqual({ ok: false, unavailable: true });
   });
 
   it('refuses an IPv6 form of loopback through the same guard for the NFT fetcher and the webhook poster', async () => {

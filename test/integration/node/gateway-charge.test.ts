@@ -35,7 +35,7 @@ const MAX_DEPTH = 64;
 let dir: string;
 let fixture: FixtureDist;
 let server: BuiltSite;
-const keys: Record<'tiny' | 'sibling1' | 'sibling2' | 'ownerless', string> = { tiny: '', sibling1: '', sibling2: '', ownerless: '' };
+const keys: Record<'tiny' | 'small' | 'sibling1' | 'sibling2' | 'ownerless', string> = { tiny: '', small: '', sibling1: '', sibling2: '', ownerless: '' };
 
 let lastIp = 0;
 /** A client address no other test uses. */
@@ -89,6 +89,7 @@ beforeAll(async () => {
     networks: ['ethereum-sepolia'],
   });
   keys.tiny = (await apps.create({ name: 'one CU a second', computeUnitsPerSecond: 1 })).key;
+  keys.small = (await apps.create({ name: 'a bucket of 10 CU', computeUnitsPerSecond: 1 })).key;
   keys.sibling1 = (await apps.create({ name: 'first of an account', ownerId: 'acct_charge_test' })).key;
   keys.sibling2 = (await apps.create({ name: 'second of the account', ownerId: 'acct_charge_test' })).key;
   keys.ownerless = (await apps.create({ name: 'made by the CLI' })).key;
@@ -180,6 +181,37 @@ describe('JSON-RPC over HTTP: charged before the body is read', () => {
     expect(second.body.error.message).toMatch(/compute units per second per client IP/);
     // …and a call that fits is served.
     expect((await post(path, call('rpc.discover'), ip)).status).toBe(200);
+  });
+});
+
+describe("a call costing more than a bucket's burst", () => {
+  // Refused for good, not "retry later": a 429 would have clients retry a call that never fits.
+  const logs = (id: number) => ({ jsonrpc: '2.0', id, method: 'eth_getLogs', params: [{ fromBlock: '0x0', toBlock: 'latest', address: randomAddress() }] });
+
+  it("is 400 -32600 naming its cost and the app's burst, with no Retry-After", async () => {
+    // The app's bucket holds 10 CU (1 CU/s for 10 s); eth_getLogs costs 75. (The 10 CU every
+    // message pays before it is read are taken, so an immediate repeat meets a 429 for those.)
+    const refused = await post(nodePath('arbitrum-sepolia', keys.small), JSON.stringify(logs(1)), newIp());
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect(refused.body).toEqual({
+      jsonrpc: '2.0',
+      id: null,
+      error: {
+        code: -32600,
+        message:
+          "Request too large for this key's limits: it costs 75 compute units, more than the 10 that this app's bucket holds at most (its burst), so it is refused however long you wait; split it into smaller requests",
+        data: { limit: 'app-rate', computeUnits: 75, burst: 10 },
+      },
+    });
+  });
+
+  it("names the demo key's per-IP bucket for a batch larger than it", async () => {
+    // Two eth_getLogs, 150 CU; the demo key's per-IP bucket holds 100.
+    const refused = await post(nodePath('base-sepolia', 'demo'), JSON.stringify([logs(1), logs(2)]), newIp());
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: -32600, data: { limit: 'demo-ip', computeUnits: 150, burst: 100 } });
+    expect(refused.body.error.message).toMatch(/costs 150 compute units, more than the 100 that the demo key's bucket per client IP holds/);
   });
 });
 

@@ -413,6 +413,16 @@ describe('the same methods and errors as over HTTP', () => {
     expect(limited.error?.message).toMatch(/compute units per second/);
     await client.close();
   });
+
+  it('a request costing more than the bucket holds is answered under its own id, refused for good (-32600, not 429)', async () => {
+    // 1 CU/s: a bucket of 10 CU; eth_getLogs costs 75.
+    const small = await apps.create({ name: 'small websocket', computeUnitsPerSecond: 1 });
+    const client = await RpcSocket.open(wsUrl(small.key));
+    const refused = await client.call('eth_getLogs', [{ fromBlock: '0x0', toBlock: 'latest' }]);
+    expect(refused.error).toMatchObject({ code: -32600, data: { limit: 'app-rate', computeUnits: 75, burst: 10 } });
+    expect(refused.error?.message).toMatch(/costs 75 compute units, more than the 10 that this app's bucket holds/);
+    await client.close();
+  });
 });
 
 describe('authorization before the upgrade', () => {

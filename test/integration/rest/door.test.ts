@@ -171,6 +171,24 @@ describe('the order of a call', () => {
     });
   });
 
+  it("refuses a call costing more than the app's burst with 400 bad_request naming both, every time, uncharged and unmetered", async () => {
+    // 1 CU/s with a bucket of 10 s: 10 CU at most at once; the echo costs 50.
+    const { app, key } = await apps.create({ name: 'echo too small', computeUnitsPerSecond: 1 });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const refused = await post(key, '{"say":"hello"}');
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get('retry-after')).toBeNull();
+      expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await errorOf(refused)).toMatchObject({
+        code: 'bad_request',
+        message:
+          "Request too large for this key's limits: it costs 50 compute units, more than the 10 that this app's bucket holds at most (its burst), so it is refused however long you wait; split it into smaller requests.",
+        hint: expect.stringMatching(/^Retrying it unchanged will not help/),
+      });
+    }
+    expect(usage.filter((entry) => entry.appId === app.id)).toEqual([]);
+  });
+
   it('logs a failure of the handler and answers its product’s 500', async () => {
     const failed = await post('demo', '{"say":"crash"}');
     expect(failed.status).toBe(500);

@@ -152,6 +152,20 @@ describe('"erc20" from the transfer index', () => {
     expect(pages.flatMap((page) => page.tokenBalances)).toEqual(demoAll.tokenBalances);
   });
 
+  it("leaves out a token whose balance cannot be read (alchemy-sdk's getTokensForOwner fails on a null one); a list keeps it with its error", async () => {
+    const { fay } = WORLD_HOLDERS;
+    // fay received SLAG and cUSD; SLAG's balanceOf reverts for it.
+    expect(await world.index.tokensOfHolder(fay, { limit: 100 })).toEqual(expect.arrayContaining([getAddress(slag), getAddress(cusd)]));
+    const listing = await getTokenBalances(world.chain, world.index, [fay, 'erc20']);
+    expect(listing.tokenBalances.map((entry) => entry.contractAddress)).toContain(lower(cusd));
+    expect(listing.tokenBalances.map((entry) => entry.contractAddress)).not.toContain(lower(slag));
+    expect(listing.tokenBalances.every((entry) => entry.tokenBalance !== null && entry.error === null)).toBe(true);
+    const asked = await getTokenBalances(world.chain, world.index, [fay, [slag]]);
+    expect(asked.tokenBalances).toEqual([
+      { contractAddress: lower(slag), tokenBalance: null, error: expect.stringMatching(/^the contract reverted balanceOf/) },
+    ]);
+  });
+
   it('answers an empty list for an address that never held a token, without an eth_call', async () => {
     world.take();
     expect(await getTokenBalances(world.chain, world.index, [randomAddress()])).toMatchObject({ tokenBalances: [] });

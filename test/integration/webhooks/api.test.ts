@@ -32,7 +32,13 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
       createRouter(
         webhookOperations(ORIGIN, {
           tokens,
-          store: createWebhookStore(database.db, { networks: NETWORKS.map((network) => network.id), urlRules: { local: mode === 'local' }, maxPerOwner: 20 }),
+          store: createWebhookStore(database.db, {
+            networks: NETWORKS.map((network) => network.id),
+            // The incumbent's names of ethereum-sepolia (content/networks/aliases.yaml).
+            networkIdOf: (name) => (['eth-sepolia', 'ETH_SEPOLIA'].includes(name) ? 'ethereum-sepolia' : null),
+            urlRules: { local: mode === 'local' },
+            maxPerOwner: 20,
+          }),
         }),
         { origin: ORIGIN },
       );
@@ -169,6 +175,15 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
     }
     expect((await call('GET', '/api/webhooks', { token: bob })).body).toEqual({ webhooks: [], maxWebhooks: 20 });
     expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).body).toEqual(hook);
+  });
+
+  it("takes the incumbent's name of a network and keeps the id, which its deliveries name", async () => {
+    const { alice } = await setUp();
+    for (const network of ['eth-sepolia', 'ETH_SEPOLIA']) {
+      const created = await call('POST', '/api/webhooks', { token: alice, body: { ...activity, network } });
+      expect(created.status).toBe(201);
+      expect(created.body.network).toBe('ethereum-sepolia');
+    }
   });
 
   it('refuses bad input with 400 bad_request saying why, and stores nothing', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DashboardError } from '../../../src/api/schemas.ts';
 import { ErrorBody } from '../../../src/api/schemas.ts';
 import { DASHBOARD_CODES, ERROR_BODY_CODES, errorCodes, FAUCET_CODES, type ErrorCode } from '../../../src/errors/codes.ts';
-import { CrucibleError, fail, overLimit } from '../../../src/errors/crucible-error.ts';
+import { CrucibleError, fail, overBurst, overLimit } from '../../../src/errors/crucible-error.ts';
 import { errorBody, errorBodyResponse } from '../../../src/errors/error-body.ts';
 import { faucetErrorBody } from '../../../src/errors/faucet-body.ts';
 import { toRpcFailure } from '../../../src/errors/json-rpc.ts';
@@ -66,6 +66,22 @@ describe('a refusal of a keyed call', () => {
     const { error } = (await response.json()) as { error: Record<string, unknown> };
     expect(error).not.toHaveProperty('limit');
     expect(error.message).toBe("Too many requests: over this app's rate of 330 compute units per second; retry after 3 s.");
+  });
+
+  it('past a burst: a 400 that names the limit, the cost and the burst, with no Retry-After', () => {
+    const tooLarge = overBurst({ kind: 'account-rate', computeUnitsPerSecond: 1000 }, 12_000, 10_000);
+    expect(toRpcFailure(tooLarge)).toMatchObject({
+      httpStatus: 400,
+      error: { code: -32600, data: { limit: 'account-rate', computeUnits: 12_000, burst: 10_000 } },
+    });
+    const response = errorBodyResponse(tooLarge, documentationUrl);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('retry-after')).toBeNull();
+    expect(errorBody(tooLarge, documentationUrl).error).toMatchObject({
+      code: 'bad_request',
+      status: 400,
+      message: expect.stringContaining("it costs 12000 compute units, more than the 10000 that the bucket this app's account shares among its apps holds"),
+    });
   });
 });
 

@@ -10,6 +10,7 @@ describe('FaucetError table (docs/website.md#faucet-error-codes, docs/website.md
       invalid_address: 400,
       missing_turnstile: 400,
       turnstile_failed: 403,
+      turnstile_unavailable: 503,
       insufficient_mainnet_balance: 403,
       insufficient_mainnet_activity: 403,
       max_balance_exceeded: 403,
@@ -43,6 +44,7 @@ describe('statusCodes the service answers', () => {
       | 'unsupported_faucet'
       | 'invalid_address'
       | 'turnstile_failed'
+      | 'turnstile_unavailable'
       | 'insufficient_mainnet_balance'
       | 'insufficient_mainnet_activity'
       | 'max_balance_exceeded'

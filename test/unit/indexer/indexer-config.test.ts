@@ -20,6 +20,7 @@ describe('readIndexerConfig', () => {
       blocksPerStep: 32,
       leaseMs: 30_000,
       rpcTimeoutMs: 10_000,
+      catchUpWaitMs: 60_000,
     });
   });
 
@@ -41,6 +42,7 @@ describe('readIndexerConfig', () => {
         INDEXER_REORG_WINDOW: '64',
         INDEXER_BLOCKS_PER_STEP: '8',
         INDEXER_LEASE_MS: '10000',
+        INDEXER_CATCH_UP_WAIT_MS: '0',
         NODE_UPSTREAM_TIMEOUT_MS: '4000',
       },
       networks,
@@ -56,6 +58,7 @@ describe('readIndexerConfig', () => {
       blocksPerStep: 8,
       leaseMs: 10_000,
       rpcTimeoutMs: 4000,
+      catchUpWaitMs: 0,
     });
   });
 
@@ -65,6 +68,7 @@ describe('readIndexerConfig', () => {
     [{ INDEXER_START_BLOCK_BASE_SEPOLIA: '-1' }, /INDEXER_START_BLOCK_BASE_SEPOLIA must be a whole number from 0/],
     [{ INDEXER_MAX_BLOCK_RANGE: '0' }, /INDEXER_MAX_BLOCK_RANGE must be a whole number from 1/],
     [{ INDEXER_LEASE_MS: 'soon' }, /INDEXER_LEASE_MS must be a whole number/],
+    [{ INDEXER_CATCH_UP_WAIT_MS: '-5' }, /INDEXER_CATCH_UP_WAIT_MS must be a whole number from 0/],
     [{ INDEXER_CONFIRMATIONS: '128' }, /INDEXER_REORG_WINDOW \(128\) must be larger than INDEXER_CONFIRMATIONS \(128\)/],
   ])('refuses %o naming the variable', (env, message) => {
     expect(() => readIndexerConfig(env, networks)).toThrow(message);

@@ -164,7 +164,13 @@ describe('the facts the page states beside the code', () => {
     const list = await loadTokenList(projectRoot, { siteOrigin: 'http://localhost:4321' });
     const plan = planPrices(list.entries, { worldNetwork: 'ethereum-sepolia', world: WORLD_PRICE_SOURCES, exchanges: new Set() });
     // Admission is the node gateway's (tested with it); an unknown symbol is answered before the database is read.
-    const api = { db: undefined as never, plan, localWorld: () => true, networks: new Set(['ethereum-sepolia']), staleAfterMs: 1 };
+    const api = {
+      db: undefined as never,
+      plan,
+      localWorld: () => true,
+      networkIdOf: (name: string) => (name === 'ethereum-sepolia' ? name : null),
+      staleAfterMs: 1,
+    };
     const historical = priceOperations.find((operation) => operation.operationId === 'getHistoricalTokenPrices')!;
     const statusFor = async (interval: PriceInterval, ms: number) => {
       const body = HistoricalBody.parse({ symbol: 'NOT-LISTED', startTime: 0, endTime: ms / 1000, interval });

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { getAddress, type Address } from 'viem';
+import { formatEther, getAddress, type Address } from 'viem';
 import { describe, expect, it } from 'vitest';
 import { rpcReferencePath } from '../../../scripts/rpc-docs.ts';
 import { exampleEndpoint, exampleKey, exampleNetwork, renderWorldDocs, worldDocsPath } from '../../../scripts/world-docs.ts';
@@ -8,6 +8,8 @@ import { isDemoKey } from '../../../src/apps/demo.ts';
 import { DEMO_WALLET } from '../../../src/chain/world/actors.ts';
 import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../../../src/chain/world/feed-heartbeat.ts';
 import { MULTICALL3_ADDRESS, WORLD_CONTRACTS } from '../../../src/chain/world/manifest.ts';
+import { WORLD_MARKETPLACE, worldMarket } from '../../../src/chain/world/market.ts';
+import { worldFloors, worldListings } from '../../../src/chain/world/market-state.ts';
 import { WORLD_FEEDS, WORLD_POOLS } from '../../../src/chain/world/price-layer.ts';
 import { rpcRegistry } from '../../../src/node/rpc/registry.ts';
 import { loadNetworks, splitFrontmatter } from '../../../src/site/read-content.ts';
@@ -132,6 +134,25 @@ describe('renderWorldDocs', () => {
     expect(page).toContain('| `forge` | ERC-20 | `0x000000000000000000000000000000000000bEEF` | A token \\| with \\*markup\\* |');
     expect(page).toContain(`\`${getAddress(wallet)}\``);
     expect(page).not.toContain('`multicall3`');
+    expect(page).not.toContain('CrucibleMarketplace');
+  });
+
+  it('lists the marketplace: its address, every listing with the state the history leaves it in, every sale, and the floors', () => {
+    expect(english).toContain(`## Marketplace\n\nEvery devnet also carries a marketplace, \`CrucibleMarketplace\` at \`${WORLD_MARKETPLACE.address}\``);
+    const rows = (heading: string) => english.split(heading)[1]!.split('\n\n')[0]!.split('\n').slice(2);
+    const listings = worldListings();
+    const listingRows = rows('| Listing | Seller | Token | Quantity | Unit price | State |');
+    expect(listingRows).toHaveLength(listings.length);
+    listings.forEach((listing, i) => {
+      expect(listingRows[i]).toMatch(new RegExp(`^\\| #${listing.id} \\| .* \\| \`${listing.collection}\` ${listing.tokenId} \\| ${listing.quantity} \\| `));
+      expect(listingRows[i]).toContain(ui.en.worldDocs.market.states[listing.state]);
+    });
+    expect(rows('| Listing | Buyer | Token | Quantity | Price | Fee | Royalty |')).toHaveLength(worldMarket().sales.length);
+    const { relics, materials } = worldFloors();
+    expect(english).toContain(
+      `is thus ${formatEther(relics!.unitPrice)} ETH (#${relics!.id}) for the relics and ${formatEther(materials!.unitPrice)} ETH (#${materials!.id})`,
+    );
+    expect(renderWorldDocs('ja')).toContain(`| ${ui.ja.worldDocs.market.states.unfillable} |`);
   });
 });
 

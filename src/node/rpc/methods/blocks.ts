@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineRpcMethod } from '../method.ts';
-import { BlockParam, HexQuantity } from '../schemas/primitives.ts';
+import { defineRpcMethod, type JsonValue } from '../method.ts';
+import { BlockParam, BlockTagOrNumber, Hash32, HexQuantity, titled } from '../schemas/primitives.ts';
 import { Block, Receipt } from '../schemas/results.ts';
 import { blockHashParam, blockNumberParam, fullTransactionsParam } from './params.ts';
 
@@ -12,6 +12,20 @@ const countResult = (what: string) => ({
   description: `The number of ${what} as a hex quantity, or null for an unknown block.`,
   schema: HexQuantity.nullable(),
 });
+
+const receiptsBlockPhrase = 'must be {"blockNumber": "0x…" or a tag} or {"blockHash": "0x…"}';
+
+/** crucible_getTransactionReceipts' one param: the block, by number (or tag) or by hash. */
+const ReceiptsBlock = titled(
+  z
+    .strictObject(
+      { blockNumber: BlockTagOrNumber.optional(), blockHash: Hash32.optional() },
+      { error: (issue) => (issue.code === 'unrecognized_keys' ? `has no field ${issue.keys.join(', ')}: only blockNumber or blockHash` : receiptsBlockPhrase) },
+    )
+    .refine((block) => (block.blockNumber === undefined) !== (block.blockHash === undefined), { error: 'must name exactly one of blockNumber and blockHash' })
+    .describe('{"blockNumber"}: a hex block number or a tag; or {"blockHash"}: a 32-byte block hash.'),
+  'block by number or hash',
+);
 
 export const blockMethods = [
   defineRpcMethod({
@@ -84,5 +98,28 @@ export const blockMethods = [
     result: { name: 'receipts', description: 'The receipts, or null.', schema: z.array(Receipt).nullable() },
     computeUnits: 500,
     cache: { kind: 'when-final', blockParam: 0 },
+  }),
+  defineRpcMethod({
+    name: 'crucible_getTransactionReceipts',
+    summary: 'Returns the receipts of every transaction in a block, as { receipts }.',
+    description:
+      "The incumbent's form of eth_getBlockReceipts, which answers it: every receipt of the block in transaction order, as the node gives them (hex quantities, lowercase contractAddress), or receipts null when the block is unknown. alchemy-sdk's core.getTransactionReceipts and core.findContractDeployer call it. Also callable as alchemy_getTransactionReceipts.",
+    category: 'Blocks',
+    params: [{ name: 'block', required: true, schema: ReceiptsBlock, description: 'The block: {"blockNumber": "0x…"} (a tag too) or {"blockHash": "0x…"}.' }],
+    result: {
+      name: 'receipts',
+      description: '{ receipts: [...] }, receipts null for an unknown block.',
+      schema: z.object({ receipts: z.array(Receipt).nullable() }),
+    },
+    computeUnits: 250,
+    cache: { kind: 'when-final', blockParam: 0 },
+    upstreamAs: {
+      method: 'eth_getBlockReceipts',
+      params: ([block]) => {
+        const { blockNumber, blockHash } = block as { blockNumber?: string; blockHash?: string };
+        return [blockNumber ?? blockHash];
+      },
+      answer: (receipts) => ({ receipts: (receipts ?? null) as JsonValue }),
+    },
   }),
 ];

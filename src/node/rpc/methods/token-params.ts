@@ -2,7 +2,7 @@ import type { Address } from 'viem';
 import { z } from 'zod';
 import { decodePageKey } from './token-page-key.ts';
 
-// The params of crucible_getTokenBalances and crucible_getTokenMetadata (docs/token-data.md#parameters), one source
+// The params of crucible_getTokenBalances, crucible_getTokenMetadata and crucible_getTokenAllowance (docs/token-data.md#parameters), one source
 // for the method registry (a schema per param) and for the core, which parses them again when it is
 // called directly. Every message reads after the parameter's name: `[2] options.maxCount must be …`.
 
@@ -121,4 +121,27 @@ const metadataParamNames = ['contractAddress'] as const;
 export function parseTokenMetadataParams(params: readonly unknown[]): Address {
   checkCount(params, 'crucible_getTokenMetadata', metadataParamNames, 1);
   return parseParam(TokenContract, params[0], 0, metadataParamNames);
+}
+
+const allowancePhrase = 'must be an object {"contract", "owner", "spender"}, each a 20-byte address';
+
+/** [0] of crucible_getTokenAllowance: whose allowance, on which token. */
+export const TokenAllowanceQuery = z
+  .strictObject(
+    {
+      contract: addressSchema().describe('The ERC-20 contract.'),
+      owner: addressSchema().describe('The holder whose tokens may be spent.'),
+      spender: addressSchema().describe('The address allowed to spend them.'),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `has no field ${issue.keys.join(', ')}: only contract, owner and spender` : allowancePhrase) },
+  )
+  .describe('{"contract", "owner", "spender"}: the token and the two addresses.');
+export type TokenAllowanceQuery = z.output<typeof TokenAllowanceQuery>;
+
+const allowanceParamNames = ['query'] as const;
+
+/** Parses `({ contract, owner, spender })`; addresses lower-cased. Throws TokenParamsError. */
+export function parseTokenAllowanceParams(params: readonly unknown[]): TokenAllowanceQuery {
+  checkCount(params, 'crucible_getTokenAllowance', allowanceParamNames, 1);
+  return parseParam(TokenAllowanceQuery, params[0], 0, allowanceParamNames);
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from './token-params.ts';
+import { TokenAllowanceQuery, TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from './token-params.ts';
 import { defineRpcMethod } from '../method.ts';
 import { Address, titled } from '../schemas/primitives.ts';
 
@@ -69,6 +69,17 @@ export const vendorMethods = [
     params: [{ name: 'contractAddress', required: true, schema: titled(TokenContract, 'address'), description: 'The token contract.' }],
     result: { name: 'metadata', description: '{ name, symbol, decimals, logo }, each null when unknown.', schema: TokenMetadata },
     computeUnits: 16,
+    served: true,
+  }),
+  defineRpcMethod({
+    name: 'crucible_getTokenAllowance',
+    summary: 'Returns how many of an owner’s tokens a spender may spend, as a decimal string.',
+    description:
+      "The ERC-20 allowance(owner, spender) of the contract, read at the head in one eth_call and answered in decimal. A contract that reverts answers the node's error; one that answers no uint256 (no code at the address, another kind of contract) answers -32000 saying so. Also callable as alchemy_getTokenAllowance.",
+    category: 'Token data',
+    params: [{ name: 'query', required: true, schema: titled(TokenAllowanceQuery, 'allowance query'), description: '{"contract", "owner", "spender"}.' }],
+    result: { name: 'allowance', description: 'The allowance in the token’s base units, as a decimal string.', schema: z.string().regex(/^\d+$/) },
+    computeUnits: 26,
     served: true,
   }),
 ];

@@ -28,6 +28,7 @@ describe('cache policies in the registry', () => {
       'eth_call',
       'eth_getBlockByNumber',
       'eth_getBlockReceipts',
+      'crucible_getTransactionReceipts',
     ]) {
       const { cache, params } = method(name);
       if (cache.kind !== 'when-final') throw new Error(`${name} is not when-final`);
@@ -51,6 +52,18 @@ describe('mayCacheAnswer', () => {
     expect(mayCacheAnswer(transaction, [hash], { hash, blockHash: null, blockNumber: null }, finality)).toBe(false);
     expect(mayCacheAnswer(transaction, [hash], { hash, blockHash: hash, blockNumber: '0x1' }, finality)).toBe(true);
     expect(mayCacheAnswer(method('eth_getBlockByHash'), [hash, false], { hash, number: '0x1' }, finality)).toBe(true);
+  });
+
+  it("judges crucible_getTransactionReceipts on eth_getBlockReceipts' result: an unknown block (null) is not kept", () => {
+    const receipts = method('crucible_getTransactionReceipts');
+    expect(mayCacheAnswer(receipts, [{ blockHash: hash }], [], finality)).toBe(true);
+    expect(mayCacheAnswer(receipts, [{ blockHash: hash }], null, finality)).toBe(false);
+    expect(mayCacheAnswer(receipts, [{ blockNumber: '0x3a8' }], [], finality)).toBe(true);
+    expect(mayCacheAnswer(receipts, [{ blockNumber: '0x3a9' }], [], finality)).toBe(false);
+    expect(mayCacheAnswer(receipts, [{ blockNumber: 'latest' }], [], finality)).toBe(false);
+    expect(receipts.upstreamAs?.params([{ blockHash: hash }])).toEqual([hash]);
+    expect(receipts.upstreamAs?.params([{ blockNumber: '0x5' }])).toEqual(['0x5']);
+    expect(receipts.upstreamAs?.answer(null)).toEqual({ receipts: null });
   });
 
   it('keeps answers at a block at least the finality depth below the head', () => {

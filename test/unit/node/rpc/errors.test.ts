@@ -16,6 +16,7 @@ describe('the gateway error table (docs/errors.md#json-rpc-errors)', () => {
       network_not_allowed: [-32600, 403],
       origin_not_allowed: [-32600, 403],
       rate_limited: [429, 429],
+      cost_exceeds_burst: [-32600, 400],
       body_too_large: [-32600, 413],
       no_healthy_upstream: [-32603, 503],
       index_unavailable: [-32603, 503],

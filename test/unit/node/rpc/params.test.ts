@@ -51,6 +51,8 @@ const examples: Record<string, unknown[]> = {
   eth_unsubscribe: ['0x9cef478923ff08bf67fde6c64013158d'],
   crucible_getTokenBalances: [address, [address], null],
   crucible_getTokenMetadata: [address],
+  crucible_getTokenAllowance: [{ contract: address, owner: address, spender: address }],
+  crucible_getTransactionReceipts: [{ blockNumber: '0x5' }],
   debug_traceTransaction: [hash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: false, timeout: '10s' } }],
   debug_traceCall: [{ from: address, to: address, data: '0x' }, 'latest', { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
   debug_traceBlockByNumber: ['0x100', { tracer: 'callTracer' }],
@@ -171,6 +173,25 @@ describe('each param kind: good and bad values, with a message naming the param'
     for (const block of ['0x0123', '0x10000000000000000', `0x${'1'.repeat(63)}`])
       expect(refused('eth_getBlockReceipts', [block])).toMatch(/^invalid params: \[0\] block must be /);
     expect(refused('eth_getBlockByNumber', [hash])).toBe(`invalid params: [0] blockTag ${blockTagMessage}`);
+  });
+
+  it('crucible_getTransactionReceipts names one block, by number (or tag) or by hash', () => {
+    for (const block of [{ blockNumber: '0x5' }, { blockNumber: 'latest' }, { blockHash: hash }]) accepted('crucible_getTransactionReceipts', [block]);
+    expect(refused('crucible_getTransactionReceipts', [{}])).toBe('invalid params: [0] block must name exactly one of blockNumber and blockHash');
+    expect(refused('crucible_getTransactionReceipts', [{ blockNumber: '0x5', blockHash: hash }])).toBe(
+      'invalid params: [0] block must name exactly one of blockNumber and blockHash',
+    );
+    expect(refused('crucible_getTransactionReceipts', [{ blockNumber: '0x5', number: 5 }])).toBe(
+      'invalid params: [0] block has no field number: only blockNumber or blockHash',
+    );
+    expect(refused('crucible_getTransactionReceipts', ['0x5'])).toMatch(/^invalid params: \[0\] block must be \{"blockNumber"/);
+  });
+
+  it('crucible_getTokenAllowance takes one object of three addresses', () => {
+    expect(refused('crucible_getTokenAllowance', [{ contract: address, owner: address }])).toMatch(/^invalid params: \[0\] query\.spender /);
+    expect(refused('crucible_getTokenAllowance', [{ contract: address, owner: address, spender: '0x12' }])).toBe(
+      'invalid params: [0] query.spender must be a 20-byte address: "0x" and 40 hex digits',
+    );
   });
 
   it('booleans are booleans, not strings or numbers', () => {

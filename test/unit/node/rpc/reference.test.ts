@@ -68,7 +68,12 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
     ).toEqual([
       ['crucible_getTokenBalances', ['alchemy_getTokenBalances']],
       ['crucible_getTokenMetadata', ['alchemy_getTokenMetadata']],
+      ['crucible_getTokenAllowance', ['alchemy_getTokenAllowance']],
     ]);
+    const receipts = rpcMethodReference()
+      .categories.find((category) => category.name === 'Blocks')
+      ?.methods.find((method) => method.name === 'crucible_getTransactionReceipts');
+    expect(receipts?.aliases).toEqual(['alchemy_getTransactionReceipts']);
   });
 });
 

@@ -56,6 +56,8 @@ describe('the method registry (docs/json-rpc.md#method-registry)', () => {
       'rpc.discover',
       'crucible_getTokenBalances',
       'crucible_getTokenMetadata',
+      'crucible_getTokenAllowance',
+      'crucible_getTransactionReceipts',
       'debug_traceTransaction',
       'debug_traceCall',
       'debug_traceBlockByNumber',

@@ -25,6 +25,15 @@ describe('withRequestIds', () => {
     ]);
   });
 
+  it('a request costing more than its bucket holds gets its own id too: the refusal names the limit in data', () => {
+    const tooLarge = {
+      jsonrpc: '2.0' as const,
+      id: null,
+      error: rpcFailure('cost_exceeds_burst', { limit: { kind: 'app-rate', computeUnitsPerSecond: 1 }, computeUnits: 75, burst: 10 }).error,
+    };
+    expect(withRequestIds(call(4), tooLarge)).toEqual({ ...tooLarge, id: 4 });
+  });
+
   it('leaves everything else as the gateway answered it', () => {
     const parse = { jsonrpc: '2.0' as const, id: null, error: rpcFailure('parse_error').error };
     expect(withRequestIds('{"jsonrpc": ', parse)).toBe(parse);
