@@ -217,6 +217,9 @@ export interface BroadcastTransactionRow {
   broadcast_at: number;
   /** When the watcher looks at it next. */
   next_check_at: number;
+  /** Its signer and nonce (decimal), read from `raw` when the watcher first looks at it. */
+  sender: string | null;
+  nonce: string | null;
   /** Where it was mined; null while pending or once dropped. */
   block_number: number | null;
   block_hash: string | null;

@@ -48,6 +48,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('status', 'text', (column) => column.notNull().check(sql`status in ('pending', 'mined', 'dropped')`))
     .addColumn('broadcast_at', 'bigint', (column) => column.notNull())
     .addColumn('next_check_at', 'bigint', (column) => column.notNull())
+    .addColumn('sender', 'text')
+    .addColumn('nonce', 'text')
     .addColumn('block_number', 'bigint')
     .addColumn('block_hash', 'text')
     .addColumn('settled_at', 'bigint')
