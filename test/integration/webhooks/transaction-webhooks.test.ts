@@ -66,12 +66,11 @@ describe.each(databaseEngines())('transaction webhooks through the server on $na
       },
     });
     const alchemy = new Alchemy({ url: `${server.origin}/api/notify`, authToken: account.token, network: Network.ETH_SEPOLIA, maxRetries: 1 });
-    for (const type of [WebhookType.MINED_TRANSACTION, WebhookType.DROPPED_TRANSACTION] as const) {
-      const hook = await alchemy.notify.createWebhook(receiver.url, type, { appId: account.app.id });
-      receiver.keys.set(hook.id, hook.signingKey);
-      if (type === WebhookType.MINED_TRANSACTION) mined = hook.id;
-      else dropped = hook.id;
-    }
+    const minedHook = await alchemy.notify.createWebhook(receiver.url, WebhookType.MINED_TRANSACTION, { appId: account.app.id });
+    const droppedHook = await alchemy.notify.createWebhook(receiver.url, WebhookType.DROPPED_TRANSACTION, { appId: account.app.id });
+    for (const hook of [minedHook, droppedHook]) receiver.keys.set(hook.id, hook.signingKey);
+    mined = minedHook.id;
+    dropped = droppedHook.id;
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
