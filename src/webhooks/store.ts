@@ -128,7 +128,7 @@ export interface WebhookStoreOptions {
 }
 
 /** The addresses an ADDRESS_ACTIVITY webhook may list unless WEBHOOK_MAX_ADDRESSES says otherwise. */
-export const DEFAULT_MAX_ADDRESSES = 100_000;
+const DEFAULT_MAX_ADDRESSES = 100_000;
 
 const PAUSED_BY_OWNER = 'paused by its owner';
 

@@ -439,7 +439,7 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   appId: 'appId',
 };
 
-export function storeRefusal(error: WebhookInputError): Refusal {
+function storeRefusal(error: WebhookInputError): Refusal {
   return { problem: `The ${FIELD_WORDS[error.field] ?? error.field} ${error.reason}.`, field: error.field };
 }
 
