@@ -2,6 +2,8 @@ import { rm } from 'node:fs/promises';
 import { Alchemy, Network, WebhookType, type AddressActivityWebhook } from 'alchemy-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/open.ts';
+import { siteOpenApiDocument } from '../../../src/runtime/site-api.ts';
+import { createResponseValidator } from '../../support/openapi-validator.ts';
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 import { startBuiltSite, type BuiltSite } from '../../support/site.ts';
@@ -179,6 +181,68 @@ describe.each(databaseEngines())('alchemy-sdk notify against the server on $name
       /^400: .*apply to NFT_METADATA_UPDATE webhooks only/,
     );
     for (const webhook of [hook, metadata]) await alchemy.notify.deleteWebhook(webhook);
+  });
+
+  it('answers every operation as /openapi.json describes it, successes with 200', async () => {
+    const validator = createResponseValidator(siteOpenApiDocument({ origin: server.origin, networks: [{ id: 'ethereum-sepolia' }] }));
+    const call = async (method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server.origin}${path}`, {
+        method,
+        headers: { 'x-alchemy-token': account.token, ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const answer = (await response.json()) as Record<string, unknown>;
+      expect(validator.check(method, new URL(path, server.origin).pathname, response.status, response.headers.get('content-type'), answer).errors).toEqual([]);
+      return { status: response.status, body: answer };
+    };
+    const created = await call('POST', '/api/notify/create-webhook', {
+      network: 'ETH_SEPOLIA',
+      webhook_type: 'ADDRESS_ACTIVITY',
+      webhook_url: HOOK_URL,
+      addresses: [address(1)],
+    });
+    expect(created.status).toBe(200);
+    const id = (created.body.data as { id: string }).id;
+    const nft = await call('POST', '/api/notify/create-webhook', {
+      network: 'eth-sepolia',
+      webhook_type: 'NFT_ACTIVITY',
+      webhook_url: HOOK_URL,
+      nft_filters: [{ contract_address: NFT }],
+    });
+    const nftId = (nft.body.data as { id: string }).id;
+    const answers = [
+      await call('GET', '/api/notify/team-webhooks'),
+      await call('PUT', '/api/notify/update-webhook', { webhook_id: id, is_active: false }),
+      await call('PATCH', '/api/notify/update-webhook-addresses', { webhook_id: id, addresses_to_add: [address(2)], addresses_to_remove: [] }),
+      await call('PUT', '/api/notify/update-webhook-addresses', { webhook_id: id, addresses: [address(3)] }),
+      await call('GET', `/api/notify/webhook-addresses?webhook_id=${id}&limit=1`),
+      await call('PATCH', '/api/notify/update-webhook-nft-filters', {
+        webhook_id: nftId,
+        nft_filters_to_add: [{ contract_address: NFT, token_id: '5' }],
+        nft_filters_to_remove: [],
+      }),
+      await call('GET', `/api/notify/webhook-nft-filters?webhook_id=${nftId}`),
+      await call('DELETE', `/api/notify/delete-webhook?webhook_id=${nftId}`),
+      await call('DELETE', `/api/notify/delete-webhook?webhook_id=${id}`),
+    ];
+    expect(answers.map((answer) => answer.status)).toEqual(answers.map(() => 200));
+    const refused = [
+      await call('POST', '/api/notify/create-webhook', {
+        network: 'ETH_SEPOLIA',
+        webhook_type: 'GRAPHQL',
+        webhook_url: HOOK_URL,
+        graphql_query: { query: '{ block { hash } }' },
+      }),
+      await call('POST', '/api/notify/create-webhook', { network: 'ETH_SEPOLIA', webhook_type: 'ADDRESS_ACTIVITY', webhook_url: HOOK_URL, extra: 1 }),
+      await call('GET', `/api/notify/dashboard-webhook-graphql-query?webhook_id=${id}`),
+      await call('GET', '/api/notify/webhook-addresses'),
+    ];
+    expect(refused.map((answer) => [answer.status, (answer.body.error as { field?: string }).field])).toEqual([
+      [400, 'webhook_type'],
+      [400, 'extra'],
+      [404, undefined],
+      [400, 'webhook_id'],
+    ]);
   });
 
   it('refuses a missing or wrong auth token with 401, app keys included', async () => {
