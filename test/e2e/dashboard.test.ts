@@ -313,7 +313,9 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
       false,
     ]);
     await form.getByLabel(strings.webhooks.url).fill(`${receiver.url}/addresses`);
-    await form.getByLabel(strings.webhooks.addresses).fill('0x4c7E7865D1a8F526DA67ccC11eE9960C30e7a1Ae\n0x2f6e3Bc2a1B41d2A6F3a0b8c1f4e5D9a7C3b1e20');
+    await form
+      .getByLabel(strings.webhooks.addresses, { exact: true })
+      .fill('0x4c7E7865D1a8F526DA67ccC11eE9960C30e7a1Ae\n0x2f6e3Bc2a1B41d2A6F3a0b8c1f4e5D9a7C3b1e20');
     await form.getByRole('button', { name: strings.webhooks.create }).click();
     const cards = page.locator('[data-webhook]');
     await expect.poll(() => cards.count()).toBe(2);
@@ -322,7 +324,7 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
 
     await form.getByLabel(strings.webhooks.type).selectOption('MINED_TRANSACTION');
     expect([await field('addresses').isVisible(), await field('appId').isVisible()]).toEqual([false, true]);
-    expect(await form.getByLabel(strings.webhooks.app).inputValue()).toBe(appId);
+    expect(await form.getByLabel(strings.webhooks.app, { exact: true }).inputValue()).toBe(appId);
     await form.getByLabel(strings.webhooks.url).fill(`${receiver.url}/mined`);
     await form.getByRole('button', { name: strings.webhooks.create }).click();
     await expect.poll(() => cards.count()).toBe(3);
