@@ -215,7 +215,7 @@ async function timeMatching(network: string, listed: string[][]): Promise<number
   for (let index = -1; index < shape.matchingBlocks; index++) {
     const block = 1_000_001 + index;
     const hash = `0x${block.toString(16).padStart(64, '0')}` as Hex;
-    const transfers: Transfer[] = recipients(listed, index).map((to, logIndex) => ({
+    const transfers: Transfer[] = recipients(listed, index + 1).map((to, logIndex) => ({
       blockNumber: block,
       blockHash: hash,
       blockTimestamp: 1_700_000_000,
