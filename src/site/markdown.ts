@@ -34,7 +34,7 @@ const processor = satteri({ features: { gfm: true, smartPunctuation: true }, has
 export const markdownOptions = {
   processor,
   syntaxHighlight: { type: 'shiki', excludeLangs: ['math'] },
-  shikiConfig: { themes: { light: 'github-light', dark: 'github-dark' }, transformers: [codeTitleTransformer] },
+  shikiConfig: { themes: { light: 'github-light-default', dark: 'github-dark-default' }, transformers: [codeTitleTransformer] },
 } satisfies SatteriMarkdownProcessorOptions & { processor: typeof processor };
 
 /** A rendered page body: HTML for Markdown, a component (taking the MDX components) for MDX. */

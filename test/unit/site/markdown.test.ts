@@ -23,7 +23,7 @@ describe('renderPageBody', () => {
     const body = await renderPageBody(await page('a.md', '## Set up the node\'s key\n\n```ts title="key.ts"\nconst key = 1;\n```\n'));
     expect(body.Content).toBeUndefined();
     expect(body.html).toContain('<h2 id="set-up-the-nodes-key">Set up the node’s key</h2>');
-    expect(body.html).toMatch(/<pre class="astro-code astro-code-themes github-light github-dark"[^>]*data-title="key\.ts"/);
+    expect(body.html).toMatch(/<pre class="astro-code astro-code-themes github-light-default github-dark-default"[^>]*data-title="key\.ts"/);
     expect(body.headings).toEqual([{ depth: 2, slug: 'set-up-the-nodes-key', text: 'Set up the node’s key' }]);
   });
 
