@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,6 +22,8 @@ import type { SideResult, SideSample } from './indexer/side.ts';
 // writes the `## Transfer indexer: backfill` section of BENCHMARKS.md; --quick (20,000 transfers,
 // 100 holders, 10 tokens, one round, SQLite only) does not. --cpu-prof <dir> profiles each indexer
 // side (node --cpu-prof) and prints its self time by area of code over the backfill; nothing is written.
+// --baseline <git ref> adds the indexer of that revision on each engine, side by side (its bench/indexer/side.ts,
+// from `git archive`, over this checkout's node_modules): what the changes since it cost or bought.
 
 const { values: args } = parseArgs({
   options: {
@@ -35,6 +37,7 @@ const { values: args } = parseArgs({
     'no-wait': { type: 'boolean' },
     'no-write': { type: 'boolean' },
     'cpu-prof': { type: 'string' },
+    baseline: { type: 'string' },
   },
 });
 const quick = args.quick ?? false;
@@ -53,7 +56,8 @@ const TARGET_RATIO = 0.5;
 const QUIET_LOAD = 1.5;
 const FLAT_GROWTH = 1.1;
 
-type SideName = 'bare' | 'sqlite' | 'postgres';
+type SideName = 'bare' | 'sqlite' | 'postgres' | 'sqlite-baseline' | 'postgres-baseline';
+const baselineRef = args.baseline ?? null;
 interface Run extends SideResult {
   side: SideName;
   round: number;
@@ -80,8 +84,10 @@ try {
     `filled in ${fill.fillSeconds.toFixed(1)} s (${Math.round(shape.transfers / fill.fillSeconds)} transfers/s; solc ${fill.compileSeconds.toFixed(1)} s before it): ${fill.transactions} transactions, head ${fill.head}`,
   );
   if (withPostgres) postgres = await startPostgres();
+  const baselineDir = baselineRef ? await extractBaseline(baselineRef) : null;
 
-  const sides: SideName[] = withPostgres ? ['bare', 'sqlite', 'postgres'] : ['bare', 'sqlite'];
+  const engines: SideName[] = withPostgres ? ['sqlite', 'postgres'] : ['sqlite'];
+  const sides: SideName[] = ['bare', ...engines, ...(baselineDir ? engines.map((engine) => `${engine}-baseline` as SideName) : [])];
   loadBefore = args['no-wait'] ? await loadAverage() : await waitForQuietMachine(log, QUIET_LOAD, 60);
   log(`1-minute load ${loadBefore.toFixed(2)}: ${rounds} rounds of ${sides.join(', ')}`);
   for (let round = 0; round < rounds; round++) {
@@ -89,10 +95,15 @@ try {
     for (let k = 0; k < sides.length; k++) {
       const side = sides[(round + k) % sides.length]!;
       const target =
-        side === 'bare' ? [] : side === 'sqlite' ? ['--sqlite', join(scratch, `round-${round}.sqlite`)] : ['--postgres', await postgres!.createDatabase()];
+        side === 'bare'
+          ? []
+          : side.startsWith('sqlite')
+            ? ['--sqlite', join(scratch, `round-${round}-${side}.sqlite`)]
+            : ['--postgres', await postgres!.createDatabase()];
       const anvilCpu0 = await cpuMsOf(anvil.pid);
       const profileDir = args['cpu-prof'] && side !== 'bare' ? join(args['cpu-prof'], `round-${round + 1}-${side}`) : null;
-      const result = await runSide(side === 'bare' ? 'bare' : 'indexer', target, profileDir);
+      const root = side.endsWith('-baseline') ? baselineDir! : resolve(import.meta.dirname, '..');
+      const result = await runSide(side === 'bare' ? 'bare' : 'indexer', target, profileDir, root);
       const run: Run = { ...result, side, round, anvilCpuMs: (await cpuMsOf(anvil.pid)).total - anvilCpu0.total, profileDir };
       runs.push(run);
       log(
@@ -112,12 +123,24 @@ try {
   await rm(scratch, { recursive: true, force: true });
 }
 
-function runSide(side: 'bare' | 'indexer', extra: string[], profileDir: string | null): Promise<SideResult> {
+/** The tree of `ref` in a folder of the scratch, with this checkout's node_modules. */
+async function extractBaseline(ref: string): Promise<string> {
+  const root = resolve(import.meta.dirname, '..');
+  const dir = join(scratch, 'baseline');
+  await mkdir(dir);
+  const archive = execFileSync('git', ['-C', root, 'archive', '--format=tar', ref], { maxBuffer: 1024 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  await symlink(join(root, 'node_modules'), join(dir, 'node_modules'));
+  log(`baseline: ${ref} (${execFileSync('git', ['-C', root, 'rev-parse', '--short', ref], { encoding: 'utf8' }).trim()}) in ${dir}`);
+  return dir;
+}
+
+function runSide(side: 'bare' | 'indexer', extra: string[], profileDir: string | null, root: string): Promise<SideResult> {
   const child = spawn(
     process.execPath,
     [
       ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      join(import.meta.dirname, 'indexer/side.ts'),
+      join(root, 'bench/indexer/side.ts'),
       '--side',
       side,
       '--rpc',
@@ -147,6 +170,11 @@ function mib(bytes: number): string {
 }
 
 const rate = (run: Run) => run.items / run.seconds;
+/** Where the indexer runs began recording internal transfers: the first block anvil would trace. */
+function tracedFromText(): string {
+  const blocks = [...new Set(runs.filter((run) => run.internalFromBlock != null).map((run) => run.internalFromBlock))];
+  return blocks.length ? `block ${blocks.join(' or ')} (of ${fill!.head})` : 'none';
+}
 const of = (side: SideName) => runs.filter((run) => run.side === side);
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const sideNames = [...new Set(runs.map((run) => run.side))];
@@ -166,6 +194,8 @@ const label: Record<SideName, string> = {
   bare: 'bare eth_getLogs loop (logs/s)',
   sqlite: 'indexer on SQLite (transfers/s)',
   postgres: 'indexer on PostgreSQL (transfers/s)',
+  'sqlite-baseline': `indexer at ${baselineRef} on SQLite (transfers/s)`,
+  'postgres-baseline': `indexer at ${baselineRef} on PostgreSQL (transfers/s)`,
 };
 const table = [
   `| side | ${Array.from({ length: rounds }, (_, r) => `round ${r + 1}`).join(' | ')} | mean | indexer / bare | peak RSS (MiB) | CPU per 1,000 (ms): side / anvil |`,
@@ -204,13 +234,21 @@ for (const run of runs.filter((run) => run.profileDir)) {
   for (const area of summary.byArea) console.log(`  ${(100 * area.share).toFixed(1).padStart(5)}%  ${area.ms.toFixed(0).padStart(6)} ms  ${area.name}`);
 }
 
-const ratios = sideNames.filter((side) => side !== 'bare').map((side) => ({ side, ratio: mean(of(side).map(rate)) / bareRate }));
+const ratios = sideNames.filter((side) => side !== 'bare' && !side.endsWith('-baseline')).map((side) => ({ side, ratio: mean(of(side).map(rate)) / bareRate }));
+/** Each engine's indexer against the baseline's on the same engine: what the changes since the baseline cost (below 1) or bought. */
+const againstBaseline = ratios
+  .filter((entry) => of(`${entry.side}-baseline` as SideName).length > 0)
+  .map((entry) => ({ side: entry.side, ratio: mean(of(entry.side).map(rate)) / mean(of(`${entry.side}-baseline` as SideName).map(rate)) }));
+const baselineText = againstBaseline.length
+  ? `Against the indexer at ${baselineRef}, in the same rounds: ${againstBaseline.map((entry) => `${entry.side} ${entry.ratio.toFixed(2)}× its rate`).join(', ')}.`
+  : '';
+if (baselineText) console.log(baselineText);
 const missed = ratios.filter((entry) => entry.ratio < TARGET_RATIO);
 // Memory is called flat when no indexer run's RSS rose in the second half of the transfers past FLAT_GROWTH times its first half's
 // peak: a process whose memory grew with the transfers would keep rising. The heap saws with the collector; RSS holds its peak.
 const growth = Math.max(
   ...runs
-    .filter((run) => run.side !== 'bare')
+    .filter((run) => run.side !== 'bare' && !run.side.endsWith('-baseline'))
     .map((run) => {
       const rss = peaks(run, (sample) => sample.rss);
       return rss.second / rss.first;
@@ -225,10 +263,10 @@ if (!quick && !args['no-write'] && !args['cpu-prof']) {
     '',
     `The transfer indexer (\`createTransferIndexer\`, src/indexer/) backfilling a filled anvil from block 0 to its head, against the rate at which the same anvil hands the same logs to a bare \`eth_getLogs\` loop: the limit.`,
     '',
-    `- Command: \`npm run bench:indexer\` (${rounds} rounds, each side in a process of its own, the first side rotating per round).`,
+    `- Command: \`npm run bench:indexer${baselineRef ? ` -- --baseline ${baselineRef}` : ''}\` (${rounds} rounds, each side in a process of its own, the first side rotating per round).`,
     `- Chain: a fresh anvil (\`--no-mining\`, each block mined by the fill) filled with ${shape.transfers.toLocaleString('en')} ERC-20 Transfer logs across ${shape.holders.toLocaleString('en')} holders and ${shape.tokens} tokens (bench/indexer/fill.ts): ${shape.tokens} \`WorldToken\`s from the committed artifact minted to holder 0, which funds every other holder with every token (${(shape.tokens * (shape.holders - 1)).toLocaleString('en')} transfers), then random transfers between holders, each holder an address with code set by \`anvil_setCode\` that sends when a batching contract (bench/indexer/BenchTransfers.sol, compiled with solc in the run) asks; ${shape.perBlock} transfers a block, head at block ${fill!.head}. The fill took ${fill!.fillSeconds.toFixed(1)} s (${Math.round(shape.transfers / fill!.fillSeconds).toLocaleString('en')} transfers/s, ${fill!.transactions.toLocaleString('en')} transactions), after ${fill!.compileSeconds.toFixed(1)} s of solc.`,
     `- Bare side: one \`eth_getLogs\` at a time with the indexer's topic filter (its six followed events, no address), over blocks 0..${fill!.head} in the ranges the indexer's range rule picks (src/indexer/range-size.ts: 100 blocks first, doubled under half of the 10,000-log cap, halved above it, at most 2,000): ${rangeSizes} blocks; each answer fetched and parsed as JSON, logs counted.`,
-    `- Indexer side: \`createTransferIndexer\` with the defaults \`npm start\` runs (ranges as above up to the reorg window, the last 128 blocks one by one, 32 a step, confirmations 0) on a fresh SQLite file${withPostgres ? ' and on a fresh PostgreSQL 15 database (test/support/postgres.ts: fsync off)' : ''}, from start() until its checkpoint is the head; every transfer counted against the rows stored. Memory is the process's own (\`process.memoryUsage()\` every 500 ms, peak RSS from \`process.resourceUsage()\`).`,
+    `- Indexer side: \`createTransferIndexer\` with the defaults \`npm start\` runs (ranges as above up to the reorg window, the last 128 blocks one by one, 32 a step, confirmations 0) on a fresh SQLite file${withPostgres ? ' and on a fresh PostgreSQL 15 database (test/support/postgres.ts: fsync off)' : ''}, from start() until its checkpoint is the head; every transfer counted against the rows stored. The indexer records native transfers too: every header of each range is read, and each block with a transaction is traced (\`debug_traceBlockByHash\` with \`callTracer\`; here one transaction a block, whose trace holds ${shape.perBlock * 2} calls); the chain moves no ether, so each block gives one external transfer of zero. Anvil keeps the state of its recent blocks only: it refused to trace blocks before ${tracedFromText()}, whose external transfers came from \`eth_getBlockByHash\` and \`eth_getBlockReceipts\` instead (two calls a block where a trace is one).${baselineRef ? ` Baseline sides: the same, with the indexer of \`${baselineRef}\` (its bench/indexer/side.ts from \`git archive\`, over this checkout's node_modules).` : ''} Memory is the process's own (\`process.memoryUsage()\` every 500 ms, peak RSS from \`process.resourceUsage()\`).`,
     `- Machine: ${cpus().length} CPUs (\`nproc\`), ${await cpuModel()}, Node ${process.version}; the side, anvil${withPostgres ? ' and PostgreSQL' : ''} share the machine`,
     `- 1-minute load average: ${loadBefore.toFixed(2)} when measuring started${args['no-wait'] ? ' (not waited for: --no-wait)' : ''}, ${loadAfter.toFixed(2)} at the end`,
     `- Date: ${new Date().toISOString().slice(0, 10)}`,
@@ -241,7 +279,7 @@ if (!quick && !args['no-write'] && !args['cpu-prof']) {
       missed.length === 0
         ? `Met in this run (${ratios.map((entry) => `${entry.side} ${entry.ratio.toFixed(2)}`).join(', ')}).`
         : `**Missed** in this run: ${missed.map((entry) => `${entry.side} reaches ${entry.ratio.toFixed(2)} of the bare loop`).join('; ')}.`
-    } ${memoryVerdict}`,
+    } ${memoryVerdict}${baselineText ? ` ${baselineText}` : ''}`,
     '',
   ].join('\n');
   await writeBenchmarksSection('Transfer indexer: backfill', section);

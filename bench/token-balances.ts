@@ -88,7 +88,8 @@ try {
   const [viaGateway, direct] = [client(gatewayUrl), client(anvil.rpcUrl)];
   const chain = viemTokenChain(client(anvil.rpcUrl));
   // Not asked: the list names the contracts.
-  const noIndex: TokenIndex = { tokensOfHolder: () => Promise.reject(new Error('the benchmark passes its contracts')) };
+  const unused = () => Promise.reject(new Error('the benchmark passes its contracts'));
+  const noIndex: TokenIndex = { tokensOfHolder: unused, coverage: unused, assetTransfers: unused };
   const naive = (reader: ReturnType<typeof client>) => () =>
     Promise.all(tokens.map((address) => reader.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [holder] })));
   const balancesOf = (answer: TokenBalancesResult) => {

@@ -220,6 +220,7 @@ async function timeMatching(network: string, listed: string[][]): Promise<number
       blockHash: hash,
       blockTimestamp: 1_700_000_000,
       transactionHash: hash,
+      transactionIndex: logIndex,
       logIndex,
       batchIndex: 0,
       contract: '0x00000000000000000000000000000000000c0de1',

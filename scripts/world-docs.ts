@@ -9,6 +9,7 @@ import { FEED_CHECK_SECONDS, FEED_HEARTBEAT_SECONDS } from '../src/chain/world/f
 import { MULTICALL3_ADDRESS, WORLD_ADDRESSES, WORLD_CONTRACTS, worldContract, type WorldContract } from '../src/chain/world/manifest.ts';
 import { MARKET_FEE_BPS, MARKET_ROYALTIES, type MarketCurrency, type MarketSale, WORLD_MARKETPLACE, worldMarket } from '../src/chain/world/market.ts';
 import { type WorldListing, worldFloors, worldListings } from '../src/chain/world/market-state.ts';
+import { VALUE_FORWARDER, type WorldNativeContract } from '../src/chain/world/native-layer.ts';
 import { PRICE_LAYER_CONTRACTS, WORLD_FEEDS, WORLD_POOLS, type WorldFeed, type WorldPool, type WorldPriceContract } from '../src/chain/world/price-layer.ts';
 import { buildEnvironment } from '../src/config/build-environment.ts';
 import { EXAMPLE_NETWORK } from '../src/site/example-network.ts';
@@ -18,11 +19,12 @@ import { formatUi, ui } from '../src/site/ui.ts';
 import { nodeUrlOf, rpcReferenceUrl } from '../src/site/urls.ts';
 import { code, codeBlock, generatedPage, markdownTable, markdownText, writeGeneratedFiles } from './generated-markdown.ts';
 
-/** What the page shows: the manifest's contracts, the demo wallet, the price layer's contracts, pools and feeds, and the marketplace with its history. */
+/** What the page shows: the manifest's contracts, the demo wallet, the price layer's contracts, pools and feeds, the marketplace with its history, and the native layer's contract. */
 interface WorldFacts {
   contracts: ReadonlyArray<Pick<WorldContract, 'id' | 'kind' | 'address' | 'purpose'>>;
   demoWallet: Address;
   prices?: PriceLayerFacts;
+  native?: { contracts: ReadonlyArray<Pick<WorldNativeContract, 'id' | 'address' | 'purpose'>> };
   market?: MarketFacts;
 }
 
@@ -48,6 +50,7 @@ const worldFacts: WorldFacts = {
     feeds: WORLD_FEEDS,
   },
   market: { address: WORLD_MARKETPLACE.address, listings: worldListings(), sales: worldMarket().sales, floors: worldFloors() },
+  native: { contracts: [VALUE_FORWARDER] },
 };
 
 // The swap the page suggests, named in its sentence and its command.
@@ -118,6 +121,7 @@ export function renderWorldDocs(locale: Locale, world: WorldFacts = worldFacts):
     formatUi(strings.examplesReference, { reference }),
     ...(world.prices ? priceLayerBlocks(locale, world.prices) : []),
     ...(world.market ? marketBlocks(locale, world.market, endpoint) : []),
+    ...(world.native ? nativeLayerBlocks(locale, world.native, wallet) : []),
   ]);
 }
 
@@ -206,6 +210,29 @@ function marketBlocks(locale: Locale, market: MarketFacts, endpoint: string): st
       'for (const sale of nftSales) console.log(sale.blockNumber, sale.tokenId, sale.quantity, sale.sellerFee.amount);',
     ]),
     formatUi(texts.reference, { reference: '[getFloorPrice, getNFTSales](/overviews/fetching-nfts-by-owner#floor-prices-and-sales)' }),
+  ];
+}
+
+const assetTransfersMethod = 'crucible_getAssetTransfers';
+
+/** The native layer's section: what it sends, its contract, and the demo wallet's transfers of every category. */
+function nativeLayerBlocks(locale: Locale, native: NonNullable<WorldFacts['native']>, wallet: Address): string[] {
+  const strings = ui[locale].worldDocs;
+  const { native: texts } = strings;
+  const method = `[${code(assetTransfersMethod)}](${rpcReferenceUrl(locale)}#${rpcMethodAnchor(assetTransfersMethod)})`;
+  const request = { toAddress: wallet, category: ['external', 'internal', 'erc20', 'erc721', 'erc1155', 'specialnft'], order: 'desc', withMetadata: true };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: assetTransfersMethod, params: [request] });
+  return [
+    `## ${texts.heading}`,
+    formatUi(texts.intro, { method }),
+    texts.contractIntro,
+    markdownTable(
+      [strings.contract, strings.address, strings.purpose],
+      ['-', '-', '-'],
+      native.contracts.map((contract) => [code(contract.id), code(getAddress(contract.address)), markdownText(contract.purpose)]),
+    ),
+    formatUi(texts.example, { start: code('npm start') }),
+    codeBlock('sh', [`curl -s ${exampleEndpoint()} \\`, `  -H 'content-type: application/json' \\`, `  -d '${body}'`]),
   ];
 }
 

@@ -78,7 +78,7 @@ async function compileBenchContracts(): Promise<{ holderCode: Hex; batchCreation
 }
 
 /** Holder i's address, as BenchTransfers.holderAt computes it. */
-function holderAddress(i: number): Address {
+export function holderAddress(i: number): Address {
   return getAddress(`0x${keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [SALT, BigInt(i)])).slice(-40)}`);
 }
 

@@ -36,6 +36,8 @@ export interface SideResult {
   window: [number, number];
   /** Bare: the block count of each eth_getLogs range. */
   ranges: number[];
+  /** Indexer: the first block whose internal transfers it recorded (anvil could not trace the ones before: it kept no state of them). */
+  internalFromBlock?: number | null;
   errors: string[];
 }
 
@@ -128,7 +130,8 @@ async function indexer(): Promise<Timed> {
     .selectFrom('indexer_transfers')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
     .executeTakeFirstOrThrow();
+  const checkpoint = await database.db.selectFrom('indexer_checkpoints').select('internal_from_block').executeTakeFirstOrThrow();
   await database.close();
   if (Number(stored.count) !== done) errors.push(`${stored.count} transfers stored, ${done} counted as ingested`);
-  return { seconds, items: done, cpuMs, window, ranges: [], errors };
+  return { seconds, items: done, cpuMs, window, ranges: [], errors, internalFromBlock: checkpoint.internal_from_block };
 }

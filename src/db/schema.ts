@@ -10,6 +10,7 @@ export interface DatabaseSchema {
   indexer_leases: IndexerLeaseRow;
   indexer_blocks: IndexerBlockRow;
   indexer_transfers: IndexerTransferRow;
+  indexer_native_transfers: IndexerNativeTransferRow;
   indexer_holder_tokens: IndexerHolderTokenRow;
   indexer_nft_balances: IndexerNftBalanceRow;
   account_tokens: AccountTokenRow;
@@ -96,6 +97,15 @@ export interface IndexerCheckpointRow {
   updated_at: number;
   last_error: string | null;
   last_error_at: number | null;
+  /** What the index records (src/indexer/checkpoints.ts, INDEX_VERSION); an older version is rebuilt from its first block. */
+  index_version: number;
+  /**
+   * Internal transfers: 'recorded' for every indexed block (the node answered call traces), 'unavailable'
+   * (it did not, once: none is recorded until the index is rebuilt), 'pending' before the first step.
+   */
+  internal_transfers: 'pending' | 'recorded' | 'unavailable';
+  /** With 'recorded': every internal transfer from this block on is recorded (the node could not trace the one before it); null: from the index's first block. */
+  internal_from_block: number | null;
 }
 
 /** Which process indexes a network, until when (renewed while it does). */
@@ -124,6 +134,8 @@ export interface IndexerTransferRow {
   block_hash: string;
   block_timestamp: number | null;
   transaction_hash: string;
+  /** The transaction's position in its block; null only in rows of an index older than the column (rebuilt at its next step). */
+  transaction_index: number | null;
   contract: string;
   kind: 'erc20' | 'erc721' | 'erc1155' | 'legacy';
   from_address: string;
@@ -131,6 +143,24 @@ export interface IndexerTransferRow {
   /** Decimal; null for ERC-20. */
   token_id: string | null;
   /** Decimal. */
+  amount: string;
+}
+
+/** Native coin moved: a successful transaction's value (trace_index 0), or a call's inside one, from call traces. */
+export interface IndexerNativeTransferRow {
+  network: string;
+  block_number: number;
+  transaction_index: number;
+  /** The call's depth-first position in the transaction's call tree; 0: the transaction itself. */
+  trace_index: number;
+  block_hash: string;
+  /** Seconds since the epoch. */
+  block_timestamp: number;
+  transaction_hash: string;
+  kind: 'external' | 'internal';
+  from_address: string;
+  to_address: string;
+  /** Decimal, in wei. */
   amount: string;
 }
 

@@ -1,12 +1,16 @@
 import { http, numberToHex, type Address, type Hex } from 'viem';
 import { z } from 'zod';
 import { FOLLOWED_TOPICS } from './events.ts';
+import { callFrameOf, type BlockTraces, type BlockTransaction } from './native-moves.ts';
 import type { BlockHeader, ChainLog } from '../transfers/transfer.ts';
 
-// The follower's view of a network over JSON-RPC: the head, headers by number, and the followed
-// events' logs (topic-filtered, no address filter) by range or by block hash. Answers are
+// The follower's view of a network over JSON-RPC: the head, headers by number, the followed
+// events' logs (topic-filtered, no address filter) by range or by block hash, and what moved the
+// native coin in blocks named by hash: their call traces (debug_traceBlockByHash with the built-in
+// callTracer), or, from a node without them, their transactions and receipts. Answers are
 // validated; one that does not parse is a ChainReadError. Node errors pass through unchanged, for
-// logs-range-errors.ts to read. Calls made together go out as one JSON-RPC batch over HTTP.
+// logs-range-errors.ts and native-moves.ts to read. Calls made together go out as one JSON-RPC
+// batch over HTTP.
 
 /** Sends one JSON-RPC call and resolves with its result, or throws the node's error. */
 type JsonRpcRequest = (method: string, params: unknown[]) => Promise<unknown>;
@@ -23,6 +27,13 @@ export interface ChainReader {
   logsInRange(from: number, to: number): Promise<ChainLog[]>;
   /** The followed events' logs of each block, by hash (a node that does not know the hash answers an error). */
   logsOfBlocks(hashes: readonly Hex[]): Promise<ChainLog[][]>;
+  /**
+   * Each block's call traces, a transaction's each, by block hash; or the node's refusal of the block
+   * (no such method, or no state left to trace it on). A call the node did not answer throws.
+   */
+  tracesOfBlocks(hashes: readonly Hex[]): Promise<BlockTraces[]>;
+  /** Each block's transactions with their value and whether they succeeded, by block hash. */
+  transactionsOfBlocks(hashes: readonly Hex[]): Promise<BlockTransaction[][]>;
 }
 
 export class ChainReadError extends Error {
@@ -40,7 +51,18 @@ const quantity = z
   .transform((value) => Number(BigInt(value)))
   .refine(Number.isSafeInteger, 'beyond the integers a number holds');
 const hash = z.string().regex(/^0x[0-9a-fA-F]{64}$/) as unknown as z.ZodType<Hex>;
-const headerSchema = z.object({ number: quantity, hash, parentHash: hash, timestamp: quantity });
+const headerSchema = z.object({ number: quantity, hash, parentHash: hash, timestamp: quantity, transactions: z.array(hash) });
+const lowerAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/)
+  .transform((value) => value.toLowerCase() as Address);
+const amount = z.string().regex(/^0x[0-9a-fA-F]+$/);
+const fullBlockSchema = z.object({
+  hash,
+  transactions: z.array(z.object({ hash, transactionIndex: quantity, from: lowerAddress, to: lowerAddress.nullable(), value: amount })),
+});
+const receiptsSchema = z.array(z.object({ transactionHash: hash, status: z.string().optional(), contractAddress: lowerAddress.nullish(), blockHash: hash }));
+const tracesSchema = z.array(z.object({ txHash: hash.optional(), result: z.unknown().optional(), error: z.string().optional() }));
 const logSchema = z.object({
   address: z.string().regex(/^0x[0-9a-fA-F]{40}$/) as unknown as z.ZodType<Address>,
   topics: z.array(z.string().regex(/^0x[0-9a-fA-F]*$/) as unknown as z.ZodType<Hex>),
@@ -49,6 +71,7 @@ const logSchema = z.object({
   blockHash: hash,
   blockTimestamp: quantity.nullish(),
   transactionHash: hash,
+  transactionIndex: quantity,
   logIndex: quantity,
   removed: z.boolean().optional(),
 });
@@ -77,6 +100,58 @@ export function createChainReader(source: ChainSource, options: { timeoutMs?: nu
       const answers = await inBatches(hashes, (blockHash) => request('eth_getLogs', [{ ...logsFilter, blockHash }]));
       return answers.map((answer, index) => parseLogs(answer, `eth_getLogs(${hashes[index]})`));
     },
+    async tracesOfBlocks(hashes) {
+      // The node's own error is an answer about the block; a call it did not answer fails the step.
+      const answers = await inBatches(hashes, (blockHash) =>
+        request('debug_traceBlockByHash', [blockHash, { tracer: 'callTracer' }]).then(
+          (answer) => ({ answer }),
+          (error: unknown) => (answeredByNode(error) ? { refused: error } : Promise.reject(error)),
+        ),
+      );
+      return answers.map((outcome, index): BlockTraces => {
+        if ('refused' in outcome) return outcome;
+        const what = `debug_traceBlockByHash(${hashes[index]})`;
+        const traces = parse(tracesSchema, outcome.answer, what);
+        // A transaction the node could not trace (anvil: "Resource not found" for a block whose state it dropped).
+        const failed = traces.find((trace) => trace.result === undefined);
+        if (failed) return { refused: new ChainReadError(`${what}: ${failed.error ?? 'no trace'} (transaction ${failed.txHash ?? '?'})`) };
+        return {
+          traces: traces.map((trace) => {
+            const frame = callFrameOf(trace.result);
+            if (!frame) throw new ChainReadError(`${what} answered a call trace of another shape than callTracer's`);
+            return { transactionHash: trace.txHash ?? null, frame };
+          }),
+        };
+      });
+    },
+    async transactionsOfBlocks(hashes) {
+      const answers = await inBatches(hashes, async (blockHash) => {
+        const [block, receipts] = await Promise.all([request('eth_getBlockByHash', [blockHash, true]), request('eth_getBlockReceipts', [blockHash])]);
+        return { block, receipts };
+      });
+      return answers.map(({ block, receipts }, index) => {
+        const blockHash = hashes[index]!;
+        if (block === null) throw new ChainReadError(`eth_getBlockByHash(${blockHash}) answered null: the node has no such block`);
+        const { transactions } = parse(fullBlockSchema, block, `eth_getBlockByHash(${blockHash})`);
+        const byHash = new Map(
+          parse(receiptsSchema, receipts, `eth_getBlockReceipts(${blockHash})`).map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]),
+        );
+        return transactions.map((transaction) => {
+          const receipt = byHash.get(transaction.hash.toLowerCase());
+          if (!receipt || receipt.blockHash.toLowerCase() !== blockHash.toLowerCase())
+            throw new ChainReadError(`eth_getBlockReceipts(${blockHash}) has no receipt of ${transaction.hash} in that block`);
+          return {
+            hash: transaction.hash,
+            index: transaction.transactionIndex,
+            from: transaction.from,
+            to: transaction.to ?? receipt.contractAddress ?? null,
+            value: BigInt(transaction.value),
+            // Receipts before Byzantium have a state root, no status: their transactions count as succeeded.
+            succeeded: receipt.status === undefined || BigInt(receipt.status) === 1n,
+          };
+        });
+      });
+    },
   };
 }
 
@@ -93,6 +168,15 @@ function httpRequest(rpcUrl: string | (() => Promise<string>), timeoutMs: number
     }
     return (await transport).request({ method, params } as never);
   };
+}
+
+/** Whether a call's failure is the node's JSON-RPC error (it has the code the node answered), not a failed exchange. */
+function answeredByNode(error: unknown): boolean {
+  for (let current = error, depth = 0; typeof current === 'object' && current !== null && depth < 8; depth++) {
+    if (typeof (current as { code?: unknown }).code === 'number') return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 async function inBatches<T, R>(items: readonly T[], call: (item: T) => Promise<R>): Promise<R[]> {
@@ -134,7 +218,7 @@ const QUANTITY = /^0x[0-9a-fA-F]{1,13}$/;
 function plainLogOf(value: unknown): ChainLog | null {
   if (typeof value !== 'object' || value === null) return null;
   const log = value as Record<string, unknown>;
-  const { address, topics, data, blockNumber, blockHash, blockTimestamp, transactionHash, logIndex, removed } = log;
+  const { address, topics, data, blockNumber, blockHash, blockTimestamp, transactionHash, transactionIndex, logIndex, removed } = log;
   if (typeof address !== 'string' || !ADDRESS.test(address)) return null;
   if (!Array.isArray(topics) || !topics.every((topic) => typeof topic === 'string' && HEX.test(topic))) return null;
   if (typeof data !== 'string' || !HEX.test(data)) return null;
@@ -142,6 +226,7 @@ function plainLogOf(value: unknown): ChainLog | null {
   if (typeof blockHash !== 'string' || !HASH.test(blockHash)) return null;
   if (blockTimestamp != null && (typeof blockTimestamp !== 'string' || !QUANTITY.test(blockTimestamp))) return null;
   if (typeof transactionHash !== 'string' || !HASH.test(transactionHash)) return null;
+  if (typeof transactionIndex !== 'string' || !QUANTITY.test(transactionIndex)) return null;
   if (typeof logIndex !== 'string' || !QUANTITY.test(logIndex)) return null;
   if (removed !== undefined && typeof removed !== 'boolean') return null;
   return {
@@ -152,6 +237,7 @@ function plainLogOf(value: unknown): ChainLog | null {
     blockHash: blockHash as Hex,
     blockTimestamp: blockTimestamp == null ? null : Number.parseInt(blockTimestamp as string, 16),
     transactionHash: transactionHash as Hex,
+    transactionIndex: Number.parseInt(transactionIndex, 16),
     logIndex: Number.parseInt(logIndex, 16),
     removed: removed ?? false,
   };

@@ -7,6 +7,12 @@ import type { BlockRef } from '../transfers/transfer.ts';
 // index-writes.ts, in the transaction that stores the step. The row is made when a network is
 // first led, before any block is indexed, so its state and errors show from the start.
 
+/**
+ * What an index records: 1, transfer logs; 2, also their transaction's position and native
+ * transfers. An index of an older version is dropped and rebuilt from its first block.
+ */
+export const INDEX_VERSION = 2;
+
 export interface Checkpoint {
   network: string;
   genesisHash: Hex;
@@ -16,6 +22,10 @@ export interface Checkpoint {
   nextBlock: number;
   head: number;
   state: IndexerCheckpointRow['state'];
+  /** INDEX_VERSION when the index was begun. */
+  version: number;
+  internalTransfers: IndexerCheckpointRow['internal_transfers'];
+  internalFromBlock: number | null;
 }
 
 export async function readCheckpoint(db: Kysely<DatabaseSchema>, network: string): Promise<Checkpoint | null> {
@@ -40,6 +50,9 @@ export function freshCheckpoint(start: FreshStart) {
     head_number: start.head,
     state: 'backfilling',
     updated_at: start.now,
+    index_version: INDEX_VERSION,
+    internal_transfers: 'pending',
+    internal_from_block: null,
   } satisfies Partial<IndexerCheckpointRow>;
 }
 
@@ -93,5 +106,8 @@ function checkpointOf(row: IndexerCheckpointRow): Checkpoint {
     nextBlock: row.block_number + 1,
     head: row.head_number,
     state: row.state,
+    version: row.index_version,
+    internalTransfers: row.internal_transfers,
+    internalFromBlock: row.internal_from_block,
   };
 }

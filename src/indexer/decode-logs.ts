@@ -47,6 +47,7 @@ export function decodeTransferLogs(logs: readonly ChainLog[]): DecodedLogs {
         blockHash: log.blockHash,
         blockTimestamp: log.blockTimestamp,
         transactionHash: log.transactionHash,
+        transactionIndex: log.transactionIndex,
         logIndex: log.logIndex,
         batchIndex,
         contract: log.address.toLowerCase() as Address,

@@ -4,19 +4,21 @@ import type { DatabaseSchema } from '../db/schema.ts';
 import type { ChainReader } from './chain-reader.ts';
 import { ChainReadError } from './chain-reader.ts';
 import { checkLinks, logsMatchBlocks, newestCommonBlock } from './chain-continuity.ts';
-import { createCheckpoint, readCheckpoint, recentBlocks, recordHead, type Checkpoint } from './checkpoints.ts';
+import { createCheckpoint, INDEX_VERSION, readCheckpoint, recentBlocks, recordHead, type Checkpoint } from './checkpoints.ts';
 import { decodeTransferLogs } from './decode-logs.ts';
+import { isTracingUnsupported, nativeTransfersOfTraces, nativeTransfersOfTransactions } from './native-moves.ts';
 import { FOLLOWED_TOPICS } from './events.ts';
 import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
 import { applyStep, resetIndex, rollbackTo, type WriterLease } from './index-writes.ts';
 import { classifyLogsError } from './logs-range-errors.ts';
 import { rangeAfterAnswer, rangeAfterRefusal, type RangeSize, type RangeSizeLimits } from './range-size.ts';
 import { planStep } from './step-plan.ts';
-import type { BlockHeader, BlockRef, ChainLog } from '../transfers/transfer.ts';
+import type { BlockHeader, BlockRef, ChainLog, NativeTransfer } from '../transfers/transfer.ts';
 
-// One step of one network's follower (docs/token-data.md#leadership): read the head, check the checkpoint block is
-// still the node's (else find the common ancestor and roll back, or reset), then read and store the
-// next planned blocks in one transaction. The decisions are the pure functions it calls; this
+// One step of one network's follower (docs/token-data.md#transfer-indexer): read the head, check the
+// checkpoint block is still the node's (else find the common ancestor and roll back, or reset; an
+// index of an older version is reset too), then read and store the next planned blocks (their
+// transfer logs and native transfers) in one transaction. The decisions are the pure functions it calls; this
 // module only sequences the reads and the writes.
 
 export interface FollowSettings {
@@ -36,8 +38,8 @@ interface FollowMemory {
   recordedHead: number | null;
   /** An error is shown in the checkpoint row and must be cleared by the next success. */
   errorShown: boolean;
-  /** The next range's logs, asked for while the last one was written; only the very next step may use them. */
-  readAhead?: { from: number; to: number; logs: Promise<ChainLog[]> } | null;
+  /** The next range, read while the last one was written; only the very next step may use it. */
+  readAhead?: { from: number; to: number; read: Promise<BlocksRead | null> } | null;
   /** Holder-token pairs stored while this process led (emptied when it rolls back, resets or leads anew). */
   knownHolderTokens?: LRUCache<string, true>;
 }
@@ -57,7 +59,7 @@ export interface FollowContext {
 }
 
 export type StepOutcome =
-  | { kind: 'indexed'; from: number; to: number; head: number; transfers: number; skippedLogs: number }
+  | { kind: 'indexed'; from: number; to: number; head: number; transfers: number; nativeTransfers: number; skippedLogs: number }
   | { kind: 'idle'; head: number; indexed: number | null }
   | { kind: 'rolled-back'; ancestor: BlockRef; removed: number }
   | { kind: 'reset'; reason: IndexReset['reason'] }
@@ -86,10 +88,11 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
       return reset(context, { genesisHash: genesis.hash, head, reason: 'genesis-changed' });
     memory.genesisChecked = true;
   }
+  if (checkpoint.version < INDEX_VERSION) return reset(context, { genesisHash: checkpoint.genesisHash, head, reason: 'index-upgraded' });
 
   const plan = planFrom(context, checkpoint.nextBlock, head);
-  // One batch: the checkpoint block (is it still the node's?) and the headers the plan needs.
-  const planned = plan === null ? [] : plan.kind === 'range' ? [plan.to] : numbersFrom(plan.from, plan.to);
+  // One batch: the checkpoint block (is it still the node's?) and, block by block, the headers the plan needs.
+  const planned = plan?.kind === 'blocks' ? numbersFrom(plan.from, plan.to) : [];
   const headers = await reader.headers([...(checkpoint.block ? [checkpoint.block.number] : []), ...planned]);
   if (checkpoint.block) {
     const nodeBlock = headers.shift();
@@ -103,23 +106,22 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
     }
     return { kind: 'idle', head, indexed: checkpoint.block?.number ?? null };
   }
-  if (headers.some((header) => header === null)) return { kind: 'retry', reason: `the node has no block up to ${plan.to} yet`, wait: true };
-  const read = headers as BlockHeader[];
 
-  let logs: ChainLog[];
+  let read: BlocksRead | null;
   if (plan.kind === 'blocks') {
-    const links = checkLinks(checkpoint.block, read);
+    if (headers.some((header) => header === null)) return missingBlocks(plan.to);
+    const links = checkLinks(checkpoint.block, headers as BlockHeader[]);
     if (!links.ok)
       return links.reason === 'checkpoint-replaced'
         ? rollBack(context, checkpoint, head)
         : { kind: 'retry', reason: 'the node switched forks while answering', wait: true };
-    logs = (await reader.logsOfBlocks(read.map((header) => header.hash))).flat();
+    read = await readBlocks(reader, headers as BlockHeader[], checkpoint.internalTransfers);
   } else {
     try {
       // Read ahead for exactly this range, or read now; a read ahead that failed is read again here,
       // where a refusal is classified.
-      const early = readAhead?.from === plan.from && readAhead.to === plan.to ? await readAhead.logs.catch(() => null) : null;
-      logs = early ?? (await reader.logsInRange(plan.from, plan.to));
+      const early = readAhead?.from === plan.from && readAhead.to === plan.to ? await readAhead.read.catch(() => undefined) : undefined;
+      read = early !== undefined ? early : await readRange(reader, plan, checkpoint.internalTransfers);
     } catch (error) {
       const refusal = classifyLogsError(error);
       const smaller = refusal && rangeAfterRefusal(memory.range, refusal);
@@ -127,18 +129,19 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
       memory.range = smaller;
       return { kind: 'retry', reason: `${refusal.source} refused ${plan.to - plan.from + 1} blocks of logs; next range ${smaller.blocks}`, wait: false };
     }
-    memory.range = rangeAfterAnswer(memory.range, logs.length, settings.range);
+    if (read === null) return missingBlocks(plan.to);
+    memory.range = rangeAfterAnswer(memory.range, read.logs.length, settings.range);
   }
-  const byNumber = new Map(read.map((header) => [header.number, header]));
-  if (!logsMatchBlocks(logs, plan, byNumber)) return { kind: 'retry', reason: 'logs and headers came from different forks', wait: true };
+  const byNumber = new Map(read.headers.map((header) => [header.number, header]));
+  if (!logsMatchBlocks(read.logs, plan, byNumber)) return { kind: 'retry', reason: 'logs and headers came from different forks', wait: true };
 
-  const dated = logs.map((log) => (log.blockTimestamp === null ? { ...log, blockTimestamp: byNumber.get(log.blockNumber)?.timestamp ?? null } : log));
+  const dated = read.logs.map((log) => (log.blockTimestamp === null ? { ...log, blockTimestamp: byNumber.get(log.blockNumber)?.timestamp ?? null } : log));
   // The transfers' logs are decoded here; a consumer's own events (hooks.followedLogs) go to it as they are.
   const isTransferLog = (log: ChainLog) => TRANSFER_TOPICS.has(log.topics[0]?.toLowerCase() ?? '');
   const { transfers, skipped } = decodeTransferLogs(dated.filter(isTransferLog));
   const followed = dated.filter((log) => !log.removed && !isTransferLog(log)).sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
-  const last = read.at(-1)!;
-  if (plan.kind === 'range') await readNextRangeAhead(context, plan.to + 1, head);
+  const last = read.headers.at(-1)!;
+  if (plan.kind === 'range') await readNextRangeAhead(context, plan.to + 1, head, read.natives.internal);
   await applyStep(
     context.db,
     {
@@ -146,8 +149,11 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
       after: checkpoint.nextBlock - 1,
       from: plan.from,
       to: { number: last.number, hash: last.hash, timestamp: last.timestamp },
-      blocks: read.map((header) => ({ number: header.number, hash: header.hash, timestamp: header.timestamp })),
+      blocks: read.headers.map((header) => ({ number: header.number, hash: header.hash, timestamp: header.timestamp })),
       transfers,
+      nativeTransfers: read.natives.transfers,
+      internalTransfers: read.natives.internal,
+      internalFromBlock: internalFromBlock(checkpoint, read.natives),
       logs: followed,
       head,
       state: plan.kind === 'range' ? 'backfilling' : 'following',
@@ -158,7 +164,85 @@ export async function followStep(context: FollowContext): Promise<StepOutcome> {
   );
   memory.recordedHead = head;
   memory.errorShown = false;
-  return { kind: 'indexed', from: plan.from, to: plan.to, head, transfers: transfers.length, skippedLogs: skipped };
+  return {
+    kind: 'indexed',
+    from: plan.from,
+    to: plan.to,
+    head,
+    transfers: transfers.length,
+    nativeTransfers: read.natives.transfers.length,
+    skippedLogs: skipped,
+  };
+}
+
+/** What a step stores of its blocks: their headers, the followed logs, the native transfers. */
+interface BlocksRead {
+  headers: BlockHeader[];
+  logs: ChainLog[];
+  natives: NativesRead;
+}
+
+interface NativesRead {
+  transfers: NativeTransfer[];
+  /** Whether they include the internal ones: 'unavailable' once the node said it has no call traces. */
+  internal: 'recorded' | 'unavailable';
+  /** The last block whose traces the node refused (no state left to trace it on): its internal transfers are missing. */
+  untraced: number | null;
+}
+
+/**
+ * From which block the index holds every internal transfer once this step is stored: null while
+ * every block it indexed was traced; after a block the node refused to trace, the block after it.
+ */
+function internalFromBlock(checkpoint: Checkpoint, natives: NativesRead): number | null {
+  if (natives.internal === 'unavailable') return null;
+  return natives.untraced !== null ? natives.untraced + 1 : checkpoint.internalFromBlock;
+}
+
+function missingBlocks(to: number): StepOutcome {
+  return { kind: 'retry', reason: `the node has no block up to ${to} yet`, wait: true };
+}
+
+/** Blocks inside the reorg window, their headers read and linked: logs and natives by block hash. */
+async function readBlocks(reader: ChainReader, headers: BlockHeader[], internal: Checkpoint['internalTransfers']): Promise<BlocksRead> {
+  const [logs, natives] = await Promise.all([reader.logsOfBlocks(headers.map((header) => header.hash)), readNatives(reader, headers, internal)]);
+  return { headers, logs: logs.flat(), natives };
+}
+
+/**
+ * Old blocks: every header of the range (for its hash, timestamp and transactions), the range's
+ * logs in one eth_getLogs, then the native transfers of the blocks that have transactions, by
+ * hash. null when the node has no block up to the range's end yet.
+ */
+async function readRange(reader: ChainReader, range: { from: number; to: number }, internal: Checkpoint['internalTransfers']): Promise<BlocksRead | null> {
+  const [headers, logs] = await Promise.all([reader.headers(numbersFrom(range.from, range.to)), reader.logsInRange(range.from, range.to)]);
+  if (headers.some((header) => header === null)) return null;
+  const read = headers as BlockHeader[];
+  return { headers: read, logs, natives: await readNatives(reader, read, internal) };
+}
+
+/**
+ * The native transfers of blocks that have transactions: from their call traces, unless the node
+ * once said it has none (`internal` 'unavailable'); a node that says so now gives the external ones
+ * from its transactions and receipts, and the index records internal transfers no more. A block the
+ * node refuses to trace (a full node past the state it keeps) gives its external ones likewise.
+ */
+async function readNatives(reader: ChainReader, headers: readonly BlockHeader[], internal: Checkpoint['internalTransfers']): Promise<NativesRead> {
+  const busy = headers.filter((header) => header.transactions.length > 0);
+  const traced = internal === 'unavailable' ? null : await reader.tracesOfBlocks(busy.map((header) => header.hash));
+  const unsupported = traced?.some((answer) => 'refused' in answer && isTracingUnsupported(answer.refused)) ?? true;
+  const fromTransactions = unsupported ? busy : busy.filter((_, index) => 'refused' in traced![index]!);
+  const transactions = await reader.transactionsOfBlocks(fromTransactions.map((header) => header.hash));
+  const transfers = busy.flatMap((header, index) => {
+    const answer = unsupported ? null : traced![index]!;
+    if (answer && 'traces' in answer) return nativeTransfersOfTraces(header, answer.traces);
+    return nativeTransfersOfTransactions(header, transactions[fromTransactions.indexOf(header)]!);
+  });
+  return {
+    transfers,
+    internal: unsupported ? 'unavailable' : 'recorded',
+    untraced: unsupported ? null : (fromTransactions.at(-1)?.number ?? null),
+  };
 }
 
 function planFrom(context: FollowContext, next: number, head: number) {
@@ -174,17 +258,17 @@ function planFrom(context: FollowContext, next: number, head: number) {
 }
 
 /**
- * Backfilling, the node prepares the next range's logs while this process writes the last one:
- * without it one thread alternated between waiting for the node and writing (BENCHMARKS.md). The
- * next step checks them against its own headers like any logs it reads.
+ * Backfilling, the node prepares the next range while this process writes the last one: without it
+ * one thread alternated between waiting for the node and writing (BENCHMARKS.md). The next step
+ * checks it against the checkpoint like anything it reads.
  */
-async function readNextRangeAhead(context: FollowContext, next: number, head: number): Promise<void> {
+async function readNextRangeAhead(context: FollowContext, next: number, head: number, internal: NativesRead['internal']): Promise<void> {
   const plan = planFrom(context, next, head);
   if (plan?.kind !== 'range') return;
-  const logs = context.reader.logsInRange(plan.from, plan.to);
+  const read = readRange(context.reader, plan, internal);
   // Unread when the next step plans otherwise: its failure is nobody's.
-  logs.catch(() => {});
-  context.memory.readAhead = { from: plan.from, to: plan.to, logs };
+  read.catch(() => {});
+  context.memory.readAhead = { from: plan.from, to: plan.to, read };
   // Node:sqlite writes synchronously: let the request go out before the write holds the thread.
   await new Promise((resolve) => setImmediate(resolve));
 }

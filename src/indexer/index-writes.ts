@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { Address, Hex } from 'viem';
 import { bulkInsert } from '../db/bulk-insert.ts';
-import type { DatabaseSchema, IndexerCheckpointRow, IndexerNftBalanceRow, IndexerTransferRow } from '../db/schema.ts';
+import type { DatabaseSchema, IndexerCheckpointRow, IndexerNativeTransferRow, IndexerNftBalanceRow, IndexerTransferRow } from '../db/schema.ts';
 import { freshCheckpoint } from './checkpoints.ts';
 import { holderTokens, nftBalanceDeltas, nftKey, type NftBalanceDelta } from './holdings.ts';
 import { fenceLease } from './lease.ts';
 import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
-import type { BlockRef, ChainLog, Transfer } from '../transfers/transfer.ts';
+import type { BlockRef, ChainLog, NativeTransfer, Transfer } from '../transfers/transfer.ts';
 
 // Every write of the transfer index, each in ONE transaction that first renews the writer's lease
-// (lease.ts): a step's transfers with their effect on the holder and NFT views, its block hashes
-// and the moved checkpoint; a rollback that deletes what a reorg undid and reverses its effect; a
+// (lease.ts): a step's transfers with their effect on the holder and NFT views, its native
+// transfers, its block hashes and the moved checkpoint; a rollback that deletes what a reorg undid and reverses its effect; a
 // reset. A crash anywhere loses nothing and counts nothing twice. Hooks run inside the same
 // transaction, so a consumer (webhooks' outbox, the marketplaces' sales) commits with the index or not at all.
 
@@ -38,6 +38,11 @@ export interface IndexStep {
   /** Block hashes to keep for finding a reorg's ancestor. */
   blocks: ReadonlyArray<BlockRef & { timestamp: number }>;
   transfers: readonly Transfer[];
+  nativeTransfers: readonly NativeTransfer[];
+  /** Whether the step's native transfers include the internal ones (the node answered call traces). */
+  internalTransfers: 'recorded' | 'unavailable';
+  /** The index holds every internal transfer from this block on, once the step is stored; null: from its first block (or none, 'unavailable'). */
+  internalFromBlock: number | null;
   /** The logs of the events a consumer follows beside the transfers (IndexHooks.followedLogs), in order. */
   logs?: readonly ChainLog[];
   head: number;
@@ -68,6 +73,7 @@ const TRANSFER_COLUMNS = [
   'block_hash',
   'block_timestamp',
   'transaction_hash',
+  'transaction_index',
   'contract',
   'kind',
   'from_address',
@@ -76,6 +82,22 @@ const TRANSFER_COLUMNS = [
   'amount',
 ] as const satisfies ReadonlyArray<keyof IndexerTransferRow>;
 const insertTransfers = bulkInsert<IndexerTransferRow>(TRANSFER_COLUMNS, (executor, rows) => executor.insertInto('indexer_transfers').values(rows));
+const NATIVE_TRANSFER_COLUMNS = [
+  'network',
+  'block_number',
+  'transaction_index',
+  'trace_index',
+  'block_hash',
+  'block_timestamp',
+  'transaction_hash',
+  'kind',
+  'from_address',
+  'to_address',
+  'amount',
+] as const satisfies ReadonlyArray<keyof IndexerNativeTransferRow>;
+const insertNativeTransfers = bulkInsert<IndexerNativeTransferRow>(NATIVE_TRANSFER_COLUMNS, (executor, rows) =>
+  executor.insertInto('indexer_native_transfers').values(rows),
+);
 const insertHolderTokens = bulkInsert<{ network: string; holder: string; contract: string; first_block: number }>(
   ['network', 'holder', 'contract', 'first_block'],
   (executor, rows) =>
@@ -107,6 +129,8 @@ export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hoo
         updated_at: step.lease.now,
         last_error: null,
         last_error_at: null,
+        internal_transfers: step.internalTransfers,
+        internal_from_block: step.internalFromBlock,
       })
       .where('network', '=', network)
       .where('block_number', '=', step.after)
@@ -114,6 +138,7 @@ export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hoo
     if (moved.numUpdatedRows !== 1n) throw new CheckpointMovedError(network);
 
     for (const chunk of chunks(step.transfers.map((transfer) => transferRow(network, transfer)))) await insertTransfers.run(db, trx, chunk);
+    for (const chunk of chunks(step.nativeTransfers.map((transfer) => nativeTransferRow(network, transfer)))) await insertNativeTransfers.run(db, trx, chunk);
     const pairs = newPairs.map((pair) => ({ network, holder: pair.holder, contract: pair.contract, first_block: pair.firstBlock }));
     // A pair already listed keeps its earlier first block: steps are applied in block order.
     for (const chunk of chunks(pairs)) await insertHolderTokens.run(db, trx, chunk);
@@ -168,7 +193,8 @@ export async function rollbackTo(
       .orderBy('batch_index')
       .execute();
     const removed = rows.map(transferOf);
-    await trx.deleteFrom('indexer_transfers').where('network', '=', network).where('block_number', '>', ancestor.number).execute();
+    for (const table of ['indexer_transfers', 'indexer_native_transfers'] as const)
+      await trx.deleteFrom(table).where('network', '=', network).where('block_number', '>', ancestor.number).execute();
     // A pair first seen after the ancestor has no transfer left; one seen at or before it keeps one.
     await trx.deleteFrom('indexer_holder_tokens').where('network', '=', network).where('first_block', '>', ancestor.number).execute();
     await addNftDeltas(trx, network, nftBalanceDeltas(removed, -1), 'recompute');
@@ -192,7 +218,7 @@ export async function resetIndex(
   const { network } = input.lease;
   await db.transaction().execute(async (trx) => {
     await fenceLease(trx, input.lease);
-    for (const table of ['indexer_transfers', 'indexer_holder_tokens', 'indexer_nft_balances', 'indexer_blocks'] as const) {
+    for (const table of ['indexer_transfers', 'indexer_native_transfers', 'indexer_holder_tokens', 'indexer_nft_balances', 'indexer_blocks'] as const) {
       await trx.deleteFrom(table).where('network', '=', network).execute();
     }
     await trx
@@ -292,6 +318,7 @@ function transferRow(network: string, transfer: Transfer): IndexerTransferRow {
     block_hash: transfer.blockHash.toLowerCase(),
     block_timestamp: transfer.blockTimestamp,
     transaction_hash: transfer.transactionHash.toLowerCase(),
+    transaction_index: transfer.transactionIndex,
     contract: transfer.contract,
     kind: transfer.kind,
     from_address: transfer.from,
@@ -307,6 +334,7 @@ function transferOf(row: IndexerTransferRow): Transfer {
     blockHash: row.block_hash as Hex,
     blockTimestamp: row.block_timestamp,
     transactionHash: row.transaction_hash as Hex,
+    transactionIndex: row.transaction_index ?? 0,
     logIndex: row.log_index,
     batchIndex: row.batch_index,
     contract: row.contract as Address,
@@ -315,6 +343,22 @@ function transferOf(row: IndexerTransferRow): Transfer {
     to: row.to_address as Address,
     tokenId: row.token_id,
     amount: row.amount,
+  };
+}
+
+function nativeTransferRow(network: string, transfer: NativeTransfer): IndexerNativeTransferRow {
+  return {
+    network,
+    block_number: transfer.blockNumber,
+    transaction_index: transfer.transactionIndex,
+    trace_index: transfer.traceIndex,
+    block_hash: transfer.blockHash.toLowerCase(),
+    block_timestamp: transfer.blockTimestamp,
+    transaction_hash: transfer.transactionHash.toLowerCase(),
+    kind: transfer.kind,
+    from_address: transfer.from,
+    to_address: transfer.to,
+    amount: transfer.amount,
   };
 }
 

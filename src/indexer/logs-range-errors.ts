@@ -82,7 +82,7 @@ export function classifyLogsError(error: unknown): LogsRangeTooLarge | null {
 }
 
 /** Every message along an error's chain (viem nests the node's in `details` and `cause`). */
-function errorText(error: unknown): string {
+export function errorText(error: unknown): string {
   const parts: string[] = [];
   let current: unknown = error;
   for (let depth = 0; current !== undefined && current !== null && depth < 8; depth++) {

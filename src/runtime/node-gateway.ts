@@ -100,7 +100,14 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
       const logos = tokens.list.logos(record.id, { localWorld });
       const { symbol, decimals } = record.nativeCurrency;
       for (const [name, method] of [
-        ...tokenMethods({ network: record.id, chain, index: tokens.indexOf(record.id), metadata: tokens.metadata, logos }),
+        ...tokenMethods({
+          network: record.id,
+          nativeCurrency: record.nativeCurrency,
+          chain,
+          index: tokens.indexOf(record.id),
+          metadata: tokens.metadata,
+          logos,
+        }),
         ...simulationMethods({
           network: record.id,
           pool,

@@ -98,6 +98,7 @@ function asChainLogs(logs: readonly CallLog[]): ChainLog[] {
     blockHash: zeroHash,
     blockTimestamp: null,
     transactionHash: zeroHash,
+    transactionIndex: 0,
     logIndex,
     removed: false,
   }));

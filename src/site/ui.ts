@@ -187,6 +187,13 @@ function uiStringsSchema(locale: Locale) {
         heartbeat: message('check', 'heartbeat'),
         swap: message('start', 'amount', 'symbol', 'pool', 'network', 'swapFunction'),
       }),
+      // The native layer's section: ether sent and forwarded, its contract, and a transfers call to try.
+      native: z.strictObject({
+        heading: uiText,
+        intro: message('method'),
+        contractIntro: uiText,
+        example: message('start'),
+      }),
       // The marketplace's section: the contract, who trades, its listings and sales, the floors, and calls that read them.
       market: z.strictObject({
         heading: uiText,

@@ -26,7 +26,8 @@ export interface TransfersUndone {
 /** The network's whole index was dropped, to be built again from its first block. */
 export interface IndexReset {
   network: string;
-  reason: 'genesis-changed' | 'reorg-beyond-window';
+  /** index-upgraded: the index was built by an older version, which recorded less (src/indexer/checkpoints.ts). */
+  reason: 'genesis-changed' | 'reorg-beyond-window' | 'index-upgraded';
 }
 
 /** A step's logs of the events a consumer follows besides transfers (IndexHooks.followedLogs), committed. */

@@ -1,5 +1,5 @@
 import type { Address, Hex } from 'viem';
-import type { IndexerNftBalanceRow, IndexerTransferRow } from '../db/schema.ts';
+import type { IndexerNativeTransferRow, IndexerNftBalanceRow, IndexerTransferRow } from '../db/schema.ts';
 
 // The transfer index's vocabulary (docs/token-data.md#transfer-indexer): what one log says moved, and the chain facts the
 // follower compares to tell a reorg. Addresses are lowercase hex, token ids and amounts decimal
@@ -16,6 +16,8 @@ export interface Transfer {
   /** Seconds since the epoch; null when the node gave it with neither the log nor a header the follower read. */
   blockTimestamp: number | null;
   transactionHash: Hex;
+  /** The transaction's position in its block. */
+  transactionIndex: number;
   logIndex: number;
   /** Position within an ERC-1155 `TransferBatch` (one transfer per id); 0 for every other log. */
   batchIndex: number;
@@ -29,6 +31,29 @@ export interface Transfer {
   amount: string;
 }
 
+/**
+ * Native coin that moved (docs/token-data.md#crucible_getassettransfers): `external`, a successful transaction's own value (every
+ * successful transaction is one, zero value included); `internal`, value a call inside a successful
+ * transaction moved, from the node's call traces (never zero, never inside a call that reverted).
+ */
+export interface NativeTransfer {
+  blockNumber: number;
+  blockHash: Hex;
+  /** Seconds since the epoch. */
+  blockTimestamp: number;
+  transactionHash: Hex;
+  transactionIndex: number;
+  /** The call's position in the transaction's call tree, depth first: 0 is the transaction itself (external). */
+  traceIndex: number;
+  kind: NativeTransferKind;
+  from: Address;
+  /** The receiver; for a contract creation, the contract created. */
+  to: Address;
+  /** Decimal, in wei. */
+  amount: string;
+}
+export type NativeTransferKind = IndexerNativeTransferRow['kind'];
+
 /** A log as eth_getLogs answers it, numbers parsed. */
 export interface ChainLog {
   address: Address;
@@ -39,6 +64,7 @@ export interface ChainLog {
   /** Some nodes (anvil, recent geth and reth) send it; null otherwise. */
   blockTimestamp: number | null;
   transactionHash: Hex;
+  transactionIndex: number;
   logIndex: number;
   removed: boolean;
 }
@@ -49,6 +75,8 @@ export interface BlockHeader {
   hash: Hex;
   parentHash: Hex;
   timestamp: number;
+  /** Its transactions' hashes, in block order. */
+  transactions: readonly Hex[];
 }
 
 /** A block the index remembers by number and hash. */

@@ -64,27 +64,32 @@ export function randomAddress(): Address {
 }
 
 interface RpcCall {
+  id?: unknown;
   method: string;
   params: unknown[];
 }
 
 /**
  * What to do with one call: `undefined` forwards it unchanged; 'drop' destroys the connection
- * without forwarding; 'forward-then-drop' forwards it and loses the node's answer. An
+ * without forwarding; 'forward-then-drop' forwards it and loses the node's answer; `{ refuse }`
+ * answers it with that JSON-RPC error in the node's stead (a node without the method). An
  * interceptor may first act on the real node with its own client.
  */
-export type RpcInterceptor = (call: RpcCall) => Promise<undefined | 'drop' | 'forward-then-drop'>;
+export type RpcInterceptor = (call: RpcCall) => Promise<undefined | 'drop' | 'forward-then-drop' | { refuse: { code: number; message: string } }>;
 
 export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor) {
   const server = createServer(async (request, response) => {
     const body = await text(request);
     const parsed = JSON.parse(body) as RpcCall | RpcCall[];
+    const calls = Array.isArray(parsed) ? parsed : [parsed];
     // A JSON-RPC batch is one request: the strongest action any of its calls asks for applies to it.
-    let action: Awaited<ReturnType<RpcInterceptor>>;
+    let action: 'drop' | 'forward-then-drop' | undefined;
+    const refusals = new Map<RpcCall, { code: number; message: string }>();
     try {
-      for (const call of Array.isArray(parsed) ? parsed : [parsed]) {
+      for (const call of calls) {
         const asked = await intercept(call);
-        if (asked === 'drop' || (asked === 'forward-then-drop' && action === undefined)) action = asked;
+        if (typeof asked === 'object') refusals.set(call, asked.refuse);
+        else if (asked === 'drop' || (asked === 'forward-then-drop' && action === undefined)) action = asked;
       }
     } catch (error) {
       // An interceptor that failed is the test's fault: its client hears at once, and the error is reported.
@@ -95,13 +100,33 @@ export async function startRpcProxy(targetUrl: string, intercept: RpcInterceptor
       request.socket.destroy();
       return;
     }
-    const upstream = await fetch(targetUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    const forwarded = calls.filter((call) => !refusals.has(call));
+    const upstream =
+      forwarded.length === 0
+        ? null
+        : await fetch(targetUrl, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: refusals.size === 0 ? body : JSON.stringify(Array.isArray(parsed) ? forwarded : forwarded[0]),
+          });
     if (action === 'forward-then-drop') {
       request.socket.destroy();
       return;
     }
-    response.writeHead(upstream.status, { 'content-type': 'application/json' });
-    response.end(await upstream.text());
+    if (refusals.size === 0) {
+      response.writeHead(upstream!.status, { 'content-type': 'application/json' });
+      response.end(await upstream!.text());
+      return;
+    }
+    // The node's answers by id, and the refusals in their place.
+    const answered = upstream ? ((await upstream.json()) as Array<{ id?: unknown }> | { id?: unknown }) : [];
+    const byId = new Map((Array.isArray(answered) ? answered : [answered]).map((answer) => [answer.id, answer]));
+    const answers = calls.map((call) => {
+      const refusal = refusals.get(call);
+      return refusal ? { jsonrpc: '2.0', id: call.id ?? null, error: refusal } : byId.get(call.id);
+    });
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(Array.isArray(parsed) ? answers : answers[0]));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

@@ -42,6 +42,15 @@ export const MARKET_PAYEES = {
   relicsCreator: keylessAddress('crucible:relics:creator'),
 } as const satisfies Record<string, Address>;
 
+/**
+ * Keyless senders of the native layer alone (native-layer.ts), which reads how far a devnet got from
+ * their nonces: no other part of the world sends from them. The layer funds them.
+ */
+export const NATIVE_SENDERS = {
+  dan: keylessAddress('crucible:holder:dan'),
+  eve: keylessAddress('crucible:holder:eve'),
+} as const satisfies Record<string, Address>;
+
 /** The mass airdrop's recipients other than the demo wallet: keyless addresses that never did anything. */
 export function airdropRecipients(count: number): Address[] {
   return Array.from({ length: count }, (_, i) => keylessAddress(`crucible:airdrop:${i}`));

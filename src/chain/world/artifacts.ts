@@ -9,6 +9,7 @@ import multicall3 from '../../../contracts/artifacts/Multicall3.json' with { typ
 import noMetadataToken from '../../../contracts/artifacts/NoMetadataToken.json' with { type: 'json' };
 import relicCollection from '../../../contracts/artifacts/RelicCollection.json' with { type: 'json' };
 import revertingBalanceToken from '../../../contracts/artifacts/RevertingBalanceToken.json' with { type: 'json' };
+import valueForwarder from '../../../contracts/artifacts/ValueForwarder.json' with { type: 'json' };
 import worldPriceFeed from '../../../contracts/artifacts/WorldPriceFeed.json' with { type: 'json' };
 import worldToken from '../../../contracts/artifacts/WorldToken.json' with { type: 'json' };
 import worldWrappedEther from '../../../contracts/artifacts/WorldWrappedEther.json' with { type: 'json' };
@@ -58,6 +59,7 @@ export const ARTIFACTS = {
   NoMetadataToken: artifact(noMetadataToken),
   RelicCollection: artifact(relicCollection),
   RevertingBalanceToken: artifact(revertingBalanceToken),
+  ValueForwarder: artifact(valueForwarder),
   WorldPriceFeed: artifact(worldPriceFeed),
   WorldToken: artifact(worldToken),
   WorldWrappedEther: artifact(worldWrappedEther),

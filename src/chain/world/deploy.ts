@@ -5,12 +5,14 @@ import { stepCall, WORLD_HISTORY, type WorldCall, type WorldStep } from './histo
 import { WORLD_CONTRACTS } from './manifest.ts';
 import { marketLayerCalls } from './market-install.ts';
 import { HOSTED_COLLECTIONS, worldBaseUri } from './metadata.ts';
+import { nativeLayerRounds } from './native-layer.ts';
 import { priceLayerRounds } from './price-layer-install.ts';
 import { type AnvilClient, connectAnvil, create2Call, createWorldSender } from './sender.ts';
 
 // Installs the local world on an anvil devnet in layers: its contracts and history (manifest.ts,
-// history.ts), all at once on an empty chain; then its price layer (price-layer.ts) and its
-// marketplace (market.ts), each completed from whatever of it the chain holds, so a devnet made
+// history.ts), all at once on an empty chain; then its price layer (price-layer.ts), its
+// marketplace (market.ts) and its native layer (native-layer.ts), each completed from whatever of it
+// the chain holds, so a devnet made
 // before a layer gets it at its next start; then the feeds' heartbeat (feed-heartbeat.ts).
 
 export interface DeployWorldOptions {
@@ -20,6 +22,8 @@ export interface DeployWorldOptions {
   priceLayer?: boolean;
   /** false: leave out the marketplace and its history, the world as devnets had it before them (tests of such devnets). Default true. */
   market?: boolean;
+  /** false: leave out the native layer, the world as devnets had it before it (tests of such devnets). Default true. */
+  nativeLayer?: boolean;
   /** The clock the heartbeat judges the feeds' age by, in ms since the epoch (Date.now). */
   now?: () => number;
 }
@@ -31,6 +35,8 @@ export interface WorldDeployment {
   priceLayer: 'installed' | 'present' | 'left-out';
   /** The marketplace layer, likewise: 'installed' if this call sent any of its history, 'present' if it was whole, 'left-out' with market false. */
   market: 'installed' | 'present' | 'left-out';
+  /** The native layer, likewise. */
+  nativeLayer: 'installed' | 'present' | 'left-out';
   /** Transactions this call sent: 0 on a devnet where the world is already there with these base URIs and fresh feeds. */
   transactions: number;
 }
@@ -80,8 +86,14 @@ export async function deployWorld(rpcUrl: string, options: DeployWorldOptions): 
     for (const call of calls) transactions += await sender.run([call]);
     market = calls.length ? 'installed' : 'present';
   }
+  let nativeLayer: WorldDeployment['nativeLayer'] = 'left-out';
+  if (options.nativeLayer ?? true) {
+    const rounds = await nativeLayerRounds(client);
+    for (const round of rounds) transactions += await sender.run(round);
+    nativeLayer = rounds.length ? 'installed' : 'present';
+  }
   if (options.priceLayer ?? true) transactions += await sender.run(await heartbeatCalls(client, (options.now ?? Date.now)()));
-  return { status: status.missing.length ? 'installed' : 'present', priceLayer, market, transactions };
+  return { status: status.missing.length ? 'installed' : 'present', priceLayer, market, nativeLayer, transactions };
 }
 
 /** What of the world is missing: code at a contract's address, or an actor's transactions (its nonce is behind the history). */

@@ -20,3 +20,9 @@ export const MAX_LOGS_FILTER_TOPICS = 1_000;
  * fromAddress and toAddress together, alchemy_minedTransactions' addresses), as the incumbent documents.
  */
 export const MAX_TRANSACTION_FILTER_ADDRESSES = 1_000;
+
+/** The most transfers one crucible_getAssetTransfers page holds (maxCount's cap and default, docs/token-data.md#crucible_getassettransfers). */
+export const MAX_ASSET_TRANSFERS_PER_PAGE = 1_000;
+
+/** The most token contracts one crucible_getAssetTransfers request may name: each is a bound value of its query. */
+export const MAX_ASSET_TRANSFER_CONTRACTS = 1_000;

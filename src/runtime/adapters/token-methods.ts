@@ -1,3 +1,4 @@
+import { getAssetTransfers } from '../../tokens/asset-transfers.ts';
 import { getTokenAllowance, NotAnAllowanceError } from '../../tokens/allowance.ts';
 import { getTokenBalances } from '../../tokens/balances.ts';
 import type { TokenLogos } from '../../token-list/token-list.ts';
@@ -12,12 +13,14 @@ import { IndexNotReadyError } from './database-token-index.ts';
 import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
 import { rpcFailure } from '../../node/rpc/errors.ts';
 
-// The token data methods (docs/token-data.md#failures) as one network's gateway serves them: the token core over the
-// network's chain (its upstream pool), its transfer index and the token list, with the core's typed
-// errors turned into JSON-RPC answers.
+// The token data methods (docs/token-data.md#failures), crucible_getAssetTransfers among them, as one
+// network's gateway serves them: the token core over the network's chain (its upstream pool), its
+// transfer index and the token list, with the core's typed errors turned into JSON-RPC answers.
 
 export interface NetworkTokenData {
   network: string;
+  /** The network's coin, what external and internal transfers move. */
+  nativeCurrency: { symbol: string; decimals: number };
   chain: ContractReader;
   /** The network's transfer index ("erc20" balances are refused while it holds nothing for the network). */
   index: TokenIndex;
@@ -32,6 +35,7 @@ export function tokenMethods(data: NetworkTokenData): Map<string, ServedMethod> 
       'crucible_getTokenMetadata',
       (params) => answer(data.network, () => data.metadata.getTokenMetadata(data.network, data.chain, data.logos, parseTokenMetadataParams(params))),
     ],
+    ['crucible_getAssetTransfers', (params) => answer(data.network, () => getAssetTransfers(data, params))],
     ['crucible_getTokenAllowance', (params) => answer(data.network, () => getTokenAllowance(data.chain, params))],
   ]);
 }

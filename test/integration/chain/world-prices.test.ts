@@ -124,7 +124,13 @@ describe('the price layer on a fresh devnet', () => {
 
   it('sends nothing when deployed again', async () => {
     const nonce = await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', market: 'present', transactions: 0 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({
+      status: 'present',
+      priceLayer: 'present',
+      market: 'present',
+      nativeLayer: 'present',
+      transactions: 0,
+    });
     expect(await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER })).toBe(nonce);
   });
 });
@@ -279,6 +285,7 @@ describe('the feeds’ heartbeat', () => {
       status: 'present',
       priceLayer: 'present',
       market: 'present',
+      nativeLayer: 'present',
       transactions: WORLD_FEEDS.length,
     });
     for (const [i, of] of WORLD_FEEDS.entries()) expect((await latestRound(of.id)).roundId).toBe(rounds[i]!.roundId + 1n);

@@ -2,10 +2,11 @@ import { decodeEventLog, hexToString, parseAbi, type Abi, type Address } from 'v
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { airdropRecipients, DEMO_WALLET, WORLD_DEPLOYER, WORLD_HOLDERS } from '../../../src/chain/world/actors.ts';
 import { deployWorld, PartialWorldError } from '../../../src/chain/world/deploy.ts';
-import { AIRDROP_SIZE, worldHoldings, type Erc20Id } from '../../../src/chain/world/history.ts';
+import { AIRDROP_SIZE, WORLD_HISTORY, worldHoldings, type Erc20Id } from '../../../src/chain/world/history.ts';
 import { WORLD_CONTRACTS, worldContract, type WorldContractId } from '../../../src/chain/world/manifest.ts';
 import { RELIC_FIRST_ONCHAIN_ID, worldBaseUri } from '../../../src/chain/world/metadata.ts';
 import { erc1155UriId } from '../../../src/chain/erc1155-uri.ts';
+import { NATIVE_HISTORY, VALUE_FORWARDER } from '../../../src/chain/world/native-layer.ts';
 import { startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 
 const siteOrigin = 'http://localhost:4321';
@@ -126,11 +127,45 @@ describe('deployWorld on a fresh anvil', () => {
   });
 });
 
+describe("the world's native layer", () => {
+  it('deployed the forwarder and sent every ether transfer: what the forwarder was refused stays in it', async () => {
+    expect(await anvil.client.getCode({ address: VALUE_FORWARDER.address })).toMatch(/^0x[0-9a-f]{100,}$/);
+    // FORGE refused its 0.4 ether (no receive function) inside a transaction that succeeded.
+    expect(await anvil.client.getBalance({ address: VALUE_FORWARDER.address })).toBe(400_000_000_000_000_000n);
+    // Each of the layer's senders (holders, who send nothing else) sent its history's transactions and its steps of the layer.
+    for (const sender of new Set(sent().map((step) => step.from))) {
+      const count = [...WORLD_HISTORY.flat(), ...sent()].filter((step) => step.from === sender).length;
+      expect(await anvil.client.getTransactionCount({ address: sender }), sender).toBe(count);
+    }
+  });
+
+  it('a devnet made before the layer gets it at its next start, and one that has it gets nothing', async () => {
+    const old = await startTestAnvil({ chainId: 31337, blockTimeSeconds: 1 });
+    try {
+      expect(await deployWorld(old.rpcUrl, { siteOrigin, nativeLayer: false })).toMatchObject({ status: 'installed', nativeLayer: 'left-out' });
+      expect(await old.client.getCode({ address: VALUE_FORWARDER.address })).toBeUndefined();
+      expect(await deployWorld(old.rpcUrl, { siteOrigin })).toMatchObject({ status: 'present', nativeLayer: 'installed', transactions: 1 + sent().length });
+      expect(await old.client.getBalance({ address: VALUE_FORWARDER.address })).toBe(400_000_000_000_000_000n);
+      expect(await deployWorld(old.rpcUrl, { siteOrigin })).toMatchObject({ nativeLayer: 'present', transactions: 0 });
+    } finally {
+      await old.stop();
+    }
+  });
+});
+
+const sent = () => NATIVE_HISTORY.flat();
+
 describe('deployWorld where the world is already there', () => {
   it('sends nothing when the base URIs already point at the site', async () => {
     const before = await transactionCount();
     const nonce = await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER });
-    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({ status: 'present', priceLayer: 'present', market: 'present', transactions: 0 });
+    expect(await deployWorld(anvil.rpcUrl, { siteOrigin })).toEqual({
+      status: 'present',
+      priceLayer: 'present',
+      market: 'present',
+      nativeLayer: 'present',
+      transactions: 0,
+    });
     await anvil.client.mine({ blocks: 1 });
     expect(await transactionCount()).toBe(before);
     expect(await anvil.client.getTransactionCount({ address: WORLD_DEPLOYER })).toBe(nonce);
@@ -143,6 +178,7 @@ describe('deployWorld where the world is already there', () => {
       status: 'present',
       priceLayer: 'present',
       market: 'present',
+      nativeLayer: 'present',
       transactions: 3,
     });
     expect(await read('relics', 'tokenURI', [2n])).toBe(`${origin}/world/nft/relics/2.json`);

@@ -80,6 +80,7 @@ describe.each(databaseEngines())('marketplace events in the transfer index on $n
       blockHash: `0x${'11'.repeat(32)}` as Hex,
       blockTimestamp: null,
       transactionHash: `0x${'22'.repeat(32)}` as Hex,
+      transactionIndex: 0,
       logIndex: 0,
       removed: false,
     };

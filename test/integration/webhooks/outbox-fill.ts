@@ -17,6 +17,7 @@ function mint(block: number): Transfer {
     blockHash: hash,
     blockTimestamp: 1_700_000_000 + block,
     transactionHash: hash,
+    transactionIndex: 0,
     logIndex: 0,
     batchIndex: 0,
     contract: CONTRACT,

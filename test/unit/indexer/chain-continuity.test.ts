@@ -9,6 +9,7 @@ const header = (number: number, fork = 'a', parentFork = fork): BlockHeader => (
   hash: hash(`${fork}${number}`),
   parentHash: hash(`${parentFork}${number - 1}`),
   timestamp: 1000 + number,
+  transactions: [],
 });
 const log = (blockNumber: number, blockHash: Hex): ChainLog => ({
   address: '0x00000000000000000000000000000000000000aa',
@@ -18,6 +19,7 @@ const log = (blockNumber: number, blockHash: Hex): ChainLog => ({
   blockHash,
   blockTimestamp: null,
   transactionHash: hash('77'),
+  transactionIndex: 0,
   logIndex: 0,
   removed: false,
 });

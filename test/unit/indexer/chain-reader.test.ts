@@ -34,6 +34,7 @@ describe('chain reader: eth_getLogs answers', () => {
         blockHash: log.blockHash,
         blockTimestamp: 1_700_000_000,
         transactionHash: log.transactionHash,
+        transactionIndex: 0,
         logIndex: 3,
         removed: false,
       },
@@ -55,6 +56,7 @@ describe('chain reader: eth_getLogs answers', () => {
     ['block number', { ...log, blockNumber: 12 }, '1.blockNumber'],
     ['block hash', { ...log, blockHash: '0x12' }, '1.blockHash'],
     ['log index', { ...log, logIndex: undefined }, '1.logIndex'],
+    ['transaction index', { ...log, transactionIndex: '7' }, '1.transactionIndex'],
     ['removed flag', { ...log, removed: 'no' }, '1.removed'],
     ['number beyond 2^53', { ...log, blockNumber: `0x${'f'.repeat(16)}` }, '1.blockNumber'],
   ])('refuses a log with a bad %s, naming the field', async (_, bad, path) => {

@@ -23,6 +23,7 @@ function log(topics: Hex[], data: Hex, overrides: Partial<ChainLog> = {}): Chain
     blockHash: `0x${'cd'.repeat(32)}`,
     blockTimestamp: 1_700_000_000,
     transactionHash: TX,
+    transactionIndex: 0,
     logIndex: nextLogIndex++,
     removed: false,
     ...overrides,

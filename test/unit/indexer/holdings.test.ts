@@ -16,6 +16,7 @@ function transfer(kind: Transfer['kind'], from: Address, to: Address, amount: st
     blockHash: `0x${'1'.repeat(64)}` as Hex,
     blockTimestamp: null,
     transactionHash: `0x${'2'.repeat(64)}` as Hex,
+    transactionIndex: 0,
     logIndex: logIndex++,
     batchIndex: 0,
     contract: kind === 'erc20' ? TOKEN : NFT,

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { TokenAllowanceQuery, TokenBalancesSpec, TokenContract, TokenHolder, TokenPageOptions } from './token-params.ts';
+import { MAX_ASSET_TRANSFERS_PER_PAGE } from '../limits.ts';
+import { ASSET_TRANSFER_CATEGORIES, AssetTransfersRequest, assetTransfersRangeProblem } from './transfer-params.ts';
 import { defineRpcMethod } from '../method.ts';
 import { Address, titled } from '../schemas/primitives.ts';
 
@@ -37,6 +39,46 @@ const TokenMetadata = titled(
     logo: z.string().nullable().describe("A logo URL from Crucible's token list, or null."),
   }),
   'token metadata',
+);
+
+const HexWord = z.string().regex(/^0x[0-9a-f]{64}$/);
+const HexAmount = z.string().regex(/^0x[0-9a-f]+$/);
+
+const AssetTransfers = titled(
+  z.object({
+    transfers: z.array(
+      z.object({
+        blockNum: HexAmount.describe('The block, as a hex number.'),
+        uniqueId: z.string().describe('<hash>:external, <hash>:internal:<trace index> or <hash>:log:<log index>.'),
+        hash: z.string().describe('The transaction hash.'),
+        from: Address,
+        to: Address.nullable(),
+        value: z
+          .number()
+          .nullable()
+          .describe('The amount in whole units (by the decimals of the token, or of the native coin); null for NFTs and tokens without decimals.'),
+        erc721TokenId: HexWord.nullable().describe('ERC-721: the token id as a 32-byte hex word.'),
+        erc1155Metadata: z
+          .array(z.object({ tokenId: HexWord, value: HexAmount }))
+          .nullable()
+          .describe('ERC-1155: every id and amount of the log (one for TransferSingle).'),
+        tokenId: HexWord.nullable().describe('ERC-721 and specialnft: the token id as a 32-byte hex word.'),
+        asset: z.string().nullable().describe("The token's symbol, or the native coin's; null when unknown."),
+        category: z.enum(ASSET_TRANSFER_CATEGORIES),
+        rawContract: z.object({
+          value: HexAmount.nullable().describe('The raw amount in hex (ERC-20: a 32-byte word); null for NFTs.'),
+          address: Address.nullable().describe("The token's contract; null for native transfers."),
+          decimal: HexAmount.nullable().describe('The decimals in hex; null for NFTs and tokens without decimals.'),
+        }),
+        metadata: z
+          .object({ blockTimestamp: z.string().nullable().describe("The block's time, ISO 8601.") })
+          .optional()
+          .describe('With withMetadata only.'),
+      }),
+    ),
+    pageKey: z.string().optional().describe('Present when more transfers follow: pass it in the next request.'),
+  }),
+  'asset transfers',
 );
 
 export const vendorMethods = [
@@ -81,5 +123,32 @@ export const vendorMethods = [
     result: { name: 'allowance', description: 'The allowance in the token’s base units, as a decimal string.', schema: z.string().regex(/^\d+$/) },
     computeUnits: 26,
     served: true,
+  }),
+  defineRpcMethod({
+    name: 'crucible_getAssetTransfers',
+    summary: 'Returns the transfers of ether and tokens from or to an address, from the transfer index, one page at a time.',
+    description: `Every category of transfer: external (a successful transaction's own ether), internal (ether moved by calls inside a transaction, from the node's call traces), erc20, erc721, erc1155 and specialnft (CryptoPunks-style NFTs). Filter by blocks, fromAddress, toAddress and token contracts; oldest first or newest first; at most ${MAX_ASSET_TRANSFERS_PER_PAGE.toLocaleString('en-US')} a page (maxCount, hex), the next page by pageKey. Transfers of failed transactions, and of calls that reverted, are never listed. A network whose node offers no call traces answers "internal" with -32602. Also callable as alchemy_getAssetTransfers.`,
+    category: 'Token data',
+    params: [
+      {
+        name: 'request',
+        required: true,
+        schema: titled(AssetTransfersRequest, 'asset transfers request'),
+        description:
+          'What to list: {"category": [...], "fromBlock"?, "toBlock"?, "fromAddress"?, "toAddress"?, "contractAddresses"?, "order"?, "withMetadata"?, "excludeZeroValue"?, "maxCount"?, "pageKey"?}.',
+      },
+    ],
+    result: {
+      name: 'transfers',
+      description:
+        '{ transfers: [{ blockNum, uniqueId, hash, from, to, value, erc721TokenId, erc1155Metadata, tokenId, asset, category, rawContract, metadata? }], pageKey? }',
+      schema: AssetTransfers,
+    },
+    computeUnits: 120,
+    served: true,
+    checkParams: (params) => {
+      const problem = assetTransfersRangeProblem(params[0] as Parameters<typeof assetTransfersRangeProblem>[0]);
+      return problem ? { index: 0, problem } : null;
+    },
   }),
 ];

@@ -25,6 +25,7 @@ const log = (topics: Hex[], data: Hex, overrides: Partial<ChainLog> = {}): Chain
   blockHash: `0x${'cd'.repeat(32)}`,
   blockTimestamp: 1_700_000_000,
   transactionHash: `0x${'AB'.repeat(32)}`,
+  transactionIndex: 0,
   logIndex: nextLogIndex++,
   removed: false,
   ...overrides,

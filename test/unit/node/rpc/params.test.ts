@@ -49,6 +49,7 @@ const examples: Record<string, unknown[]> = {
   eth_uninstallFilter: ['0x1'],
   eth_subscribe: ['logs', { address, topics: [hash] }],
   eth_unsubscribe: ['0x9cef478923ff08bf67fde6c64013158d'],
+  crucible_getAssetTransfers: [{ fromBlock: '0x0', toAddress: address, category: ['external', 'erc20'], maxCount: '0x64', order: 'desc', withMetadata: true }],
   crucible_getTokenBalances: [address, [address], null],
   crucible_getTokenMetadata: [address],
   crucible_getTokenAllowance: [{ contract: address, owner: address, spender: address }],

@@ -69,6 +69,7 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
       ['crucible_getTokenBalances', ['alchemy_getTokenBalances']],
       ['crucible_getTokenMetadata', ['alchemy_getTokenMetadata']],
       ['crucible_getTokenAllowance', ['alchemy_getTokenAllowance']],
+      ['crucible_getAssetTransfers', ['alchemy_getAssetTransfers']],
     ]);
     const receipts = rpcMethodReference()
       .categories.find((category) => category.name === 'Blocks')

@@ -54,6 +54,7 @@ describe('the method registry (docs/json-rpc.md#method-registry)', () => {
       'web3_clientVersion',
       'web3_sha3',
       'rpc.discover',
+      'crucible_getAssetTransfers',
       'crucible_getTokenBalances',
       'crucible_getTokenMetadata',
       'crucible_getTokenAllowance',

@@ -118,7 +118,8 @@ describe('alchemy_ names (docs/json-rpc.md#vendor-methods)', () => {
   it('resolves alchemy_<x> to crucible_<x> only when crucible_<x> is registered', () => {
     expect(resolveMethodName('alchemy_getTokenMetadata')).toBe('crucible_getTokenMetadata');
     expect(resolveMethodName('alchemy_getTokenBalances')).toBe('crucible_getTokenBalances');
-    expect(resolveMethodName('alchemy_getAssetTransfers')).toBe('alchemy_getAssetTransfers');
+    expect(resolveMethodName('alchemy_getAssetTransfers')).toBe('crucible_getAssetTransfers');
+    expect(resolveMethodName('alchemy_notAMethod')).toBe('alchemy_notAMethod');
     expect(resolveMethodName('eth_chainId')).toBe('eth_chainId');
   });
 
@@ -133,7 +134,7 @@ describe('alchemy_ names (docs/json-rpc.md#vendor-methods)', () => {
       code: -32602,
       message: 'invalid params: [0] contractAddress must be a 20-byte address: "0x" and 40 hex digits',
     });
-    expect(refusal('alchemy_getAssetTransfers', [address]).error.message).toBe(`Unsupported method: alchemy_getAssetTransfers. See ${docsUrl}`);
+    expect(refusal('alchemy_notAMethod', [address]).error.message).toBe(`Unsupported method: alchemy_notAMethod. See ${docsUrl}`);
   });
 
   it('refuses a token spec other than "erc20", "NATIVE_TOKEN" or 1 to 100 contracts, naming the param', () => {
