@@ -69,7 +69,7 @@ const database = await openDatabase({ engine: 'sqlite', path: join(scratch, 'ben
 const receiver = await startReceiverProcess();
 const owner = privateKeyToAccount(THIRD_PARTY_KEY);
 const store = createWebhookStore(database.db, { networks: [NETWORK, SMALL_NETWORK], urlRules: { local: true } });
-const hooks = webhookIndexHooks({ reorgWindow: 128 });
+const hooks = webhookIndexHooks({ reorgWindow: 128, nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }) });
 const indexer = createTransferIndexer({
   db: database.db,
   networks: [{ id: NETWORK, rpcUrl: anvil.rpcUrl, chainId: CHAIN_ID }],
@@ -232,7 +232,7 @@ async function timeMatching(network: string, listed: string[][]): Promise<number
     }));
     await rolledBack(database, async (trx) => {
       const started = performance.now();
-      await hooks.onTransfers({ network, from: block, to: block, transfers }, trx);
+      await hooks.onTransfers({ network, from: block, to: block, transfers, nativeTransfers: [] }, trx);
       if (index >= 0) times.push(performance.now() - started);
     });
   }

@@ -64,7 +64,7 @@ const indexer = createTransferIndexer({
   db: database.db,
   networks: [{ id: NETWORK, rpcUrl: anvil.rpcUrl, chainId: CHAIN_ID }],
   pollIntervalMs: INDEXER_POLL_MS,
-  ...webhookIndexHooks({ reorgWindow: 128 }),
+  ...webhookIndexHooks({ reorgWindow: 128, nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }) }),
   log: () => {},
 });
 const newWorker = () =>

@@ -18,6 +18,7 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
   webhook_sent_transfers: WebhookSentTransferRow;
+  webhook_sent_native_transfers: WebhookSentNativeTransferRow;
   webhook_addresses: WebhookAddressRow;
   broadcast_transactions: BroadcastTransactionRow;
   nft_metadata: NftMetadataRow;
@@ -294,6 +295,15 @@ interface WebhookSentTransferRow {
   block_number: number;
   log_index: number;
   batch_index: number;
+}
+
+/** A native transfer an ADDRESS_ACTIVITY webhook was sent, kept while a reorg can undo it. */
+interface WebhookSentNativeTransferRow {
+  webhook_id: string;
+  network: string;
+  block_number: number;
+  transaction_index: number;
+  trace_index: number;
 }
 
 /** A token's metadata as last fetched (src/nfts/metadata/). */

@@ -2,15 +2,16 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema, WebhookDeliveryRow } from '../db/schema.ts';
 import type { IndexHooks, IndexReset, TransfersIndexed, TransfersUndone } from '../transfers/index-events.ts';
-import type { NftKind, Transfer } from '../transfers/transfer.ts';
+import type { NativeTransfer, NftKind, Transfer } from '../transfers/transfer.ts';
 import { listenersOf } from './addresses.ts';
 import {
   activityItem,
-  addressActivityItem,
+  addressActivityByBlock,
   byBlock,
   isNftTransfer,
   metadataCategory,
   metadataSnapshot,
+  type NativeCurrency,
   type NftMetadataFacts,
   type WebhookEvent,
   type WebhookPayload,
@@ -24,7 +25,7 @@ import { filterMatcher, type FilterMatcher } from './webhook.ts';
 // watcher's finding), so an event is queued exactly when its cause commits. NFT_ACTIVITY and
 // ADDRESS_ACTIVITY: per matching active webhook, one delivery per block of its activity, numbered in
 // the webhook's order; an ADDRESS_ACTIVITY webhook is found by its addresses, one index seek per
-// address the step's transfers touch. A reorg queues, per webhook, the undone transfers it was sent,
+// address the step's transfers (token and native) touch. A reorg queues, per webhook, the undone transfers it was sent,
 // marked removed, whatever its state now: a paused webhook gets them, in order, when resumed. Which
 // transfers each webhook was sent is kept while a reorg can undo them (the indexer's reorg window).
 
@@ -33,7 +34,15 @@ type Trx = Kysely<DatabaseSchema>;
 export interface WebhookOutboxOptions {
   /** The indexer's reorg window: sent transfers older than this below the index's block are forgotten. */
   reorgWindow: number;
+  /** The network's native coin: ADDRESS_ACTIVITY tells native transfers in it (`asset`, `value`). */
+  nativeCurrency: (network: string) => NativeCurrency;
   now?: () => number;
+}
+
+/** What one webhook hears of a step or a rollback: token transfers and native ones. */
+interface Matched {
+  transfers: readonly Transfer[];
+  natives: readonly NativeTransfer[];
 }
 
 /** A token's metadata changed on refresh (the metadata store calls this inside its transaction). */
@@ -51,62 +60,90 @@ const ROWS_PER_STATEMENT = 300;
 /** The indexer's hooks that fill the outbox: pass them to the indexer wherever it runs. */
 export function webhookIndexHooks(options: WebhookOutboxOptions): Required<Pick<IndexHooks, 'onTransfers' | 'onReorg' | 'onReset'>> {
   const now = options.now ?? Date.now;
+  const enqueue = (trx: Trx, webhookId: string, type: WebhookType, network: string, matched: Matched, removed: boolean) =>
+    enqueueActivity(trx, { webhookId, type, network, matched, removed, at: now(), currency: options.nativeCurrency });
   return {
     async onTransfers(event: TransfersIndexed, trx: Trx) {
       const nfts = event.transfers.filter(isNftTransfer);
-      const sent = (webhookId: string, transfers: readonly Transfer[]) =>
-        insertChunked(
-          trx,
-          'webhook_sent_transfers',
-          transfers.map((transfer) => ({ webhook_id: webhookId, network: event.network, ...transferKey(transfer) })),
-        );
       if (nfts.length > 0) {
         for (const webhook of await activeWebhooks(trx, event.network, 'NFT_ACTIVITY')) {
-          const matched = nfts.filter((transfer) => webhook.matches(transfer.contract, transfer.tokenId));
-          if (matched.length === 0) continue;
-          await enqueueActivity(trx, webhook.id, 'NFT_ACTIVITY', event.network, matched, false, now());
-          await sent(webhook.id, matched);
+          const matched = { transfers: nfts.filter((transfer) => webhook.matches(transfer.contract, transfer.tokenId)), natives: [] };
+          if (matched.transfers.length === 0) continue;
+          await enqueue(trx, webhook.id, 'NFT_ACTIVITY', event.network, matched, false);
+          await recordSent(trx, webhook.id, event.network, matched);
         }
       }
-      for (const [webhookId, matched] of await addressMatches(trx, event.network, event.transfers)) {
-        await enqueueActivity(trx, webhookId, 'ADDRESS_ACTIVITY', event.network, matched, false, now());
-        await sent(webhookId, matched);
+      for (const [webhookId, matched] of await addressMatches(trx, event.network, event)) {
+        await enqueue(trx, webhookId, 'ADDRESS_ACTIVITY', event.network, matched, false);
+        await recordSent(trx, webhookId, event.network, matched);
       }
-      await trx
-        .deleteFrom('webhook_sent_transfers')
-        .where('network', '=', event.network)
-        .where('block_number', '<', event.to - options.reorgWindow)
-        .execute();
+      for (const table of SENT_TABLES)
+        await trx
+          .deleteFrom(table)
+          .where('network', '=', event.network)
+          .where('block_number', '<', event.to - options.reorgWindow)
+          .execute();
     },
 
     async onReorg(event: TransfersUndone, trx: Trx) {
       const after = event.ancestor.number;
-      const sent = await trx
+      const sentTokens = await trx
         .selectFrom('webhook_sent_transfers as s')
         .innerJoin('webhooks as w', 'w.id', 's.webhook_id')
         .select(['s.webhook_id', 'w.type', 's.block_number', 's.log_index', 's.batch_index'])
         .where('s.network', '=', event.network)
         .where('s.block_number', '>', after)
-        .orderBy('s.webhook_id')
         .execute();
-      if (sent.length === 0) return;
+      const sentNatives = await trx
+        .selectFrom('webhook_sent_native_transfers as s')
+        .innerJoin('webhooks as w', 'w.id', 's.webhook_id')
+        .select(['s.webhook_id', 'w.type', 's.block_number', 's.transaction_index', 's.trace_index'])
+        .where('s.network', '=', event.network)
+        .where('s.block_number', '>', after)
+        .execute();
+      if (sentTokens.length === 0 && sentNatives.length === 0) return;
       const removed = new Map(event.removed.map((transfer) => [keyText(transferKey(transfer)), transfer]));
-      const byWebhook = new Map<string, { type: WebhookType; transfers: Transfer[] }>();
-      for (const row of sent) {
+      const removedNative = new Map(event.removedNative.map((transfer) => [nativeKeyText(nativeKey(transfer)), transfer]));
+      const byWebhook = new Map<string, { type: WebhookType; transfers: Transfer[]; natives: NativeTransfer[] }>();
+      const entryOf = (row: { webhook_id: string; type: WebhookType }) => {
+        let entry = byWebhook.get(row.webhook_id);
+        if (!entry) byWebhook.set(row.webhook_id, (entry = { type: row.type, transfers: [], natives: [] }));
+        return entry;
+      };
+      for (const row of sentTokens) {
         const transfer = removed.get(keyText(row));
-        if (!transfer) continue;
-        const entry = byWebhook.get(row.webhook_id);
-        if (entry) entry.transfers.push(transfer);
-        else byWebhook.set(row.webhook_id, { type: row.type, transfers: [transfer] });
+        if (transfer) entryOf(row).transfers.push(transfer);
       }
-      for (const [webhookId, { type, transfers }] of byWebhook) await enqueueActivity(trx, webhookId, type, event.network, transfers, true, now());
-      await trx.deleteFrom('webhook_sent_transfers').where('network', '=', event.network).where('block_number', '>', after).execute();
+      for (const row of sentNatives) {
+        const transfer = removedNative.get(nativeKeyText(row));
+        if (transfer) entryOf(row).natives.push(transfer);
+      }
+      for (const [webhookId, { type, ...matched }] of [...byWebhook].sort(([a], [b]) => (a < b ? -1 : 1)))
+        await enqueue(trx, webhookId, type, event.network, matched, true);
+      for (const table of SENT_TABLES) await trx.deleteFrom(table).where('network', '=', event.network).where('block_number', '>', after).execute();
     },
 
     async onReset(event: IndexReset, trx: Trx) {
-      await trx.deleteFrom('webhook_sent_transfers').where('network', '=', event.network).execute();
+      for (const table of SENT_TABLES) await trx.deleteFrom(table).where('network', '=', event.network).execute();
     },
   };
+}
+
+/** Which transfers each webhook was sent, token and native, kept while a reorg can undo them. */
+const SENT_TABLES = ['webhook_sent_transfers', 'webhook_sent_native_transfers'] as const;
+
+async function recordSent(trx: Trx, webhookId: string, network: string, matched: Matched): Promise<void> {
+  const common = { webhook_id: webhookId, network };
+  await insertChunked(
+    trx,
+    'webhook_sent_transfers',
+    matched.transfers.map((transfer) => ({ ...common, ...transferKey(transfer) })),
+  );
+  await insertChunked(
+    trx,
+    'webhook_sent_native_transfers',
+    matched.natives.map((transfer) => ({ ...common, ...nativeKey(transfer) })),
+  );
 }
 
 /** Queues an NFT_METADATA_UPDATE for each active webhook of the network whose contracts include this one. */
@@ -135,41 +172,45 @@ export async function enqueueMetadataUpdate(trx: Trx, change: MetadataChange, no
 
 /**
  * The active ADDRESS_ACTIVITY webhooks listening to an address the transfers touch, each with the
- * transfers that touch one of its addresses, in webhook id order.
+ * transfers (token and native) that touch one of its addresses, in webhook id order.
  */
-async function addressMatches(trx: Trx, network: string, transfers: readonly Transfer[]): Promise<Array<[string, Transfer[]]>> {
-  if (transfers.length === 0) return [];
+async function addressMatches(trx: Trx, network: string, step: { transfers: readonly Transfer[]; nativeTransfers: readonly NativeTransfer[] }) {
+  const { transfers, nativeTransfers } = step;
   const touched = new Set<string>();
-  for (const transfer of transfers) touched.add(transfer.from.toLowerCase()).add(transfer.to.toLowerCase());
+  for (const transfer of [...transfers, ...nativeTransfers]) touched.add(transfer.from.toLowerCase()).add(transfer.to.toLowerCase());
+  if (touched.size === 0) return [];
   const listeners = await listenersOf(trx, network, [...touched]);
   return [...listeners]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([webhookId, listed]) => [
-      webhookId,
-      transfers.filter((transfer) => listed.has(transfer.from.toLowerCase()) || listed.has(transfer.to.toLowerCase())),
-    ]);
+    .map(([webhookId, listed]): [string, Matched] => {
+      const touches = (transfer: { from: string; to: string }) => listed.has(transfer.from.toLowerCase()) || listed.has(transfer.to.toLowerCase());
+      return [webhookId, { transfers: transfers.filter(touches), natives: nativeTransfers.filter(touches) }];
+    });
 }
 
 /** One delivery per block of the transfers, as the webhook's type tells them (NFT_ACTIVITY takes NFTs only). */
 async function enqueueActivity(
   trx: Trx,
-  webhookId: string,
-  type: WebhookType,
-  network: string,
-  transfers: readonly Transfer[],
-  removed: boolean,
-  at: number,
+  input: {
+    webhookId: string;
+    type: WebhookType;
+    network: string;
+    matched: Matched;
+    removed: boolean;
+    at: number;
+    currency: (network: string) => NativeCurrency;
+  },
 ): Promise<void> {
-  const told = type === 'NFT_ACTIVITY' ? transfers.filter(isNftTransfer) : transfers;
-  const blocks = byBlock(told);
+  const { webhookId, type, network, matched, removed } = input;
+  const blocks =
+    type === 'NFT_ACTIVITY'
+      ? byBlock(matched.transfers.filter(isNftTransfer)).map(({ block, transfers }) => ({
+          block,
+          activity: transfers.map((transfer) => activityItem(transfer, removed)),
+        }))
+      : addressActivityByBlock(matched.transfers, matched.natives, input.currency(network), removed);
   const seqs = await reserveSeqs(trx, webhookId, blocks.length);
-  const rows = blocks.map(({ block, transfers: inBlock }, index) => {
-    const activity =
-      type === 'NFT_ACTIVITY'
-        ? inBlock.filter(isNftTransfer).map((transfer) => activityItem(transfer, removed))
-        : inBlock.map((transfer) => addressActivityItem(transfer, removed));
-    return deliveryRow(webhookId, seqs[index]!, block, type, { network, activity }, at);
-  });
+  const rows = blocks.map(({ block, activity }, index) => deliveryRow(webhookId, seqs[index]!, block, type, { network, activity }, input.at));
   await insertChunked(trx, 'webhook_deliveries', rows);
 }
 
@@ -228,7 +269,21 @@ function keyText(key: TransferKey): string {
   return `${key.block_number}:${key.log_index}:${key.batch_index}`;
 }
 
-async function insertChunked<T extends 'webhook_deliveries' | 'webhook_sent_transfers'>(trx: Trx, table: T, rows: Array<DatabaseSchema[T]>): Promise<void> {
+type NativeKey = { block_number: number; transaction_index: number; trace_index: number };
+
+function nativeKey(transfer: NativeTransfer): NativeKey {
+  return { block_number: transfer.blockNumber, transaction_index: transfer.transactionIndex, trace_index: transfer.traceIndex };
+}
+
+function nativeKeyText(key: NativeKey): string {
+  return `${key.block_number}:${key.transaction_index}:${key.trace_index}`;
+}
+
+async function insertChunked<T extends 'webhook_deliveries' | 'webhook_sent_transfers' | 'webhook_sent_native_transfers'>(
+  trx: Trx,
+  table: T,
+  rows: Array<DatabaseSchema[T]>,
+): Promise<void> {
   for (let offset = 0; offset < rows.length; offset += ROWS_PER_STATEMENT) {
     await trx
       .insertInto(table)

@@ -1,12 +1,12 @@
-import type { Transfer } from '../transfers/transfer.ts';
-import type { NftKind } from '../transfers/transfer.ts';
+import { formatUnits } from 'viem';
+import type { NativeTransfer, NftKind, Transfer } from '../transfers/transfer.ts';
 import type { WebhookType } from './schemas.ts';
 
 // What a delivery POSTs (docs/webhooks.md#payload), in the incumbent's shape: `{ webhookId, id, createdAt, type,
 // event }`. NFT_ACTIVITY's event is `{ network, activity: [...] }`, one item per NFT moved (ERC-721,
 // ERC-1155 with one item per id of a batch, and the legacy CryptoPunks-style NFTs as category
-// `token`); ADDRESS_ACTIVITY's the same with every transfer touching a listed address, in the
-// incumbent's address-activity item; numbers and token ids as 0x hex, addresses lowercase. The index
+// `token`); ADDRESS_ACTIVITY's the same with every transfer touching a listed address, native ones
+// included, in the incumbent's address-activity item; numbers and token ids as 0x hex, addresses lowercase. The index
 // keeps no topics or data, so `log` carries the fields that place the log on the chain. Pure: the
 // outbox stores the text.
 
@@ -80,7 +80,7 @@ export interface AddressActivityItem {
   blockNum: string;
   hash: string;
   category: AddressActivityCategory;
-  /** The amount in the asset's unit: for the native coin (its 18 decimals known); null for tokens, whose decimals the index does not keep. */
+  /** The amount in the asset's unit: for the native coin (its decimals known); null for tokens, whose decimals the index does not keep. */
   value: number | null;
   /** The native coin's symbol; null for tokens. */
   asset: string | null;
@@ -158,6 +158,74 @@ export function addressActivityItem(transfer: Transfer, removed: boolean): Addre
     log: logOf(transfer, removed),
     removed,
   };
+}
+
+/** The network's native coin, as its content file names it. */
+export interface NativeCurrency {
+  symbol: string;
+  decimals: number;
+}
+
+/** A native transfer (a transaction's own value, `external`, or a call's inside it, `internal`) as ADDRESS_ACTIVITY tells it. */
+export function nativeActivityItem(transfer: NativeTransfer, currency: NativeCurrency, removed: boolean): AddressActivityItem {
+  const amount = BigInt(transfer.amount);
+  return {
+    fromAddress: transfer.from.toLowerCase(),
+    toAddress: transfer.to.toLowerCase(),
+    blockNum: hex(transfer.blockNumber),
+    hash: transfer.transactionHash.toLowerCase(),
+    category: transfer.kind,
+    value: Number(formatUnits(amount, currency.decimals)),
+    asset: currency.symbol,
+    rawContract: { rawValue: hex(amount), address: null, decimals: currency.decimals },
+    erc721TokenId: null,
+    erc1155Metadata: null,
+    removed,
+  };
+}
+
+/**
+ * A block's address activity, blocks ascending, each block's in transaction order; within a
+ * transaction its native transfers first (its own value, then its calls' in trace order), then its
+ * token transfers in log order.
+ */
+export function addressActivityByBlock(
+  transfers: readonly Transfer[],
+  natives: readonly NativeTransfer[],
+  currency: NativeCurrency,
+  removed: boolean,
+): Array<{ block: number; activity: AddressActivityItem[] }> {
+  /** source 0: native (position: its trace index); 1: token (position: its log index, then its place in a batch). */
+  type Placed = { block: number; transaction: number; source: 0 | 1; position: number; batch: number; item: AddressActivityItem };
+  const placed: Placed[] = [
+    ...natives.map(
+      (transfer): Placed => ({
+        block: transfer.blockNumber,
+        transaction: transfer.transactionIndex,
+        source: 0,
+        position: transfer.traceIndex,
+        batch: 0,
+        item: nativeActivityItem(transfer, currency, removed),
+      }),
+    ),
+    ...transfers.map(
+      (transfer): Placed => ({
+        block: transfer.blockNumber,
+        transaction: transfer.transactionIndex,
+        source: 1,
+        position: transfer.logIndex,
+        batch: transfer.batchIndex,
+        item: addressActivityItem(transfer, removed),
+      }),
+    ),
+  ].sort((a, b) => a.block - b.block || a.transaction - b.transaction || a.source - b.source || a.position - b.position || a.batch - b.batch);
+  const blocks: Array<{ block: number; activity: AddressActivityItem[] }> = [];
+  for (const { block, item } of placed) {
+    const last = blocks.at(-1);
+    if (last?.block === block) last.activity.push(item);
+    else blocks.push({ block, activity: [item] });
+  }
+  return blocks;
 }
 
 function tokenIds(transfer: Transfer): Pick<ActivityItem, 'erc721TokenId' | 'erc1155Metadata'> {

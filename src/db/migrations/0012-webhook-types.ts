@@ -5,6 +5,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 // may now carry the app whose broadcasts it hears (`app_id`), a name, exact NFT filter entries
 // (`nft_tokens`, a JSON list of { contractAddress, tokenId }) and a count of its addresses, which
 // live in webhook_addresses, looked up by network and address when a block's transfers are matched.
+// webhook_sent_native_transfers keeps the native transfers (0011) each address webhook was sent, as
+// webhook_sent_transfers keeps the token ones, so a reorg can send them again removed.
 // broadcast_transactions records which app broadcast which transaction through the gateway, until
 // it is mined or dropped.
 //
@@ -38,6 +40,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // A block's transfers are matched by one seek per address they touch, however many addresses are listed.
   await db.schema.createIndex('webhook_addresses_by_address').on('webhook_addresses').columns(['network', 'address']).execute();
+
+  await db.schema
+    .createTable('webhook_sent_native_transfers')
+    .addColumn('webhook_id', 'text', (column) => column.notNull().references('webhooks.id').onDelete('cascade'))
+    .addColumn('network', 'text', (column) => column.notNull())
+    .addColumn('block_number', 'bigint', (column) => column.notNull())
+    .addColumn('transaction_index', 'integer', (column) => column.notNull())
+    .addColumn('trace_index', 'integer', (column) => column.notNull())
+    .addPrimaryKeyConstraint('webhook_sent_native_transfers_key', ['webhook_id', 'network', 'block_number', 'transaction_index', 'trace_index'])
+    .execute();
+  await db.schema.createIndex('webhook_sent_native_transfers_by_block').on('webhook_sent_native_transfers').columns(['network', 'block_number']).execute();
 
   await db.schema
     .createTable('broadcast_transactions')

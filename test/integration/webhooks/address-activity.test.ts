@@ -11,7 +11,8 @@ import { startFastWorker } from './fast-worker.ts';
 import { startReceiver, type TestReceiver } from './receiver.ts';
 
 // ADDRESS_ACTIVITY webhooks from the indexer's stream on a real anvil, on both engines: every
-// ERC-20, ERC-721, ERC-1155 and legacy transfer touching a listed address, grouped per block, signed,
+// ERC-20, ERC-721, ERC-1155 and legacy transfer touching a listed address, and the transactions a
+// listed address sends (native transfers, zero value included: address-native.test.ts has ether moved), grouped per block, signed,
 // to a receiver on loopback; one webhook lists 100,000 addresses; addresses added and removed in place
 // take effect for the next block; a reorg sends what it undid again, marked removed.
 
@@ -45,7 +46,7 @@ describe.each(databaseEngines())('ADDRESS_ACTIVITY webhooks from a real chain on
         reorgWindow: 6,
         blocksPerStep: 4,
         log: () => {},
-        ...webhookIndexHooks({ reorgWindow: 6 }),
+        ...webhookIndexHooks({ reorgWindow: 6, nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }) }),
       });
       const worker = startFastWorker(database, { retryDelaysMs: [20] });
       indexer.start();
@@ -94,7 +95,11 @@ describe.each(databaseEngines())('ADDRESS_ACTIVITY webhooks from a real chain on
       [['erc721', alice.toLowerCase(), '0x1', '0x1', null]],
       [['erc1155', alice.toLowerCase(), '0x3', null, [{ tokenId: '0x7', value: '0x3' }]]],
       [['specialnft', alice.toLowerCase(), '0x1', '0x0', null]],
-      [['erc721', bob.toLowerCase(), '0x1', '0x1', null]],
+      // alice sends this one: her transaction to the collection, of no ether, comes before the transfer it makes.
+      [
+        ['external', tokens.relics.toLowerCase(), '0x0', null, null],
+        ['erc721', bob.toLowerCase(), '0x1', '0x1', null],
+      ],
     ]);
     const first = blocks[0]![0]!;
     expect(first).toMatchObject({
