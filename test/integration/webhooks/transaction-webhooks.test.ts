@@ -46,25 +46,24 @@ describe.each(databaseEngines())('transaction webhooks through the server on $na
   let receiver: TestReceiver;
   let mined: string;
   let dropped: string;
+  let serverEnv: Record<string, string>;
   beforeAll(async () => {
     anvil = await startTestAnvil({ chainId: sepolia.id, extraArgs: ['--no-mining'] });
     const location = await engine.location();
     ({ database, account } = await prepareAccount(location, [NETWORK]));
     receiver = await startReceiver();
-    server = await startBuiltSite({
-      distDir: fixture.distDir,
-      env: {
-        ...databaseEnv(location),
-        NODE_UPSTREAMS_ETHEREUM_SEPOLIA: anvil.rpcUrl,
-        WEBHOOK_TX_POLL_INTERVAL_MS: '100',
-        WEBHOOK_TX_DROPPED_AFTER_MS: String(DROPPED_AFTER_MS),
-        WEBHOOK_TX_REORG_DEPTH: '4',
-        WEBHOOK_POLL_INTERVAL_MS: '50',
-        WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50',
-        PRICES_IN_SERVER: 'off',
-        NFT_METADATA_IN_SERVER: 'off',
-      },
-    });
+    serverEnv = {
+      ...databaseEnv(location),
+      NODE_UPSTREAMS_ETHEREUM_SEPOLIA: anvil.rpcUrl,
+      WEBHOOK_TX_POLL_INTERVAL_MS: '100',
+      WEBHOOK_TX_DROPPED_AFTER_MS: String(DROPPED_AFTER_MS),
+      WEBHOOK_TX_REORG_DEPTH: '4',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+      WEBHOOK_RETRY_DELAYS_MS: '50,50,50,50',
+      PRICES_IN_SERVER: 'off',
+      NFT_METADATA_IN_SERVER: 'off',
+    };
+    server = await startBuiltSite({ distDir: fixture.distDir, env: serverEnv });
     const alchemy = new Alchemy({ url: `${server.origin}/api/notify`, authToken: account.token, network: Network.ETH_SEPOLIA, maxRetries: 1 });
     const minedHook = await alchemy.notify.createWebhook(receiver.url, WebhookType.MINED_TRANSACTION, { appId: account.app.id });
     const droppedHook = await alchemy.notify.createWebhook(receiver.url, WebhookType.DROPPED_TRANSACTION, { appId: account.app.id });
@@ -171,5 +170,22 @@ describe.each(databaseEngines())('transaction webhooks through the server on $na
     expect(receiver.received.some((entry) => eventOf(entry).transaction?.hash === hash)).toBe(false);
     const recorded = await database.db.selectFrom('broadcast_transactions').select('hash').where('hash', '=', hash.toLowerCase()).execute();
     expect(recorded).toEqual([]);
+  });
+
+  it('settles after a restart what was broadcast before it: the server started again tells DROPPED_TRANSACTION and MINED_TRANSACTION', async () => {
+    const client = wallet();
+    // The one mined first in nonce order: the other, dropped, leaves no gap before it.
+    const kept = await client.sendTransaction({ to: randomAddress(), value: 7n });
+    const gone = await client.sendTransaction({ to: randomAddress(), value: 8n });
+    await server.stop();
+    // While no server runs: the node forgets one and mines the other.
+    await anvil.client.dropTransaction({ hash: gone });
+    await anvil.client.mine({ blocks: 1 });
+    server = await startBuiltSite({ distDir: fixture.distDir, env: serverEnv });
+    const evicted = await heard(dropped, gone);
+    expect(eventOf(evicted)).toMatchObject({ reason: 'evicted', transaction: { hash: gone, blockHash: null } });
+    const settled = await heard(mined, kept);
+    expect(eventOf(settled).transaction.blockNumber).not.toBeNull();
+    expect([evicted, settled].every((entry) => entry.signatureValid && entry.timestampValid)).toBe(true);
   });
 });
