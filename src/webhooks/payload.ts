@@ -144,7 +144,7 @@ export function activityItem(transfer: Transfer & { kind: NftKind; tokenId: stri
 const ADDRESS_CATEGORY: Record<Transfer['kind'], AddressActivityCategory> = { erc20: 'token', erc721: 'erc721', erc1155: 'erc1155', legacy: 'specialnft' };
 
 /** A token transfer (any kind) as ADDRESS_ACTIVITY tells it. */
-export function addressActivityItem(transfer: Transfer, removed: boolean): AddressActivityItem {
+function addressActivityItem(transfer: Transfer, removed: boolean): AddressActivityItem {
   return {
     fromAddress: transfer.from.toLowerCase(),
     toAddress: transfer.to.toLowerCase(),
@@ -167,7 +167,7 @@ export interface NativeCurrency {
 }
 
 /** A native transfer (a transaction's own value, `external`, or a call's inside it, `internal`) as ADDRESS_ACTIVITY tells it. */
-export function nativeActivityItem(transfer: NativeTransfer, currency: NativeCurrency, removed: boolean): AddressActivityItem {
+function nativeActivityItem(transfer: NativeTransfer, currency: NativeCurrency, removed: boolean): AddressActivityItem {
   const amount = BigInt(transfer.amount);
   return {
     fromAddress: transfer.from.toLowerCase(),
