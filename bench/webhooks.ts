@@ -1,8 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import type { Address } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -16,6 +14,7 @@ import { randomAddress, startTestAnvil, THIRD_PARTY_KEY } from '../test/support/
 import { cpuModel, writeBenchmarksSection } from './benchmarks-file.ts';
 import { loadAverage, waitForQuietMachine } from './build/measure.ts';
 import { quantile } from './quantile.ts';
+import { startReceiverProcess } from './webhooks/receiver-process.ts';
 
 // `npm run bench:webhooks [-- --quick] [--blocks <n>] [--per-block <n>] [--backlog <n>] [--webhooks <n>] [--no-wait] [--no-write]`:
 // NFT webhook delivery (docs/webhooks.md#delivery) as `npm start` runs it: the transfer indexer and the delivery
@@ -58,14 +57,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const scratch = await mkdtemp(join(tmpdir(), 'crucible-bench-webhooks-'));
 const anvil = await startTestAnvil({ chainId: CHAIN_ID, extraArgs: ['--no-mining'] });
 const database = await openDatabase({ engine: 'sqlite', path: join(scratch, 'bench.sqlite') });
-const receiver = await startReceiver();
+const receiver = await startReceiverProcess();
 const owner = privateKeyToAccount(THIRD_PARTY_KEY);
 const store = createWebhookStore(database.db, { networks: [NETWORK], urlRules: { local: true } });
 const indexer = createTransferIndexer({
   db: database.db,
   networks: [{ id: NETWORK, rpcUrl: anvil.rpcUrl, chainId: CHAIN_ID }],
   pollIntervalMs: INDEXER_POLL_MS,
-  ...webhookIndexHooks({ reorgWindow: 128 }),
+  ...webhookIndexHooks({ reorgWindow: 128, nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }) }),
   log: () => {},
 });
 const newWorker = () =>
@@ -201,32 +200,4 @@ async function mineAirdrop(collection: Address, count: number): Promise<{ block:
 
 async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await sleep(100);
-}
-
-interface Post {
-  at: number;
-  webhookId: string;
-  block: number | null;
-  activities: number;
-}
-
-async function startReceiver() {
-  const child: ChildProcess = spawn(process.execPath, [join(import.meta.dirname, 'webhooks/receiver.ts')], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const posts: Post[] = [];
-  const lines = createInterface({ input: child.stdout! });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`the receiver exited with code ${code}`)));
-    lines.on('line', (line) => {
-      if (line.startsWith('listening ')) resolve(Number(line.slice('listening '.length)));
-      else posts.push(JSON.parse(line) as Post);
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}/hook`,
-    posts,
-    async waitFor(condition: (posts: readonly Post[]) => boolean) {
-      while (!condition(posts)) await sleep(20);
-    },
-    stop: () => child.kill('SIGTERM'),
-  };
 }

@@ -24,6 +24,17 @@ export interface WebhooksConfig {
   concurrency: number;
   /** WEBHOOKS_PER_ACCOUNT (default 20): the most webhooks one account may create through the webhook API. */
   perAccount: number;
+  /** WEBHOOK_MAX_ADDRESSES (default 100000): the most addresses one ADDRESS_ACTIVITY webhook may listen to. */
+  maxAddresses: number;
+  /** WEBHOOK_TX_POLL_INTERVAL_MS (default 2000): how often the transaction watcher looks at broadcast transactions not yet mined or dropped. */
+  txPollIntervalMs: number;
+  /**
+   * WEBHOOK_TX_DROPPED_AFTER_MS (default 300000, 5 minutes): a broadcast transaction the node no
+   * longer knows, this long after it was broadcast, is dropped (DROPPED_TRANSACTION, `evicted`).
+   */
+  txDroppedAfterMs: number;
+  /** WEBHOOK_TX_REORG_DEPTH (default 64): blocks above a mined transaction after which a reorg is no longer looked for. */
+  txReorgDepth: number;
   /**
    * Webhook URLs may be http (not only https) and may reach loopback, private and link-local
    * addresses: in local mode only.
@@ -50,6 +61,10 @@ export function readWebhooksConfig(env: Env, mode: { local: boolean }): Webhooks
     claimMs: read(env, 'WEBHOOK_CLAIM_MS', positive, 30_000),
     concurrency: read(env, 'WEBHOOK_CONCURRENCY', positive, 16),
     perAccount: read(env, 'WEBHOOKS_PER_ACCOUNT', positive, 20),
+    maxAddresses: read(env, 'WEBHOOK_MAX_ADDRESSES', positive, 100_000),
+    txPollIntervalMs: read(env, 'WEBHOOK_TX_POLL_INTERVAL_MS', positive, 2000),
+    txDroppedAfterMs: read(env, 'WEBHOOK_TX_DROPPED_AFTER_MS', positive, 300_000),
+    txReorgDepth: read(env, 'WEBHOOK_TX_REORG_DEPTH', positive, 64),
     local: mode.local,
   };
   if (config.claimMs <= config.timeoutMs) {

@@ -18,6 +18,9 @@ export interface DatabaseSchema {
   webhook_deliveries: WebhookDeliveryRow;
   webhook_attempts: WebhookAttemptRow;
   webhook_sent_transfers: WebhookSentTransferRow;
+  webhook_sent_native_transfers: WebhookSentNativeTransferRow;
+  webhook_addresses: WebhookAddressRow;
+  broadcast_transactions: BroadcastTransactionRow;
   nft_metadata: NftMetadataRow;
   nft_images: NftImageRow;
   nft_media: NftMediaRow;
@@ -200,7 +203,7 @@ export interface AccountTokenRow {
 export interface WebhookRow {
   id: string;
   owner_id: string;
-  type: 'NFT_ACTIVITY' | 'NFT_METADATA_UPDATE';
+  type: 'NFT_ACTIVITY' | 'NFT_METADATA_UPDATE' | 'ADDRESS_ACTIVITY' | 'MINED_TRANSACTION' | 'DROPPED_TRANSACTION';
   network: string;
   url: string;
   /** JSON array of lowercase addresses. */
@@ -217,6 +220,43 @@ export interface WebhookRow {
   next_seq: number;
   created_at: number;
   updated_at: number;
+  /** MINED_TRANSACTION and DROPPED_TRANSACTION: the app whose broadcasts it hears; null for other types. */
+  app_id: string | null;
+  /** A label its owner gave it; null when none. */
+  name: string | null;
+  /** JSON array of exact NFT filter entries, `{ contractAddress, tokenId }` (lowercase, decimal). */
+  nft_tokens: string;
+  /** ADDRESS_ACTIVITY: how many rows of webhook_addresses it has (kept in the same transactions). */
+  address_count: number;
+}
+
+/** An address an ADDRESS_ACTIVITY webhook listens to; `network` is its webhook's, so a block is matched by (network, address). */
+export interface WebhookAddressRow {
+  webhook_id: string;
+  network: string;
+  /** Lowercase. */
+  address: string;
+}
+
+/** A transaction an app broadcast through the gateway (eth_sendRawTransaction), watched until it is mined or dropped. */
+export interface BroadcastTransactionRow {
+  network: string;
+  /** Lowercase. */
+  hash: string;
+  app_id: string;
+  /** The signed transaction as broadcast (0x hex). */
+  raw: string;
+  status: 'pending' | 'mined' | 'dropped';
+  broadcast_at: number;
+  /** When the watcher looks at it next. */
+  next_check_at: number;
+  /** Its signer and nonce (decimal), read from `raw` when the watcher first looks at it. */
+  sender: string | null;
+  nonce: string | null;
+  /** Where it was mined; null while pending or once dropped. */
+  block_number: number | null;
+  block_hash: string | null;
+  settled_at: number | null;
 }
 
 /** One payload in the outbox, sent until a 2xx or its last retry. */
@@ -257,6 +297,15 @@ interface WebhookSentTransferRow {
   block_number: number;
   log_index: number;
   batch_index: number;
+}
+
+/** A native transfer an ADDRESS_ACTIVITY webhook was sent, kept while a reorg can undo it. */
+interface WebhookSentNativeTransferRow {
+  webhook_id: string;
+  network: string;
+  block_number: number;
+  transaction_index: number;
+  trace_index: number;
 }
 
 /** A token's metadata as last fetched (src/nfts/metadata/). */

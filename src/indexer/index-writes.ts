@@ -163,7 +163,8 @@ export async function applyStep(db: Kysely<DatabaseSchema>, step: IndexStep, hoo
       .where('block_number', '<', step.to.number - step.reorgWindow)
       .execute();
 
-    if (step.transfers.length > 0) await hooks.onTransfers?.({ network, from: step.from, to: step.to.number, transfers: step.transfers }, trx);
+    if (step.transfers.length > 0 || step.nativeTransfers.length > 0)
+      await hooks.onTransfers?.({ network, from: step.from, to: step.to.number, transfers: step.transfers, nativeTransfers: step.nativeTransfers }, trx);
     if (step.logs?.length) await hooks.followedLogs?.onLogs({ network, from: step.from, to: step.to.number, logs: step.logs }, trx);
   });
   for (const pair of newPairs) known?.set(pair.key, true);
@@ -193,6 +194,17 @@ export async function rollbackTo(
       .orderBy('batch_index')
       .execute();
     const removed = rows.map(transferOf);
+    const removedNative = (
+      await trx
+        .selectFrom('indexer_native_transfers')
+        .selectAll()
+        .where('network', '=', network)
+        .where('block_number', '>', ancestor.number)
+        .orderBy('block_number')
+        .orderBy('transaction_index')
+        .orderBy('trace_index')
+        .execute()
+    ).map(nativeTransferOf);
     for (const table of ['indexer_transfers', 'indexer_native_transfers'] as const)
       await trx.deleteFrom(table).where('network', '=', network).where('block_number', '>', ancestor.number).execute();
     // A pair first seen after the ancestor has no transfer left; one seen at or before it keeps one.
@@ -204,7 +216,7 @@ export async function rollbackTo(
       .set({ block_number: ancestor.number, block_hash: ancestor.hash.toLowerCase(), block_timestamp: ancestor.timestamp, updated_at: input.lease.now })
       .where('network', '=', network)
       .execute();
-    await hooks.onReorg?.({ network, ancestor: { number: ancestor.number, hash: ancestor.hash }, removed }, trx);
+    await hooks.onReorg?.({ network, ancestor: { number: ancestor.number, hash: ancestor.hash }, removed, removedNative }, trx);
     return removed;
   });
 }
@@ -359,6 +371,21 @@ function nativeTransferRow(network: string, transfer: NativeTransfer): IndexerNa
     from_address: transfer.from,
     to_address: transfer.to,
     amount: transfer.amount,
+  };
+}
+
+function nativeTransferOf(row: IndexerNativeTransferRow): NativeTransfer {
+  return {
+    blockNumber: row.block_number,
+    blockHash: row.block_hash as Hex,
+    blockTimestamp: row.block_timestamp,
+    transactionHash: row.transaction_hash as Hex,
+    transactionIndex: row.transaction_index,
+    traceIndex: row.trace_index,
+    kind: row.kind,
+    from: row.from_address as Address,
+    to: row.to_address as Address,
+    amount: row.amount,
   };
 }
 

@@ -51,6 +51,22 @@ export interface NodeGatewayOptions {
   docsUrl(network: string): string;
   /** Where the node API is described: 404s for unknown networks and paths point there. */
   documentationUrl: string;
+  /**
+   * Told of each transaction a node accepted from an app's key (eth_sendRawTransaction), before the
+   * caller is answered: the transaction webhooks record it (docs/webhooks.md#transaction-webhooks).
+   * It must not throw; a transaction sent with the demo key is not told.
+   */
+  onBroadcast?: (broadcast: Broadcast) => Promise<void>;
+}
+
+/** A transaction an app broadcast through the gateway. */
+export interface Broadcast {
+  network: string;
+  appId: string;
+  /** As the node answered it. */
+  hash: string;
+  /** The signed transaction sent. */
+  raw: string;
 }
 
 interface NodeRequest {
@@ -207,6 +223,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       outcomes[validAt[k]!] = executed[k];
       admission.meter(caller, network.id, call.method.name, call.method.computeUnits, errorCodeOf(executed[k]!));
     }
+    if (options.onBroadcast && caller.kind === 'app') await tellBroadcasts(options.onBroadcast, caller.app.id, network.id, valid, executed);
     return { outcomes: outcomes as RpcOutcome[] };
   };
 
@@ -261,6 +278,21 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       return answerHttp(request, network, target.key, context);
     },
   };
+}
+
+/** Each eth_sendRawTransaction the node answered with a hash. */
+async function tellBroadcasts(
+  onBroadcast: (broadcast: Broadcast) => Promise<void>,
+  appId: string,
+  network: string,
+  calls: readonly ValidCall[],
+  outcomes: readonly RpcOutcome[],
+): Promise<void> {
+  for (const [k, call] of calls.entries()) {
+    const outcome = outcomes[k]!;
+    if (call.method.name !== 'eth_sendRawTransaction' || !('result' in outcome) || typeof outcome.result !== 'string') continue;
+    await onBroadcast({ network, appId, hash: outcome.result, raw: call.params[0] as string });
+  }
 }
 
 function errorCodeOf(outcome: RpcOutcome): number | null {

@@ -19,7 +19,7 @@ import type { WebSocketSettings } from '../config/node.ts';
 import { createKeyLookup } from '../admission/callers.ts';
 import { CHEAPEST_PAID_COMPUTE_UNITS } from '../node/rpc/registry.ts';
 import { serveMetrics } from '../node/metrics.ts';
-import { startNodeRuntime, type NodeRuntime } from './node-gateway.ts';
+import { startNodeRuntime, type NodeRuntime, type NodeRuntimeOptions } from './node-gateway.ts';
 import { databaseTokenIndex } from './adapters/database-token-index.ts';
 import { createMemoryWebSocketHolds, type WebSocketHolds } from '../node/websocket/holds.ts';
 import { createRedisWebSocketHolds } from '../node/websocket/redis-holds.ts';
@@ -57,6 +57,8 @@ export async function loadNodeRuntime(options: {
   database?: Database;
   /** Settles when a network's index can answer (the server's indexer: a fresh devnet's first answer waits for it). */
   indexReady?: (network: string) => Promise<void>;
+  /** Told of each transaction an app's key broadcast (the transaction webhooks' recorder). */
+  onBroadcast?: NodeRuntimeOptions['onBroadcast'];
 }): Promise<LoadedNodeRuntime> {
   const networks = await loadNetworks(options.root);
   const config = nodeConfig(networks);
@@ -93,6 +95,7 @@ export async function loadNodeRuntime(options: {
       siteOrigin: options.origin,
       ipv6PrefixLength: options.ipv6PrefixLength,
       jsonMaxDepth: options.jsonMaxDepth,
+      onBroadcast: options.onBroadcast,
       tokens: {
         indexOf: (network) => databaseTokenIndex(database.db, network, options.indexReady),
         metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),

@@ -6,7 +6,7 @@ import type { NetworkRecord } from '../site/records.ts';
 import { pageUrl } from '../site/urls.ts';
 import { createAnswerCache } from '../node/answer-cache.ts';
 import type { ServedMethod } from '../node/execute-calls.ts';
-import { createNodeGateway, type GatewayNetwork, type NodeGateway } from '../node/gateway.ts';
+import { createNodeGateway, type GatewayNetwork, type NodeGateway, type NodeGatewayOptions } from '../node/gateway.ts';
 import type { NodeConfig } from '../config/node.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
@@ -55,6 +55,8 @@ export interface NodeRuntimeOptions {
     metadata: TokenMetadataReader;
     list: TokenList;
   };
+  /** Told of each transaction an app's key broadcast (the transaction webhooks' recorder). */
+  onBroadcast?: NodeGatewayOptions['onBroadcast'];
 }
 
 export interface NodeRuntime {
@@ -158,6 +160,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     jsonMaxDepth: options.jsonMaxDepth,
     docsUrl: (network) => rpcDocsUrl(options.siteOrigin, network),
     documentationUrl: new URL('/openapi.json', options.siteOrigin).href,
+    onBroadcast: options.onBroadcast,
   });
   return {
     gateway: {

@@ -27,6 +27,7 @@ import { restProducts } from './rest-products.ts';
 import { loadSiteApi } from './site-api.ts';
 import { loadServerTransferIndexer, serverIndexerStatus } from './transfer-indexer.ts';
 import { loadServerDeliveryWorker } from './webhook-delivery.ts';
+import { transactionWebhooks } from './transaction-webhooks.ts';
 
 // Everything `npm start` serves besides the static site, built in one place, top to bottom
 // (src/runtime/README.md): the devnets and the database every part shares, the transfer indexer,
@@ -91,9 +92,12 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     networkIdOf: names.idOf,
     urlRules: { local },
     maxPerOwner: webhooksConfig({ local }).perAccount,
+    maxAddresses: webhooksConfig({ local }).maxAddresses,
   });
-  const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore };
+  const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore, names };
   const delivery = await loadServerDeliveryWorker({ local, database });
+  // The gateway records which app broadcast which transaction; the watcher settles each, mined or dropped.
+  const transactions = transactionWebhooks({ database, local, log });
 
   // NFT metadata, media and contract facts (docs/nft-data.md), read through the gateway's upstreams.
   const nfts = await loadNftServices({ root, origin, database, indexedNetworks: indexer?.networks ?? [], local });
@@ -110,6 +114,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     jsonMaxDepth: server.jsonMaxDepth,
     database,
     indexReady,
+    onBroadcast: transactions.onBroadcast,
   });
   for (const warning of [...platform.warnings, ...node.configWarnings]) log.info('setting renamed', { warning });
   nfts.start(node.pools);
@@ -184,6 +189,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     indexer.start();
   }
   delivery?.start();
+  transactions.start(node.pools);
 
   return {
     router: api.router,
@@ -201,7 +207,16 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
       onKeysForgotten: node.onKeysForgotten,
     },
     async close() {
-      await Promise.all([api.close(), prices.close(), node.close(), indexer?.close(), delivery?.close(), nfts.close(), dashboard.close()]);
+      await Promise.all([
+        api.close(),
+        prices.close(),
+        node.close(),
+        indexer?.close(),
+        delivery?.close(),
+        transactions.close(),
+        nfts.close(),
+        dashboard.close(),
+      ]);
       await database.close();
       await devnets?.stop();
     },

@@ -11,6 +11,8 @@ import { openApiOperations } from '../api/operations/openapi.ts';
 import { searchOperation } from '../api/operations/search.ts';
 import { surfaceOperations } from '../api/operations/surface.ts';
 import { webhookComponentSchemas, webhookOperations, type WebhookApi } from '../webhooks/api/operations.ts';
+import { notifyComponentSchemas, notifyOperations } from '../webhooks/api/notify-operations.ts';
+import type { NetworkNames } from '../site/network-names.ts';
 import { describedOperations } from '../rest/openapi.ts';
 import { restProducts } from './rest-products.ts';
 import type { DashboardApi } from '../dashboard/api.ts';
@@ -33,8 +35,8 @@ export interface SiteApiOptions {
   faucet: FaucetHandlers;
   /** The transfer index's progress; without it GET /api/indexer/status is not served here (404). */
   indexerStatus?: IndexerStatusSource;
-  /** Account tokens and webhooks; without them /api/webhooks is not served here (404). */
-  webhooks?: WebhookApi;
+  /** Account tokens and webhooks, and the names of networks; without them /api/webhooks and /api/notify are not served here (404). */
+  webhooks?: SiteWebhooks;
   /** Accounts, apps and tokens under /api/dashboard/ (docs/dashboard.md#endpoints), whose sessions the webhook API accepts too; without it those paths answer 404. */
   dashboard?: DashboardApi;
   /** Request bodies' nesting limit and per-client-IP bucket (the production server's); absent: the router's defaults. */
@@ -42,6 +44,9 @@ export interface SiteApiOptions {
   /** Releases what the services behind the handlers hold. */
   close?: () => Promise<void>;
 }
+
+/** The webhook API's services, and the networks' names, which the SDK's notify API answers with. */
+export type SiteWebhooks = WebhookApi & { names: NetworkNames };
 
 export interface SiteApi {
   router: Router;
@@ -63,7 +68,15 @@ const tags = [
   { name: 'Utility', description: 'Client IP echo (docs/website.md#client-ip).' },
   { name: 'Meta', description: 'This document (docs/website.md#openapi-document).' },
   { name: 'Indexer', description: 'Progress of the transfer index behind token balances, NFTs and webhooks (docs/token-data.md#transfer-indexer).' },
-  { name: 'Webhooks', description: 'NFT webhooks and their deliveries, with an account auth token in X-Crucible-Token (docs/webhooks.md#registration-api).' },
+  {
+    name: 'Webhooks',
+    description: 'Webhooks of every type and their deliveries, with an account auth token in X-Crucible-Token (docs/webhooks.md#registration-api).',
+  },
+  {
+    name: 'Notify',
+    description:
+      'The same webhooks as the incumbent SDK’s `notify` namespace manages them (`new Alchemy({ url: "<origin>/api/notify", authToken })`), with an account auth token in X-Alchemy-Token (docs/webhooks.md#notify-api).',
+  },
   {
     name: 'Prices',
     description: 'Current and historical token prices under {prices_url}/prices/v1/{apiKey}/tokens/, with an app key (docs/prices.md#endpoints).',
@@ -100,6 +113,7 @@ export function siteOpenApiDocument(options: { origin: string; networks: Readonl
     SearchIndex,
     ClientIp,
     ...webhookComponentSchemas,
+    ...notifyComponentSchemas,
     ...dashboardComponentSchemas,
   };
   return buildOpenApiDocument({ origin: options.origin, components, operations, tags, description });
@@ -114,7 +128,7 @@ function siteOperations(
   networks: ReadonlyArray<{ id: string }>,
   faucet: FaucetHandlers,
   indexerStatus?: IndexerStatusSource,
-  webhooks?: WebhookApi,
+  webhooks?: SiteWebhooks,
   /** null: described only (the document); undefined: not served. */
   dashboard?: DashboardApi | null,
 ) {
@@ -122,8 +136,13 @@ function siteOperations(
   const faucetId = faucetIdSchema(faucetIds);
   const indexer = indexerStatus ? [indexerStatusOperation(indexerStatus)] : [];
   const accounts = dashboard === undefined ? null : dashboardEndpoints(origin, dashboard);
-  // A served dashboard's session is a credential of the webhook API too.
-  const hooks = webhooks ? webhookOperations(origin, accounts && dashboard ? { ...webhooks, sessions: accounts.sessionOwner } : webhooks) : [];
+  // A served dashboard's session is a credential of the webhook API too; the SDK's notify API takes tokens only.
+  const hooks = webhooks
+    ? [
+        ...webhookOperations(origin, accounts && dashboard ? { ...webhooks, sessions: accounts.sessionOwner } : webhooks),
+        ...notifyOperations(origin, { tokens: webhooks.tokens, store: webhooks.store, networks: webhooks.names }),
+      ]
+    : [];
   const before: ApiOperation[] = [...faucetOperations(faucetIds, faucetId, faucet), searchOperation(origin), ipOperation, ...indexer, ...hooks];
   const after: ApiOperation[] = [...(accounts?.operations ?? []), ...openApiOperations()];
   const keyed = Object.values(restProducts)
@@ -153,7 +172,7 @@ const describedStatus: IndexerStatusSource = () => {
 };
 
 /** The document describes the webhook operations; their handlers, which use these, never run for it. */
-const describedWebhooks = {} as WebhookApi;
+const describedWebhooks = {} as SiteWebhooks;
 
 /**
  * The API with its services, configured from the project's content and environment: the faucet
@@ -164,7 +183,7 @@ export async function loadSiteApi(options: {
   origin: string;
   devnets?: LocalDevnets;
   indexerStatus?: IndexerStatusSource;
-  webhooks?: WebhookApi;
+  webhooks?: SiteWebhooks;
   dashboard?: DashboardApi;
   bodies?: BodyLimits;
 }): Promise<SiteApi> {

@@ -75,6 +75,16 @@ export async function serverIndexerStatus(options: {
   return () => indexerStatus(database.db, ids.length > 0 ? { networks: ids } : {});
 }
 
+/** Each network's native coin, as its content file names it (address webhooks tell native transfers in it). */
+function nativeCurrencies(evmNetworks: readonly EvmNetwork[]): (network: string) => { symbol: string; decimals: number } {
+  const byId = new Map(evmNetworks.map((network) => [network.id, { symbol: network.symbol, decimals: network.decimals }]));
+  return (network) => {
+    const currency = byId.get(network);
+    if (!currency) throw new Error(`no network ${network} in content/networks/`);
+    return currency;
+  };
+}
+
 /** The networks indexed: INDEXER_NETWORKS, else those with an upstream, and in local mode (`devnets`) every devnet, each from its first use. */
 function indexedNetworks(evmNetworks: readonly EvmNetwork[], config: IndexerConfig, devnets: boolean): EvmNetwork[] {
   const upstream = (id: string) => (config.rpcUrls[id]?.length ?? 0) > 0;
@@ -126,7 +136,7 @@ async function startConfigured(
     rpcTimeoutMs: config.rpcTimeoutMs,
     log: options.log,
     // Wherever the indexer runs, the products that follow the index write in its transactions.
-    ...productIndexHooks({ reorgWindow: config.reorgWindow }),
+    ...productIndexHooks({ reorgWindow: config.reorgWindow, nativeCurrency: nativeCurrencies(evmNetworks) }),
   });
   const ids = networks.map((network) => network.id);
   let stopFollowingStarts = () => {};

@@ -33,7 +33,13 @@ const transportLabels: Record<RpcTransport, typeof uiText> = { any: uiText, webs
 const priceSourceKindTexts: Record<SourceKind, typeof uiText> = { 'amm-v2': uiText, 'amm-v3': uiText, oracle: uiText, exchange: uiText };
 
 // One label per webhook type: a type added there fails to typecheck here.
-const webhookTypeLabels: Record<WebhookType, typeof uiText> = { NFT_ACTIVITY: uiText, NFT_METADATA_UPDATE: uiText };
+const webhookTypeLabels: Record<WebhookType, typeof uiText> = {
+  NFT_ACTIVITY: uiText,
+  NFT_METADATA_UPDATE: uiText,
+  ADDRESS_ACTIVITY: uiText,
+  MINED_TRANSACTION: uiText,
+  DROPPED_TRANSACTION: uiText,
+};
 
 /** The keys every locale's file has. Section names double as SearchGroup labels (docs/website.md#search-index). */
 function uiStringsSchema(locale: Locale) {
@@ -343,6 +349,8 @@ function uiStringsSchema(locale: Locale) {
         network: uiText,
         contractAddresses: uiText,
         tokenIds: uiText,
+        addresses: uiText,
+        appId: uiText,
         tokenName: uiText,
       }),
       start: z.strictObject({
@@ -486,6 +494,11 @@ function uiStringsSchema(locale: Locale) {
         contractsHelp: uiText,
         tokenIds: uiText,
         tokenIdsHelp: uiText,
+        addresses: uiText,
+        addressesHelp: uiText,
+        app: uiText,
+        appHelp: uiText,
+        noApps: uiText,
         create: uiText,
         creating: uiText,
         count: message('count', 'max'),
@@ -503,6 +516,8 @@ function uiStringsSchema(locale: Locale) {
         signingKeyHelp: uiText,
         everyContract: uiText,
         everyToken: uiText,
+        tokens: uiText,
+        addressCount: message('count'),
         deliveries: uiText,
         showDeliveries: uiText,
         refresh: uiText,

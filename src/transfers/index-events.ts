@@ -1,18 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Hex } from 'viem';
 import type { DatabaseSchema } from '../db/schema.ts';
-import type { BlockRef, ChainLog, Transfer } from './transfer.ts';
+import type { BlockRef, ChainLog, NativeTransfer, Transfer } from './transfer.ts';
 
 // What the index's writes announce (src/indexer/index-writes.ts), each inside the write's own
 // transaction: a consumer (the webhook outbox, the NFT products' per-network data) commits with
 // the index or not at all. The runtime hands the indexer the consumers' hooks (src/runtime/).
 
-/** A step's transfers, committed. */
+/** A step's transfers, committed: its token transfers and its native ones (either may be empty, not both). */
 export interface TransfersIndexed {
   network: string;
   from: number;
   to: number;
   transfers: readonly Transfer[];
+  nativeTransfers: readonly NativeTransfer[];
 }
 
 /** Transfers a reorg undid (docs/webhooks.md#payload: delivered with `removed: true`). */
@@ -21,6 +22,7 @@ export interface TransfersUndone {
   /** The newest block both forks share; everything after it was removed. */
   ancestor: BlockRef;
   removed: readonly Transfer[];
+  removedNative: readonly NativeTransfer[];
 }
 
 /** The network's whole index was dropped, to be built again from its first block. */

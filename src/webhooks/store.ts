@@ -3,26 +3,45 @@ import type { Kysely, Selectable } from 'kysely';
 import { AccountLimitError } from '../apps/errors.ts';
 import { insertUnderOwnerCap } from '../db/owner-cap.ts';
 import type { DatabaseSchema, WebhookAttemptRow, WebhookDeliveryRow, WebhookRow } from '../db/schema.ts';
+import { addressPage, changeAddresses, clearAddresses, parseAddresses } from './addresses.ts';
 import { WebhookInputError, WebhookNotFoundError } from './errors.ts';
-import { WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
-import { parseFilters, parseWebhookUrl, type UrlRules, type Webhook, type WebhookFilters } from './webhook.ts';
+import { changeFilterEntries, filterEntries, type FilterEntry } from './nft-filter-entries.ts';
+import { MAX_NAME_LENGTH, NFT_WEBHOOK_TYPES, TRANSACTION_WEBHOOK_TYPES, WEBHOOK_TYPES, type WebhookType } from './schemas.ts';
+import { parseFilters, parseWebhookUrl, type NftToken, type UrlRules, type Webhook, type WebhookFilters } from './webhook.ts';
 import type { NetworkIdOf } from '../site/network-names.ts';
 
 // Webhooks, their deliveries and attempts over the database (docs/webhooks.md#registration-api), the same on SQLite and
-// PostgreSQL. Every call names the owner: another owner's webhook is not found, exactly as a
-// missing one, so ids reveal nothing. An owner may have at most `maxPerOwner` webhooks.
+// PostgreSQL: the one store behind both ways to manage a webhook, /api/webhooks and the SDK's
+// /api/notify. Every call names the owner: another owner's webhook is not found, exactly as a
+// missing one, so ids reveal nothing. An owner may have at most `maxPerOwner` webhooks, an
+// ADDRESS_ACTIVITY webhook at most `maxAddresses` addresses.
+
+interface FiltersInput {
+  contractAddresses?: string[];
+  tokenIds?: string[];
+  tokens?: NftToken[];
+}
 
 interface NewWebhook {
   type: WebhookType;
   network: string;
   url: string;
-  filters?: { contractAddresses?: string[]; tokenIds?: string[] };
+  filters?: FiltersInput;
+  /** ADDRESS_ACTIVITY only. */
+  addresses?: string[];
+  /** MINED_TRANSACTION and DROPPED_TRANSACTION: required, an app of the owner. */
+  appId?: string;
+  name?: string;
 }
 
 interface WebhookPatch {
   url?: string;
-  filters?: { contractAddresses?: string[]; tokenIds?: string[] };
+  filters?: FiltersInput;
+  /** null clears it. */
+  name?: string | null;
 }
+
+type EntryInput = { contractAddress: string; tokenId?: string };
 
 type DeliveryStatus = WebhookDeliveryRow['status'];
 
@@ -81,6 +100,18 @@ export interface WebhookStore {
   /** Newest first; `after`: the `next` of the page before. */
   deliveries(ownerId: string, webhookId: string, options: { limit: number; after?: number; status?: DeliveryStatus }): Promise<DeliveryPage>;
   delivery(ownerId: string, webhookId: string, deliveryId: string): Promise<DeliveryDetail>;
+  /** ADDRESS_ACTIVITY: a page of its addresses in address order, after the last of the page before. */
+  addresses(ownerId: string, webhookId: string, page: { limit: number; after?: string }): Promise<{ addresses: string[]; total: number; next: string | null }>;
+  /** ADDRESS_ACTIVITY: addresses added and removed in place (one in both is removed); refused past `maxAddresses`. */
+  changeAddresses(ownerId: string, webhookId: string, change: { add?: string[]; remove?: string[] }): Promise<Webhook>;
+  /** ADDRESS_ACTIVITY: the addresses replaced whole. */
+  replaceAddresses(ownerId: string, webhookId: string, addresses: string[]): Promise<Webhook>;
+  /** NFT types: a page of the filters as entries (nft-filter-entries.ts), from `offset`. */
+  filterEntries(ownerId: string, webhookId: string, page: { limit: number; offset: number }): Promise<{ entries: FilterEntry[]; total: number }>;
+  /** NFT types: entries added and removed (removed after added). */
+  changeFilterEntries(ownerId: string, webhookId: string, change: { add?: EntryInput[]; remove?: EntryInput[] }): Promise<Webhook>;
+  /** The most addresses one ADDRESS_ACTIVITY webhook may list (WEBHOOK_MAX_ADDRESSES). */
+  readonly maxAddresses: number;
 }
 
 export interface WebhookStoreOptions {
@@ -91,22 +122,28 @@ export interface WebhookStoreOptions {
   urlRules: UrlRules;
   /** The most webhooks one owner may have (WEBHOOKS_PER_ACCOUNT); unset, no cap. */
   maxPerOwner?: number;
+  /** The most addresses an ADDRESS_ACTIVITY webhook may list (WEBHOOK_MAX_ADDRESSES); default DEFAULT_MAX_ADDRESSES. */
+  maxAddresses?: number;
   now?: () => number;
 }
+
+/** The addresses an ADDRESS_ACTIVITY webhook may list unless WEBHOOK_MAX_ADDRESSES says otherwise. */
+const DEFAULT_MAX_ADDRESSES = 100_000;
 
 const PAUSED_BY_OWNER = 'paused by its owner';
 
 export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookStoreOptions): WebhookStore {
   const now = options.now ?? Date.now;
   const maxPerOwner = options.maxPerOwner ?? null;
+  const maxAddresses = options.maxAddresses ?? DEFAULT_MAX_ADDRESSES;
 
   const row = async (ownerId: string, id: string): Promise<Selectable<WebhookRow>> => {
     const found = await db.selectFrom('webhooks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
     if (!found) throw new WebhookNotFoundError('webhook', id);
     return found;
   };
-  const change = async (ownerId: string, id: string, set: Partial<WebhookRow>): Promise<Webhook> => {
-    const updated = await db
+  const change = async (ownerId: string, id: string, set: Partial<WebhookRow>, executor: Kysely<DatabaseSchema> = db): Promise<Webhook> => {
+    const updated = await executor
       .updateTable('webhooks')
       .set({ ...set, updated_at: now() })
       .where('id', '=', id)
@@ -124,6 +161,11 @@ export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookS
       if (!network || !options.networks.includes(network)) throw new WebhookInputError('network', `must be one of ${options.networks.join(', ')}`);
       const url = parseWebhookUrl(input.url, options.urlRules);
       const filters = parseFilters(input.type, input.filters);
+      if (input.type !== 'ADDRESS_ACTIVITY' && input.addresses !== undefined)
+        throw new WebhookInputError('addresses', `apply to ADDRESS_ACTIVITY webhooks only, not ${input.type}`);
+      const addresses = parseAddresses(input.addresses ?? [], 'addresses');
+      if (addresses.length > maxAddresses) throw new WebhookInputError('addresses', `must number at most ${maxAddresses} (got ${addresses.length})`);
+      const appId = await ownersApp(ownerId, input.type, input.appId);
       const at = now();
       const created: WebhookRow = {
         id: `wh_${randomBytes(8).toString('hex')}`,
@@ -139,9 +181,15 @@ export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookS
         next_seq: 1,
         created_at: at,
         updated_at: at,
+        app_id: appId,
+        name: parseName(input.name),
+        address_count: addresses.length,
       };
-      const insert = (into: Kysely<DatabaseSchema>) => into.insertInto('webhooks').values(created).execute();
-      if (maxPerOwner === null) await insert(db);
+      const insert = async (into: Kysely<DatabaseSchema>) => {
+        await into.insertInto('webhooks').values(created).execute();
+        if (addresses.length > 0) await changeAddresses(db, into, created, { add: addresses, remove: [] }, maxAddresses);
+      };
+      if (maxPerOwner === null) await db.transaction().execute(insert);
       else if (!(await insertUnderOwnerCap(db, { table: 'webhooks', ownerId, max: maxPerOwner }, insert)))
         throw new AccountLimitError('webhooksPerAccount', maxPerOwner);
       return toWebhook(created);
@@ -161,6 +209,7 @@ export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookS
       return change(ownerId, id, {
         ...(patch.url !== undefined && { url: parseWebhookUrl(patch.url, options.urlRules) }),
         ...(patch.filters !== undefined && filterColumns(parseFilters(current.type, patch.filters))),
+        ...(patch.name !== undefined && { name: parseName(patch.name) }),
       });
     },
 
@@ -205,11 +254,96 @@ export function createWebhookStore(db: Kysely<DatabaseSchema>, options: WebhookS
         })),
       };
     },
+
+    maxAddresses,
+
+    async addresses(ownerId, webhookId, page) {
+      const webhook = await ofType(ownerId, webhookId, ['ADDRESS_ACTIVITY'], 'addresses');
+      return { ...(await addressPage(db, webhookId, page)), total: webhook.address_count };
+    },
+
+    changeAddresses: (ownerId, webhookId, { add = [], remove = [] }) =>
+      db.transaction().execute(async (trx) => {
+        const webhook = await ofType(ownerId, webhookId, ['ADDRESS_ACTIVITY'], 'addresses', trx);
+        const parsed = { add: parseAddresses(add, 'addresses'), remove: parseAddresses(remove, 'addresses') };
+        const count = await changeAddresses(db, trx, webhook, parsed, maxAddresses);
+        return change(ownerId, webhookId, { address_count: count }, trx);
+      }),
+
+    replaceAddresses: (ownerId, webhookId, addresses) =>
+      db.transaction().execute(async (trx) => {
+        const webhook = await ofType(ownerId, webhookId, ['ADDRESS_ACTIVITY'], 'addresses', trx);
+        const parsed = parseAddresses(addresses, 'addresses');
+        if (parsed.length > maxAddresses) throw new WebhookInputError('addresses', `must number at most ${maxAddresses} (got ${parsed.length})`);
+        await clearAddresses(trx, webhookId);
+        const count = await changeAddresses(db, trx, webhook, { add: parsed, remove: [] }, maxAddresses);
+        return change(ownerId, webhookId, { address_count: count }, trx);
+      }),
+
+    async filterEntries(ownerId, webhookId, page) {
+      const webhook = toWebhook(await ofType(ownerId, webhookId, NFT_WEBHOOK_TYPES, 'filters'));
+      const entries = filterEntries(webhook.filters);
+      const end = Math.min(entries.count, page.offset + page.limit);
+      return { entries: Array.from({ length: Math.max(0, end - page.offset) }, (_, i) => entries.at(page.offset + i)), total: entries.count };
+    },
+
+    changeFilterEntries: (ownerId, webhookId, { add = [], remove = [] }) =>
+      db.transaction().execute(async (trx) => {
+        const webhook = toWebhook(await ofType(ownerId, webhookId, NFT_WEBHOOK_TYPES, 'filters', trx));
+        const filters = changeFilterEntries(webhook.filters, { add, remove }, 'filters');
+        return change(ownerId, webhookId, filterColumns(parseFilters(webhook.type, filters)), trx);
+      }),
+  };
+
+  /** The owner's webhook, refused as input about `field` when it is not of one of `types`. */
+  async function ofType(
+    ownerId: string,
+    id: string,
+    types: readonly WebhookType[],
+    field: string,
+    executor: Kysely<DatabaseSchema> = db,
+  ): Promise<Selectable<WebhookRow>> {
+    const found = await executor.selectFrom('webhooks').selectAll().where('id', '=', id).where('owner_id', '=', ownerId).executeTakeFirst();
+    if (!found) throw new WebhookNotFoundError('webhook', id);
+    if (!types.includes(found.type)) throw new WebhookInputError(field, `apply to ${types.join(' and ')} webhooks only, and this one is ${found.type}`);
+    return found;
+  }
+
+  /** The app a transaction webhook hears, which must be the owner's; none for other types. */
+  async function ownersApp(ownerId: string, type: WebhookType, appId: string | undefined): Promise<string | null> {
+    const needsApp = (TRANSACTION_WEBHOOK_TYPES as readonly string[]).includes(type);
+    if (!needsApp) {
+      if (appId !== undefined) throw new WebhookInputError('appId', `applies to MINED_TRANSACTION and DROPPED_TRANSACTION webhooks only, not ${type}`);
+      return null;
+    }
+    if (appId === undefined) throw new WebhookInputError('appId', `is required for ${type} webhooks: the app whose broadcasts it hears`);
+    const app = await db.selectFrom('apps').select('id').where('id', '=', appId).where('owner_id', '=', ownerId).executeTakeFirst();
+    if (!app) throw new WebhookInputError('appId', `must be one of your apps (${JSON.stringify(appId)} is not)`);
+    return app.id;
+  }
+}
+
+function parseName(name: string | null | undefined): string | null {
+  const trimmed = name?.trim() || null;
+  if (trimmed !== null && trimmed.length > MAX_NAME_LENGTH) throw new WebhookInputError('name', `must be at most ${MAX_NAME_LENGTH} characters`);
+  return trimmed;
+}
+
+function filterColumns(filters: WebhookFilters): Pick<WebhookRow, 'contract_addresses' | 'token_ids' | 'nft_tokens'> {
+  return {
+    contract_addresses: JSON.stringify(filters.contractAddresses),
+    token_ids: JSON.stringify(filters.tokenIds),
+    nft_tokens: JSON.stringify(filters.tokens),
   };
 }
 
-function filterColumns(filters: WebhookFilters): Pick<WebhookRow, 'contract_addresses' | 'token_ids'> {
-  return { contract_addresses: JSON.stringify(filters.contractAddresses), token_ids: JSON.stringify(filters.tokenIds) };
+/** A stored webhook's NFT filters. */
+export function filtersOf(row: Pick<WebhookRow, 'contract_addresses' | 'token_ids' | 'nft_tokens'>): WebhookFilters {
+  return {
+    contractAddresses: JSON.parse(row.contract_addresses) as string[],
+    tokenIds: JSON.parse(row.token_ids) as string[],
+    tokens: JSON.parse(row.nft_tokens) as NftToken[],
+  };
 }
 
 function toWebhook(row: Selectable<WebhookRow>): Webhook {
@@ -218,7 +352,10 @@ function toWebhook(row: Selectable<WebhookRow>): Webhook {
     type: row.type,
     network: row.network,
     url: row.url,
-    filters: { contractAddresses: JSON.parse(row.contract_addresses) as string[], tokenIds: JSON.parse(row.token_ids) as string[] },
+    filters: filtersOf(row),
+    addressCount: row.address_count,
+    appId: row.app_id,
+    name: row.name,
     signingKey: row.signing_key,
     state: row.state,
     pausedReason: row.paused_reason,

@@ -1,18 +1,29 @@
 import { isIP } from 'node:net';
 import { isBlockedAddress, NON_PUBLIC_ADDRESSES } from '../net/blocked-addresses.ts';
 import { WebhookInputError } from './errors.ts';
-import { ADDRESS_PATTERN, MAX_FILTER_ENTRIES, MAX_URL_LENGTH, TOKEN_ID_PATTERN, type WebhookType } from './schemas.ts';
+import { ADDRESS_PATTERN, MAX_FILTER_ENTRIES, MAX_URL_LENGTH, NFT_WEBHOOK_TYPES, TOKEN_ID_PATTERN, type WebhookType } from './schemas.ts';
 
 // A webhook as its owner sees it (docs/webhooks.md#webhook-object), and the rules its input obeys. Addresses are kept
-// lowercase, token ids decimal; an empty filter list matches everything.
+// lowercase, token ids decimal. NFT filters select by contract (every token of it), by token id
+// (of any contract), and by exact token; a transfer passes when any of them selects it, and
+// filters that are all empty pass everything (docs/webhooks.md#filters).
 
 type WebhookState = 'active' | 'paused';
 
+export interface NftToken {
+  /** Lowercase. */
+  contractAddress: string;
+  /** Decimal. */
+  tokenId: string;
+}
+
 export interface WebhookFilters {
-  /** Lowercase; empty: every contract. */
+  /** Lowercase. With tokenIds empty, every token of these contracts; with tokenIds, those ids of these contracts. */
   contractAddresses: string[];
-  /** Decimal; empty: every token (NFT_ACTIVITY only). */
+  /** Decimal (NFT_ACTIVITY only). With contractAddresses empty, these ids of any contract. */
   tokenIds: string[];
+  /** Exact tokens, each matched besides what the two lists select. */
+  tokens: NftToken[];
 }
 
 export interface Webhook {
@@ -21,6 +32,11 @@ export interface Webhook {
   network: string;
   url: string;
   filters: WebhookFilters;
+  /** ADDRESS_ACTIVITY: how many addresses it listens to (they are read a page at a time); 0 for other types. */
+  addressCount: number;
+  /** MINED_TRANSACTION and DROPPED_TRANSACTION: the app whose broadcasts it hears; null otherwise. */
+  appId: string | null;
+  name: string | null;
   /** The key of its deliveries' signatures (signature.ts: signatureHeaders); shown to its owner whenever asked. */
   signingKey: string;
   state: WebhookState;
@@ -61,37 +77,71 @@ export function parseWebhookUrl(value: string, rules: UrlRules): string {
   return url.href;
 }
 
-/** The filters as stored: addresses lowercase and unique, token ids decimal and unique; token ids only for NFT_ACTIVITY. */
-export function parseFilters(type: WebhookType, input: { contractAddresses?: readonly string[]; tokenIds?: readonly string[] } | undefined): WebhookFilters {
+interface FiltersInput {
+  contractAddresses?: readonly string[];
+  tokenIds?: readonly string[];
+  tokens?: ReadonlyArray<{ contractAddress: string; tokenId: string }>;
+}
+
+/**
+ * The filters as stored: addresses lowercase and unique, token ids decimal and unique; token ids
+ * only for NFT_ACTIVITY; filters only for the NFT types.
+ */
+export function parseFilters(type: WebhookType, input: FiltersInput | undefined): WebhookFilters {
   const contracts = input?.contractAddresses ?? [];
-  const tokens = input?.tokenIds ?? [];
+  const ids = input?.tokenIds ?? [];
+  const tokens = input?.tokens ?? [];
+  if (!(NFT_WEBHOOK_TYPES as readonly string[]).includes(type) && contracts.length + ids.length + tokens.length > 0)
+    throw new WebhookInputError('filters', `apply to NFT_ACTIVITY and NFT_METADATA_UPDATE webhooks only, not ${type}`);
   if (contracts.length > MAX_FILTER_ENTRIES) throw new WebhookInputError('filters.contractAddresses', `must list at most ${MAX_FILTER_ENTRIES} addresses`);
-  if (tokens.length > MAX_FILTER_ENTRIES) throw new WebhookInputError('filters.tokenIds', `must list at most ${MAX_FILTER_ENTRIES} token ids`);
-  if (type !== 'NFT_ACTIVITY' && tokens.length > 0) throw new WebhookInputError('filters.tokenIds', `apply to NFT_ACTIVITY webhooks only, not ${type}`);
-  for (const address of contracts) {
-    if (!ADDRESS_PATTERN.test(address))
-      throw new WebhookInputError('filters.contractAddresses', `must be 0x addresses of 40 hex digits (got ${JSON.stringify(address)})`);
+  if (ids.length > MAX_FILTER_ENTRIES) throw new WebhookInputError('filters.tokenIds', `must list at most ${MAX_FILTER_ENTRIES} token ids`);
+  if (tokens.length > MAX_FILTER_ENTRIES) throw new WebhookInputError('filters.tokens', `must list at most ${MAX_FILTER_ENTRIES} tokens`);
+  if (type !== 'NFT_ACTIVITY' && ids.length > 0) throw new WebhookInputError('filters.tokenIds', `apply to NFT_ACTIVITY webhooks only, not ${type}`);
+  const exact = new Map<string, NftToken>();
+  for (const token of tokens) {
+    const parsed = { contractAddress: lowercaseAddress(token.contractAddress, 'filters.tokens'), tokenId: decimalTokenId(token.tokenId, 'filters.tokens') };
+    exact.set(tokenKey(parsed.contractAddress, parsed.tokenId), parsed);
   }
   return {
-    contractAddresses: [...new Set(contracts.map((address) => address.toLowerCase()))],
-    tokenIds: [...new Set(tokens.map(decimalTokenId))],
+    contractAddresses: [...new Set(contracts.map((address) => lowercaseAddress(address, 'filters.contractAddresses')))],
+    tokenIds: [...new Set(ids.map((id) => decimalTokenId(id, 'filters.tokenIds')))],
+    tokens: [...exact.values()],
   };
 }
 
+/** An address as stored (lowercase), or why it is refused, naming `field`. */
+export function lowercaseAddress(address: string, field: string): string {
+  if (!ADDRESS_PATTERN.test(address)) throw new WebhookInputError(field, `must be 0x addresses of 40 hex digits (got ${JSON.stringify(address)})`);
+  return address.toLowerCase();
+}
+
 /** A token id given in decimal or 0x hex, as decimal. */
-function decimalTokenId(value: string): string {
+export function decimalTokenId(value: string, field: string): string {
   const trimmed = value.trim();
   if (!TOKEN_ID_PATTERN.test(trimmed)) {
-    throw new WebhookInputError('filters.tokenIds', `must be decimal or 0x hex token ids (got ${JSON.stringify(value)})`);
+    throw new WebhookInputError(field, `must be decimal or 0x hex token ids (got ${JSON.stringify(value)})`);
   }
   const id = BigInt(trimmed);
-  if (id > UINT256_MAX) throw new WebhookInputError('filters.tokenIds', `must fit in 256 bits (got ${JSON.stringify(value)})`);
+  if (id > UINT256_MAX) throw new WebhookInputError(field, `must fit in 256 bits (got ${JSON.stringify(value)})`);
   return id.toString();
 }
 
-/** Whether a token passes a webhook's filters. */
-export function matchesFilters(filters: WebhookFilters, contract: string, tokenId: string | null): boolean {
-  if (filters.contractAddresses.length > 0 && !filters.contractAddresses.includes(contract.toLowerCase())) return false;
-  if (filters.tokenIds.length > 0 && (tokenId === null || !filters.tokenIds.includes(tokenId))) return false;
-  return true;
+const tokenKey = (contract: string, tokenId: string) => `${contract}:${tokenId}`;
+
+/** A webhook's filters, ready to test many transfers against. */
+export type FilterMatcher = (contract: string, tokenId: string | null) => boolean;
+
+/** Whether a token passes a webhook's filters: any of the contract list, the id list and the exact tokens selects it; all empty pass everything. */
+export function filterMatcher(filters: WebhookFilters): FilterMatcher {
+  const contracts = new Set(filters.contractAddresses);
+  const ids = new Set(filters.tokenIds);
+  const tokens = new Set(filters.tokens.map((token) => tokenKey(token.contractAddress, token.tokenId)));
+  if (contracts.size + ids.size + tokens.size === 0) return () => true;
+  return (contract, tokenId) => {
+    const lower = contract.toLowerCase();
+    if (tokenId !== null && tokens.has(tokenKey(lower, tokenId))) return true;
+    if (contracts.size === 0 && ids.size === 0) return false;
+    if (contracts.size > 0 && !contracts.has(lower)) return false;
+    return ids.size === 0 || (tokenId !== null && ids.has(tokenId));
+  };
 }

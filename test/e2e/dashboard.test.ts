@@ -302,6 +302,35 @@ describe.each(['en', 'ja'] as const)('the developer dashboard in %s', (locale) =
     expect(await detail.locator('tbody tr').first().locator('td').nth(1).textContent()).toBe(strings.webhooks.outcomes.delivered);
     expect(await detail.locator('[data-payload]').textContent()).toContain(hash);
   });
+
+  it('creates an address webhook and a transaction webhook, the form showing the inputs of each type', async () => {
+    const form = page.locator('form[data-create-webhook]');
+    const field = (name: string) => form.locator(`[data-field="${name}"]`);
+    await form.getByLabel(strings.webhooks.type).selectOption('ADDRESS_ACTIVITY');
+    expect([await field('addresses').isVisible(), await field('filters.contractAddresses').isVisible(), await field('appId').isVisible()]).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    await form.getByLabel(strings.webhooks.url).fill(`${receiver.url}/addresses`);
+    await form
+      .getByLabel(strings.webhooks.addresses, { exact: true })
+      .fill('0x4c7E7865D1a8F526DA67ccC11eE9960C30e7a1Ae\n0x2f6e3Bc2a1B41d2A6F3a0b8c1f4e5D9a7C3b1e20');
+    await form.getByRole('button', { name: strings.webhooks.create }).click();
+    const cards = page.locator('[data-webhook]');
+    await expect.poll(() => cards.count()).toBe(2);
+    expect(await cards.nth(1).locator('h3').textContent()).toContain(strings.webhooks.types.ADDRESS_ACTIVITY);
+    expect(await cards.nth(1).textContent()).toContain(formatUi(strings.webhooks.addressCount, { count: '2' }));
+
+    await form.getByLabel(strings.webhooks.type).selectOption('MINED_TRANSACTION');
+    expect([await field('addresses').isVisible(), await field('appId').isVisible()]).toEqual([false, true]);
+    expect(await form.getByLabel(strings.webhooks.app, { exact: true }).inputValue()).toBe(appId);
+    await form.getByLabel(strings.webhooks.url).fill(`${receiver.url}/mined`);
+    await form.getByRole('button', { name: strings.webhooks.create }).click();
+    await expect.poll(() => cards.count()).toBe(3);
+    expect(await cards.nth(2).locator('h3').textContent()).toContain(strings.webhooks.types.MINED_TRANSACTION);
+    expect(await cards.nth(2).textContent()).toContain(appId);
+  });
 });
 
 describe('the dashboard in a second tab', () => {

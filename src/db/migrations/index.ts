@@ -10,6 +10,7 @@ import { up as createPrices } from './0008-prices.ts';
 import { up as createAccounts } from './0009-accounts.ts';
 import { up as createNftMarket } from './0010-nft-market.ts';
 import { up as addNativeTransfers } from './0011-native-transfers.ts';
+import { up as addWebhookTypes } from './0012-webhook-types.ts';
 import { up as createNftListsAndRequests } from './0013-nft-lists-and-requests.ts';
 
 // Every migration, by name, in the order they run. Append only: a migration that has run
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0009-accounts': { up: createAccounts },
   '0010-nft-market': { up: createNftMarket },
   '0011-native-transfers': { up: addNativeTransfers },
+  '0012-webhook-types': { up: addWebhookTypes },
   '0013-nft-lists-and-requests': { up: createNftListsAndRequests },
 };
 

@@ -4,7 +4,7 @@ import { forgetContractsOnReset } from '../../nfts/contracts/facts-store.ts';
 import { marketIndexHooks } from '../../nfts/market/market-table.ts';
 import { clearNetworkMetadata } from '../../nfts/metadata/metadata-table.ts';
 import type { IndexHooks, IndexReset } from '../../transfers/index-events.ts';
-import { webhookIndexHooks } from '../../webhooks/outbox.ts';
+import { webhookIndexHooks, type WebhookOutboxOptions } from '../../webhooks/outbox.ts';
 
 // What the products that follow the transfer index do inside its transactions, wherever the
 // indexer runs (in the server or in `npm run worker -- indexer`): the webhook outbox fills with
@@ -12,7 +12,7 @@ import { webhookIndexHooks } from '../../webhooks/outbox.ts';
 // index's eth_getLogs), and what the NFT products keep of a network (metadata, contract facts,
 // marketplace events) goes with a reset index.
 
-export function productIndexHooks(options: { reorgWindow: number }): IndexHooks {
+export function productIndexHooks(options: WebhookOutboxOptions): IndexHooks {
   return inOrder([webhookIndexHooks(options), { onReset: forgetNftData }, marketIndexHooks()]);
 }
 

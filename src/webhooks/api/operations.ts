@@ -3,7 +3,7 @@ import { AccountLimitError } from '../../apps/errors.ts';
 import type { AccountTokens } from '../../accounts/auth-tokens.ts';
 import { WebhookInputError, WebhookNotFoundError } from '../errors.ts';
 import type { DeliveryAttempt, DeliveryDetail, DeliverySummary, WebhookStore } from '../store.ts';
-import { CreateWebhook, UpdateWebhook, WebhookTypeSchema } from '../schemas.ts';
+import { ChangeAddresses, CreateWebhook, ReplaceAddresses, UpdateWebhook, WebhookTypeSchema } from '../schemas.ts';
 import type { Webhook as WebhookRecord } from '../webhook.ts';
 import { BufferedResponse } from '../../api/buffered-response.ts';
 import { CrucibleError } from '../../errors/crucible-error.ts';
@@ -36,6 +36,11 @@ export interface WebhookApi {
 const TOKEN_HEADER = 'x-crucible-token';
 const BODY_MAX_BYTES = 256 * 1024;
 
+/** The largest body that can carry `maxAddresses` addresses (a quoted address and a comma: 43 bytes, with room for spaces) and the rest. */
+export function addressBodyMaxBytes(maxAddresses: number): number {
+  return maxAddresses * 48 + BODY_MAX_BYTES;
+}
+
 const time = z.iso.datetime().describe('ISO 8601, UTC.');
 
 const Webhook = z.object({
@@ -43,10 +48,16 @@ const Webhook = z.object({
   type: WebhookTypeSchema,
   network: z.string().describe('Network id, as in content/networks/.'),
   url: z.url().describe('Where deliveries are POSTed.'),
-  filters: z.object({
-    contractAddresses: z.array(z.string()).describe('Lowercase; empty: every contract.'),
-    tokenIds: z.array(z.string()).describe('Decimal; empty: every token.'),
-  }),
+  filters: z
+    .object({
+      contractAddresses: z.array(z.string()).describe('Lowercase: every token of these contracts (with tokenIds, those ids of them).'),
+      tokenIds: z.array(z.string()).describe('Decimal: these ids (of the contracts listed, or of any contract).'),
+      tokens: z.array(z.object({ contractAddress: z.string(), tokenId: z.string() })).describe('Exact tokens, matched besides the two lists.'),
+    })
+    .describe('NFT types: a transfer passes when any of the three selects it; all empty, every transfer passes.'),
+  addressCount: z.int().min(0).describe('ADDRESS_ACTIVITY: how many addresses it listens to (listed at /addresses); 0 for other types.'),
+  appId: z.string().nullable().describe('MINED_TRANSACTION and DROPPED_TRANSACTION: the app whose broadcasts it hears; null for other types.'),
+  name: z.string().nullable(),
   signingKey: z
     .string()
     .describe(
@@ -107,6 +118,26 @@ const DeliveryPage = z.object({
 
 const idMessage = (what: string) => `A ${what} id has 1 to 100 characters.`;
 const WebhookParams = z.object({ webhookId: z.string().min(1, idMessage('webhook')).max(100, idMessage('webhook')).describe('The webhook’s id.') });
+const addressLimitMessage = 'The limit is a whole number from 1 to 1000.';
+const AddressQuery = z.object({
+  limit: z.coerce
+    .number({ error: addressLimitMessage })
+    .int(addressLimitMessage)
+    .min(1, addressLimitMessage)
+    .max(1000, addressLimitMessage)
+    .default(100)
+    .describe('Addresses per page, 1–1000; default 100.'),
+  pageKey: z
+    .string()
+    .regex(/^0x[0-9a-f]{40}$/, 'The pageKey must be the pageKey of the page before.')
+    .optional()
+    .describe('The `pageKey` of the page before.'),
+});
+const AddressPage = z.object({
+  addresses: z.array(z.string()).describe('Lowercase, in address order.'),
+  totalCount: z.int().min(0),
+  pageKey: z.string().nullable().describe('Pass for the next page; null on the last.'),
+});
 const DeliveryParams = WebhookParams.extend({
   deliveryId: z.string().min(1, idMessage('delivery')).max(100, idMessage('delivery')).describe('The delivery’s id (its payload’s `id`).'),
 });
@@ -131,7 +162,7 @@ const DeliveryQuery = z.object({
 });
 
 /** The Error body (docs/errors.md#error-body-with-field) with the input at fault, so the dashboard shows the sentence next to its field. */
-const WebhookError = ErrorBody.extend({
+export const WebhookError = ErrorBody.extend({
   error: ErrorBody.shape.error.extend({
     field: z
       .string()
@@ -216,6 +247,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
     'Needs an account auth token in the `X-Crucible-Token` header (dashboard, or `npm run apps -- token create`), or the dashboard’s session cookie with X-CSRF-Token on state changes; app keys are refused (401).';
   const tags = ['Webhooks'];
   const webhookBody = (webhook: WebhookRecord) => json(webhookJson(webhook));
+  const addressBodyBytes = addressBodyMaxBytes(api.store?.maxAddresses ?? 0);
 
   return [
     defineOperation({
@@ -223,9 +255,9 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       method: 'POST',
       path: '/api/webhooks',
       summary: 'Create a webhook',
-      description: `A webhook for NFT_ACTIVITY or NFT_METADATA_UPDATE events of one network, with optional filters. An account may have at most 20 webhooks by default (WEBHOOKS_PER_ACCOUNT; \`maxWebhooks\` of the list says how many): one more answers 409 \`limit_reached\`. ${auth}`,
+      description: `A webhook of one network and type: NFT_ACTIVITY or NFT_METADATA_UPDATE with optional filters, ADDRESS_ACTIVITY with its addresses (at most 100,000 by default, WEBHOOK_MAX_ADDRESSES), MINED_TRANSACTION or DROPPED_TRANSACTION with the app whose broadcasts it hears (\`appId\`). GRAPHQL is refused. The network is an id or the SDK's name for it (\`ETH_SEPOLIA\`, \`eth-sepolia\`). An account may have at most 20 webhooks by default (WEBHOOKS_PER_ACCOUNT; \`maxWebhooks\` of the list says how many): one more answers 409 \`limit_reached\`. ${auth}`,
       tags,
-      body: { schema: CreateWebhook, maxBytes: BODY_MAX_BYTES },
+      body: { schema: CreateWebhook, maxBytes: addressBodyBytes },
       responses: {
         201: { description: 'The webhook, active, with its signing key.', content: { 'application/json': Webhook } },
         ...common(false),
@@ -261,7 +293,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       operationId: 'updateWebhook',
       method: 'PATCH',
       path: '/api/webhooks/{webhookId}',
-      summary: 'Change a webhook’s URL or filters',
+      summary: 'Change a webhook’s URL, filters or name',
       description: `Filters given replace the old ones whole. ${auth}`,
       tags,
       params: WebhookParams,
@@ -310,6 +342,51 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
       handler: authorized(async (ownerId, { params }) => webhookBody(await api.store.resume(ownerId, params.webhookId))),
     }),
     defineOperation({
+      operationId: 'listWebhookAddresses',
+      method: 'GET',
+      path: '/api/webhooks/{webhookId}/addresses',
+      summary: 'List an address webhook’s addresses',
+      description: `ADDRESS_ACTIVITY only: its addresses in address order, a page at a time. ${auth}`,
+      tags,
+      params: WebhookParams,
+      query: AddressQuery,
+      responses: { 200: { description: 'A page of addresses.', content: { 'application/json': AddressPage } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params, query }) => {
+        const page = await api.store.addresses(ownerId, params.webhookId, {
+          limit: query.limit,
+          ...(query.pageKey !== undefined && { after: query.pageKey }),
+        });
+        return json({ addresses: page.addresses, totalCount: page.total, pageKey: page.next });
+      }),
+    }),
+    defineOperation({
+      operationId: 'changeWebhookAddresses',
+      method: 'PATCH',
+      path: '/api/webhooks/{webhookId}/addresses',
+      summary: 'Add and remove an address webhook’s addresses',
+      description: `ADDRESS_ACTIVITY only: in place, at once for the next block; an address in both lists is removed. Past the most a webhook may list (WEBHOOK_MAX_ADDRESSES, 100,000) nothing changes and the answer is 400. ${auth}`,
+      tags,
+      params: WebhookParams,
+      body: { schema: ChangeAddresses, maxBytes: addressBodyBytes },
+      responses: { 200: { description: 'The webhook as changed (`addressCount`).', content: { 'application/json': Webhook } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params, body }) => webhookBody(await api.store.changeAddresses(ownerId, params.webhookId, body))),
+    }),
+    defineOperation({
+      operationId: 'replaceWebhookAddresses',
+      method: 'PUT',
+      path: '/api/webhooks/{webhookId}/addresses',
+      summary: 'Replace an address webhook’s addresses',
+      description: `ADDRESS_ACTIVITY only: the list given becomes the whole list. ${auth}`,
+      tags,
+      params: WebhookParams,
+      body: { schema: ReplaceAddresses, maxBytes: addressBodyBytes },
+      responses: { 200: { description: 'The webhook as changed (`addressCount`).', content: { 'application/json': Webhook } }, ...common(true) },
+      invalid,
+      handler: authorized(async (ownerId, { params, body }) => webhookBody(await api.store.replaceAddresses(ownerId, params.webhookId, body.addresses))),
+    }),
+    defineOperation({
       operationId: 'listWebhookDeliveries',
       method: 'GET',
       path: '/api/webhooks/{webhookId}/deliveries',
@@ -345,7 +422,7 @@ export function webhookOperations(origin: string, api: WebhookApi): ApiOperation
 }
 
 /** A refusal of bad input: a sentence, and the input it is about where there is one. */
-interface Refusal {
+export interface Refusal {
   problem: string;
   field?: string;
 }
@@ -357,6 +434,9 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   url: 'URL',
   'filters.contractAddresses': 'contract addresses',
   'filters.tokenIds': 'token ids',
+  'filters.tokens': 'tokens',
+  addresses: 'addresses',
+  appId: 'appId',
 };
 
 function storeRefusal(error: WebhookInputError): Refusal {
@@ -364,7 +444,7 @@ function storeRefusal(error: WebhookInputError): Refusal {
 }
 
 /** The first failure of a request's inputs; the schemas' messages are sentences about their input. */
-function inputRefusal(failure: InputFailure): Refusal {
+export function inputRefusal(failure: InputFailure): Refusal {
   const issue = failure.issues[0];
   if (failure.reason !== 'invalid') return { problem: `The request's ${failure.part} could not be read (${failure.reason.replaceAll('_', ' ')}).` };
   if (!issue) return { problem: `The request's ${failure.part} is not valid.` };

@@ -40,7 +40,7 @@ describe.each(databaseEngines())('marketplace events in the transfer index on $n
     await deployWorld(anvil.rpcUrl, { siteOrigin: 'http://localhost:4321' });
     const database = await engine.open();
     cleanup(() => database.close());
-    const hooks = productIndexHooks({ reorgWindow: 128 });
+    const hooks = productIndexHooks({ reorgWindow: 128, nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }) });
     const indexer = createTransferIndexer({ db: database.db, networks: [{ id: NETWORK, rpcUrl: anvil.rpcUrl }], pollIntervalMs: 50, log: () => {}, ...hooks });
     cleanup(() => indexer.stop());
     indexer.start();

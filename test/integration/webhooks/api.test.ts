@@ -38,6 +38,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
             networkIdOf: (name) => (['eth-sepolia', 'ETH_SEPOLIA'].includes(name) ? 'ethereum-sepolia' : null),
             urlRules: { local: mode === 'local' },
             maxPerOwner: 20,
+            maxAddresses: 5,
           }),
         }),
         { origin: ORIGIN },
@@ -62,6 +63,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
   }
 
   const activity = { type: 'NFT_ACTIVITY', network: 'crucible-testnet', url: 'https://hooks.example.com/nft' };
+  const ZERO = '0x0000000000000000000000000000000000000000';
 
   it('creates, lists, gets, updates, pauses, resumes and deletes a webhook for its owner', async () => {
     const { alice } = await setUp();
@@ -98,6 +100,58 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
     expect((await call('DELETE', `/api/webhooks/${hook.id}`, { token: alice })).status).toBe(204);
     expect((await call('GET', `/api/webhooks/${hook.id}`, { token: alice })).status).toBe(404);
     expect((await call('GET', '/api/webhooks', { token: alice })).body).toEqual({ webhooks: [], maxWebhooks: 20 });
+  });
+
+  it('lists, changes and replaces an address webhook’s addresses in place, up to the cap; a transaction webhook names an app of its owner', async () => {
+    const { alice } = await setUp();
+    const address = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
+    const created = await call('POST', '/api/webhooks', {
+      token: alice,
+      body: {
+        type: 'ADDRESS_ACTIVITY',
+        network: 'ETH_SEPOLIA',
+        url: 'https://hooks.example.com/a',
+        addresses: [address(3), address(1), address(3).toUpperCase().replace('0X', '0x')],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ type: 'ADDRESS_ACTIVITY', network: 'ethereum-sepolia', addressCount: 2, appId: null });
+    const hook = created.body;
+    const page = await call('GET', `/api/webhooks/${hook.id}/addresses?limit=1`, { token: alice });
+    expect(page.body).toEqual({ addresses: [address(1)], totalCount: 2, pageKey: address(1) });
+    expect((await call('GET', `/api/webhooks/${hook.id}/addresses?pageKey=${address(1)}`, { token: alice })).body).toEqual({
+      addresses: [address(3)],
+      totalCount: 2,
+      pageKey: null,
+    });
+    const changed = await call('PATCH', `/api/webhooks/${hook.id}/addresses`, {
+      token: alice,
+      body: { add: [address(7), address(8)], remove: [address(1), address(8)] },
+    });
+    expect(changed.body.addressCount).toBe(2);
+    expect((await call('GET', `/api/webhooks/${hook.id}/addresses`, { token: alice })).body.addresses).toEqual([address(3), address(7)]);
+    // Past the cap (5 here) nothing changes.
+    const over = await call('PATCH', `/api/webhooks/${hook.id}/addresses`, { token: alice, body: { add: [10, 11, 12, 13].map(address) } });
+    expect({ status: over.status, field: over.body.error.field, message: over.body.error.message }).toEqual({
+      status: 400,
+      field: 'addresses',
+      message: 'The addresses would then number 6, more than the 5 a webhook may listen to.',
+    });
+    expect((await call('GET', `/api/webhooks/${hook.id}/addresses`, { token: alice })).body.totalCount).toBe(2);
+    expect((await call('PUT', `/api/webhooks/${hook.id}/addresses`, { token: alice, body: { addresses: [address(9)] } })).body.addressCount).toBe(1);
+    expect((await call('GET', `/api/webhooks/${hook.id}/addresses`, { token: alice })).body.addresses).toEqual([address(9)]);
+    // Addresses belong to address webhooks only.
+    const nft = (await call('POST', '/api/webhooks', { token: alice, body: activity })).body;
+    const refused = await call('GET', `/api/webhooks/${nft.id}/addresses`, { token: alice });
+    expect({ status: refused.status, field: refused.body.error.field }).toEqual({ status: 400, field: 'addresses' });
+
+    const apps = createAppStore(database, { keySecret: Buffer.alloc(32, 1), networks: ['ethereum-sepolia'] });
+    const mine = (await apps.create({ name: 'mine', ownerId: 'acct_alice' })).app;
+    const mined = await call('POST', '/api/webhooks', {
+      token: alice,
+      body: { type: 'MINED_TRANSACTION', network: 'ethereum-sepolia', url: 'https://hooks.example.com/m', appId: mine.id, name: ' deposits ' },
+    });
+    expect(mined.body).toMatchObject({ type: 'MINED_TRANSACTION', appId: mine.id, name: 'deposits', addressCount: 0 });
   });
 
   it('lists deliveries newest first, a page at a time, and a delivery with its payload and attempts', async () => {
@@ -188,7 +242,18 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
   it('refuses bad input with 400 bad_request saying why, and stores nothing', async () => {
     const { alice } = await setUp();
     const cases: Array<[unknown, string | undefined, RegExp]> = [
-      [{ ...activity, type: 'ADDRESS_ACTIVITY' }, 'type', /type/],
+      [{ ...activity, type: 'TOKEN_ACTIVITY' }, 'type', /The type is one of NFT_ACTIVITY, NFT_METADATA_UPDATE, ADDRESS_ACTIVITY/],
+      [{ ...activity, type: 'GRAPHQL' }, 'type', /GRAPHQL webhooks \(custom GraphQL queries over block data\) are not supported/],
+      [
+        { ...activity, type: 'ADDRESS_ACTIVITY', filters: { contractAddresses: [ZERO] } },
+        'filters',
+        /filters apply to NFT_ACTIVITY and NFT_METADATA_UPDATE webhooks only/,
+      ],
+      [{ ...activity, addresses: [ZERO] }, 'addresses', /addresses apply to ADDRESS_ACTIVITY webhooks only/],
+      [{ ...activity, type: 'ADDRESS_ACTIVITY', addresses: ['0x12'] }, 'addresses', /0x addresses/],
+      [{ ...activity, type: 'MINED_TRANSACTION' }, 'appId', /appId is required for MINED_TRANSACTION webhooks/],
+      [{ ...activity, type: 'DROPPED_TRANSACTION', appId: 'app_of_someone_else' }, 'appId', /appId must be one of your apps/],
+      [{ ...activity, appId: 'app_x' }, 'appId', /appId applies to MINED_TRANSACTION and DROPPED_TRANSACTION webhooks only/],
       [{ ...activity, network: 'nowhere' }, 'network', /network must be one of crucible-testnet, ethereum-sepolia/],
       [{ ...activity, url: 'not a url' }, 'url', /URL must be an absolute http or https URL/],
       [{ ...activity, url: 'ftp://hooks.example.com/' }, 'url', /URL must be an absolute http or https URL/],
@@ -213,7 +278,7 @@ describe.each(databaseEngines())('the webhook API on $name', (engine) => {
     }
     expect((await call('POST', '/api/webhooks', { token: alice, rawBody: '{"type":' })).status).toBe(400);
     const hook = (await call('POST', '/api/webhooks', { token: alice, body: activity })).body;
-    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: {} })).body.error.message).toMatch(/give url or filters/);
+    expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: {} })).body.error.message).toMatch(/give url, filters or name/);
     expect((await call('PATCH', `/api/webhooks/${hook.id}`, { token: alice, body: { url: 'gopher://x' } })).body.error.field).toBe('url');
     for (const [query, field] of [
       ['limit=0', 'limit'],

@@ -44,7 +44,7 @@ describe.each(databaseEngines())('NFT_ACTIVITY webhooks from a real chain on $na
         reorgWindow: 6,
         blocksPerStep: 4,
         log: () => {},
-        ...webhookIndexHooks({ reorgWindow: 6 }),
+        ...webhookIndexHooks({ reorgWindow: 6, nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }) }),
       });
       const worker = startFastWorker(database, { retryDelaysMs: [20] });
       indexer.start();

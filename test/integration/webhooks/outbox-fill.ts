@@ -31,8 +31,8 @@ function mint(block: number): Transfer {
 
 /** One delivery per block for every active NFT_ACTIVITY webhook of `network`. */
 export async function fillOutbox(database: Database, network: string, blocks: readonly number[]): Promise<void> {
-  const hooks = webhookIndexHooks({ reorgWindow: 128 });
+  const hooks = webhookIndexHooks({ reorgWindow: 128, nativeCurrency: () => ({ symbol: 'ETH', decimals: 18 }) });
   await database.db.transaction().execute(async (trx) => {
-    await hooks.onTransfers({ network, from: blocks[0]!, to: blocks.at(-1)!, transfers: blocks.map(mint) }, trx);
+    await hooks.onTransfers({ network, from: blocks[0]!, to: blocks.at(-1)!, transfers: blocks.map(mint), nativeTransfers: [] }, trx);
   });
 }

@@ -12,6 +12,10 @@ describe('readWebhooksConfig', () => {
       claimMs: 30_000,
       concurrency: 16,
       perAccount: 20,
+      maxAddresses: 100_000,
+      txPollIntervalMs: 2000,
+      txDroppedAfterMs: 300_000,
+      txReorgDepth: 64,
       local: false,
     });
   });
@@ -27,6 +31,10 @@ describe('readWebhooksConfig', () => {
         WEBHOOK_CLAIM_MS: '1000',
         WEBHOOK_CONCURRENCY: '3',
         WEBHOOKS_PER_ACCOUNT: '4',
+        WEBHOOK_MAX_ADDRESSES: '10',
+        WEBHOOK_TX_POLL_INTERVAL_MS: '50',
+        WEBHOOK_TX_DROPPED_AFTER_MS: '600',
+        WEBHOOK_TX_REORG_DEPTH: '3',
       },
       { local: true },
     );
@@ -39,6 +47,10 @@ describe('readWebhooksConfig', () => {
       claimMs: 1000,
       concurrency: 3,
       perAccount: 4,
+      maxAddresses: 10,
+      txPollIntervalMs: 50,
+      txDroppedAfterMs: 600,
+      txReorgDepth: 3,
       local: true,
     });
   });
@@ -48,6 +60,8 @@ describe('readWebhooksConfig', () => {
     expect(() => readWebhooksConfig({ WEBHOOK_RETRY_DELAYS_MS: '1m' }, { local: true })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
     expect(() => readWebhooksConfig({ WEBHOOK_TIMEOUT_MS: '0' }, { local: true })).toThrow(/WEBHOOK_TIMEOUT_MS/);
     expect(() => readWebhooksConfig({ WEBHOOKS_PER_ACCOUNT: '0' }, { local: true })).toThrow(/WEBHOOKS_PER_ACCOUNT must be a whole number from 1/);
+    expect(() => readWebhooksConfig({ WEBHOOK_MAX_ADDRESSES: 'lots' }, { local: true })).toThrow(/WEBHOOK_MAX_ADDRESSES/);
+    expect(() => readWebhooksConfig({ WEBHOOK_TX_DROPPED_AFTER_MS: '-1' }, { local: true })).toThrow(/WEBHOOK_TX_DROPPED_AFTER_MS/);
     expect(() => readWebhooksConfig({ WEBHOOK_CLAIM_MS: '5000' }, { local: true })).toThrow(
       /WEBHOOK_CLAIM_MS \(5000\) must exceed WEBHOOK_TIMEOUT_MS \(5000\)/,
     );
