@@ -25,7 +25,7 @@ function originOf(url: string): string {
 // malformed path, an absolute URL): logging `<key>` for a segment that was not one costs nothing.
 
 /** The prefixes an app key follows, as decoded, lower-cased segments. */
-const KEY_PREFIXES: ReadonlyArray<readonly string[]> = [['v2'], ['nft', 'v3'], ['prices', 'v1']];
+const KEY_PREFIXES: ReadonlyArray<readonly string[]> = [['v2'], ['nft', 'v3'], ['prices', 'v1'], ['data', 'v1']];
 
 /**
  * A separator (`/`, `\` or their percent-encodings: a server may decode them into one), a break

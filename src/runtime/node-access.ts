@@ -5,8 +5,8 @@ import { createUsageMeter } from '../apps/usage-meter.ts';
 import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { databaseConfig, nodeConfig } from '../config/config.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import { createTokenMetadataReader } from '../tokens/metadata.ts';
-import { loadTokenList } from '../token-list/token-list.ts';
+import { createTokenMetadataReader, type TokenMetadataReader } from '../tokens/metadata.ts';
+import { loadTokenList, type TokenList } from '../token-list/token-list.ts';
 import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { monthResetAt } from '../limits/month.ts';
@@ -38,6 +38,8 @@ export interface LoadedNodeRuntime extends NodeRuntime {
   rateLimiter: RateLimiter;
   /** Settings read under an old name (src/config/node.ts), for the start-up log. */
   configWarnings: readonly string[];
+  /** The token list and the metadata cache the token methods read: the portfolio reads the same. */
+  tokens: { metadata: TokenMetadataReader; list: TokenList };
   close(): Promise<void>;
 }
 
@@ -79,6 +81,10 @@ export async function loadNodeRuntime(options: {
     // Remembered for a second (src/admission/callers.ts); the dashboard makes this process forget them when a key changes.
     const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
     const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+    const tokens = {
+      metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
+      list: await loadTokenList(options.root, { siteOrigin: options.origin }),
+    };
     const runtime = startNodeRuntime({
       networks,
       config,
@@ -90,11 +96,7 @@ export async function loadNodeRuntime(options: {
       siteOrigin: options.origin,
       ipv6PrefixLength: options.ipv6PrefixLength,
       jsonMaxDepth: options.jsonMaxDepth,
-      tokens: {
-        indexOf: (network) => databaseTokenIndex(database.db, network, options.indexReady),
-        metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
-        list: await loadTokenList(options.root, { siteOrigin: options.origin }),
-      },
+      tokens: { indexOf: (network) => databaseTokenIndex(database.db, network, options.indexReady), ...tokens },
     });
     opened.push(async () => runtime.close());
     const holds = redis ? createRedisWebSocketHolds(redis) : createMemoryWebSocketHolds();
@@ -109,6 +111,7 @@ export async function loadNodeRuntime(options: {
       webSocket: { settings: config.webSocket, holds },
       rateLimiter,
       configWarnings: config.warnings,
+      tokens,
       close: async () => void (await closeAll()),
     };
   } catch (error) {
