@@ -20,7 +20,7 @@ function originOf(url: string): string {
 }
 
 // App keys ride in paths: `/v2/<key>/…` and `/nft/v3/<key>/…` of `{node_url}` (after
-// `/node/<network>`, or on `<network>.<NODE_DOMAIN>`) and `/prices/v1/<key>/…`. The segment after
+// `/node/<network>`, or on `<network>.<NODE_DOMAIN>`), `/prices/v1/<key>/…` and `/data/v1/<key>/…`. The segment after
 // any of those prefixes is a key wherever it appears, whatever route the path reaches (a 404, a
 // malformed path, an absolute URL): logging `<key>` for a segment that was not one costs nothing.
 
