@@ -51,7 +51,7 @@ function responses(answer: z.ZodType, description: string): Record<number, Respo
   };
 }
 
-export const portfolioOperations = [
+const portfolioOperations = [
   defineRestOperation<PortfolioApi, z.ZodObject, typeof TokensBody>({
     operationId: 'getTokensByWallet',
     method: 'POST',

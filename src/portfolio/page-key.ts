@@ -34,7 +34,16 @@ export function decodePortfolioKey<K extends KeyKind>(kind: K, key: string, pair
   } catch {
     return null;
   }
-  const shape = z.tuple([z.literal(kind), z.int().min(0).max(pairs - 1), Inner[kind]]).safeParse(parsed);
+  const shape = z
+    .tuple([
+      z.literal(kind),
+      z
+        .int()
+        .min(0)
+        .max(pairs - 1),
+      Inner[kind],
+    ])
+    .safeParse(parsed);
   if (!shape.success) return null;
   const [, pair, inner] = shape.data as [K, number, InnerOf<K>];
   return { pair, inner };

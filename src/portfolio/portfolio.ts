@@ -42,7 +42,8 @@ function pairsOf(api: PortfolioApi, addresses: ReadonlyArray<{ address: string; 
     return networks.map((network, j) => {
       const field = `addresses.${i}.networks.${j}`;
       const id = api.networkIdOf(network);
-      if (id === null) throw badRequest(`${field}: there is no network ${network}: name a network id (ethereum-sepolia) or the incumbent's name of its chain (eth-sepolia).`);
+      if (id === null)
+        throw badRequest(`${field}: there is no network ${network}: name a network id (ethereum-sepolia) or the incumbent's name of its chain (eth-sepolia).`);
       const reads = api.network(id);
       if (!reads) throw badRequest(`${field}: network ${network} has no portfolio data, as it does not speak the EVM's JSON-RPC.`);
       const twice = seen.get(id);
@@ -93,22 +94,34 @@ const tokenOf = ({ pair, contract, balance }: HeldToken) => ({
   tokenBalance: balance,
 });
 
-/** What each read of a pair's tokens gives, in the page's order: one call per pair. */
-async function perPair<T>(held: readonly HeldToken[], read: (reads: PortfolioNetwork, contracts: Array<Address | null>) => Promise<T[]>): Promise<T[]> {
-  const groups = new Map<Pair, number[]>();
-  held.forEach((token, i) => groups.set(token.pair, [...(groups.get(token.pair) ?? []), i]));
-  const answers = new Array<T>(held.length);
+/** Reads items grouped by a key, one read per group at once, the answers back in the items' order. */
+async function readGrouped<I, K, T>(items: readonly I[], keyOf: (item: I) => K, read: (key: K, items: I[]) => Promise<T[]>): Promise<T[]> {
+  const groups = new Map<K, number[]>();
+  for (const [i, item] of items.entries()) groups.set(keyOf(item), [...(groups.get(keyOf(item)) ?? []), i]);
+  const answers = new Array<T>(items.length);
   await Promise.all(
-    [...groups].map(async ([pair, places]) => {
+    [...groups].map(async ([key, places]) => {
       const read_ = await read(
-        pair.reads,
-        places.map((i) => held[i]!.contract),
+        key,
+        places.map((i) => items[i]!),
       );
-      places.forEach((i, k) => (answers[i] = read_[k]!));
+      for (const [k, i] of places.entries()) answers[i] = read_[k]!;
     }),
   );
   return answers;
 }
+
+/** What a read of each pair's tokens gives, in the page's order: one call per pair. */
+const perPair = <T>(held: readonly HeldToken[], read: (reads: PortfolioNetwork, contracts: Array<Address | null>) => Promise<T[]>) =>
+  readGrouped(
+    held,
+    (token) => token.pair,
+    (pair, tokens) =>
+      read(
+        pair.reads,
+        tokens.map((token) => token.contract),
+      ),
+  );
 
 export async function tokensByWallet(api: PortfolioApi, body: TokensBody): Promise<TokensAnswer> {
   const pairs = pairsOf(api, body.addresses);
@@ -243,19 +256,13 @@ export async function transactionsByWallet(api: PortfolioApi, body: Transactions
   return answer;
 }
 
-async function detailsOf(pairs: readonly Pair[], page: readonly Listed[]) {
-  const byPair = new Map<number, number[]>();
-  page.forEach((entry, i) => byPair.set(entry.p, [...(byPair.get(entry.p) ?? []), i]));
-  const details = new Array<Awaited<ReturnType<PortfolioNetwork['transactionDetails']>>[number]>(page.length);
-  await Promise.all(
-    [...byPair].map(async ([p, places]) => {
-      const pair = pairs[p]!;
-      const read = await pair.reads.transactionDetails(places.map((i) => page[i]!.row));
-      places.forEach((i, k) => (details[i] = read[k]!));
-    }),
+/** Each listed transaction's details, read per pair. */
+const detailsOf = (pairs: readonly Pair[], page: readonly Listed[]) =>
+  readGrouped(
+    page,
+    (entry) => entry.p,
+    (p, entries) => pairs[p]!.reads.transactionDetails(entries.map((entry) => entry.row)),
   );
-  return details;
-}
 
 const decimal = (quantity: unknown) => (typeof quantity === 'string' && quantity.startsWith('0x') ? BigInt(quantity).toString() : '0');
 const int = (quantity: unknown) => (typeof quantity === 'string' && quantity.startsWith('0x') ? Number(BigInt(quantity)) : 0);

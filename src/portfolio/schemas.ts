@@ -5,7 +5,7 @@ import { z } from 'zod';
 // are alchemy-sdk 3.6.5's portfolio types, which the SDK hands its caller as they come.
 
 /** Wallets and networks per call: the incumbent's limits, or the contract's (2 × 5) where it allows more (docs/portfolio.md#limits). */
-export const PORTFOLIO_LIMITS = {
+const PORTFOLIO_LIMITS = {
   tokens: { addresses: 2, networks: 5 },
   nfts: { addresses: 2, networks: 15 },
   transactions: { addresses: 2, networks: 5 },
@@ -23,7 +23,9 @@ const NetworkName = z
   .string()
   .min(1)
   .max(64)
-  .describe("A network id of content/networks/ (`ethereum-sepolia`), or the incumbent's name of its chain (`eth-sepolia`, `ETH_SEPOLIA`); answers repeat the name given.");
+  .describe(
+    "A network id of content/networks/ (`ethereum-sepolia`), or the incumbent's name of its chain (`eth-sepolia`, `ETH_SEPOLIA`); answers repeat the name given.",
+  );
 
 function Addresses(limits: { addresses: number; networks: number }) {
   return z
@@ -44,13 +46,7 @@ function Addresses(limits: { addresses: number; networks: number }) {
 
 const Flag = (description: string) => z.boolean().default(true).describe(description);
 const PageKey = z.string().min(1).max(500).optional().describe('The `pageKey` of the previous answer, as given (opaque).');
-const PageSize = z
-  .number()
-  .int()
-  .min(1)
-  .max(PAGE_SIZES.nfts.max)
-  .default(PAGE_SIZES.nfts.default)
-  .describe(`Items per page, 1–${PAGE_SIZES.nfts.max}.`);
+const PageSize = z.number().int().min(1).max(PAGE_SIZES.nfts.max).default(PAGE_SIZES.nfts.default).describe(`Items per page, 1–${PAGE_SIZES.nfts.max}.`);
 
 export const TokensBody = z.object({
   addresses: Addresses(PORTFOLIO_LIMITS.tokens),
@@ -136,7 +132,7 @@ const NftItem = z
     tokenType: z.string(),
     balance: z.string(),
   })
-  .describe("The NFT as getNFTsForOwner answers it (docs/nft-data.md#nft-object), with the network and wallet it was read for.");
+  .describe('The NFT as getNFTsForOwner answers it (docs/nft-data.md#nft-object), with the network and wallet it was read for.');
 export const NftsAnswer = z.object({
   data: z.object({ ownedNfts: z.array(NftItem), totalCount: z.int().describe('NFTs held over every wallet and network asked.'), pageKey: NextPage }),
 });
@@ -148,7 +144,11 @@ const CollectionItem = z.object({
     .describe("The contract's facts as getContractMetadata answers them (with withMetadata), and what the wallet holds of it."),
 });
 export const NftCollectionsAnswer = z.object({
-  data: z.object({ contracts: z.array(CollectionItem), totalCount: z.int().describe('Contracts held over every wallet and network asked.'), pageKey: NextPage }),
+  data: z.object({
+    contracts: z.array(CollectionItem),
+    totalCount: z.int().describe('Contracts held over every wallet and network asked.'),
+    pageKey: NextPage,
+  }),
 });
 
 const Log = z.object({

@@ -7,14 +7,14 @@ import type { InternalTransfer, TransactionPlace, WalletTransaction } from '../t
 // from the transfer index and the network's nodes. Each method waits for a fresh devnet's index,
 // and throws a CrucibleError (src/errors/) when the index or the nodes cannot answer.
 
-export interface TokenMetadata {
+interface TokenMetadata {
   name: string | null;
   symbol: string | null;
   decimals: number | null;
   logo: string | null;
 }
 
-export interface TokenPrice {
+interface TokenPrice {
   currency: 'usd';
   value: string;
   lastUpdatedAt: string;
@@ -30,7 +30,10 @@ export interface PortfolioNetwork {
   /** The wallet's balance of the network's coin, a 32-byte hex quantity. */
   nativeBalance(owner: Address): Promise<Hex>;
   /** A page of the wallet's ERC-20 balances (those it ever moved): after `pageKey` (one this gave), the next key or null. */
-  tokenBalances(owner: Address, page: { pageKey: string | null; limit: number }): Promise<{ balances: Array<{ contract: Address; balance: Hex }>; pageKey: string | null }>;
+  tokenBalances(
+    owner: Address,
+    page: { pageKey: string | null; limit: number },
+  ): Promise<{ balances: Array<{ contract: Address; balance: Hex }>; pageKey: string | null }>;
   /** Each token's metadata; null stands for the network's coin. */
   tokenMetadata(contracts: ReadonlyArray<Address | null>): Promise<TokenMetadata[]>;
   /** Each token's current price, [] when it has no fresh one; null stands for the network's coin. */

@@ -114,7 +114,13 @@ function networkReads(options: PortfolioServicesOptions, record: NetworkCoin, po
     async nftContracts(owner, page) {
       await ready();
       const held = await heldNftContracts(db, network, owner, page);
-      const facts = page.withMetadata && held.contracts.length ? await options.nftContracts.contractsOf(network, held.contracts.map((entry) => entry.contract)) : null;
+      const facts =
+        page.withMetadata && held.contracts.length
+          ? await options.nftContracts.contractsOf(
+              network,
+              held.contracts.map((entry) => entry.contract),
+            )
+          : null;
       const contracts = held.contracts.map((entry) => ({
         ...(facts ? contractBody(entry.contract, entry.kind, facts.get(entry.contract.toLowerCase())) : { address: entry.contract }),
         totalBalance: entry.totalBalance,
@@ -136,7 +142,10 @@ function networkReads(options: PortfolioServicesOptions, record: NetworkCoin, po
           transactions.map(async ({ hash }): Promise<TransactionDetails> => {
             const [transaction, receipt] = await Promise.all([rpc('eth_getTransactionByHash', [hash]), rpc('eth_getTransactionReceipt', [hash])]);
             if (!isObject(transaction) || !isObject(receipt) || !Array.isArray(receipt.logs))
-              throw new CrucibleError('upstream_unavailable', `The nodes of network ${network} do not know transaction ${hash}, which its index lists; retry shortly.`);
+              throw new CrucibleError(
+                'upstream_unavailable',
+                `The nodes of network ${network} do not know transaction ${hash}, which its index lists; retry shortly.`,
+              );
             return { transaction, receipt: receipt as TransactionDetails['receipt'] };
           }),
         ),
@@ -160,4 +169,3 @@ function failure(network: string) {
     throw error;
   };
 }
-

@@ -99,15 +99,10 @@ export async function heldNftContracts(
       .where('network', '=', network)
       .where('owner', '=', owner.toLowerCase())
       // Negative balances come only from contracts whose logs contradict each other: never listed.
-      .where('balance', 'not like', '-%')
+      .where('balance', 'not like', '-%');
   let first = held().select('contract').distinct().orderBy('contract').limit(page.limit);
   if (page.after) first = first.where('contract', '>', page.after.toLowerCase());
-  const [chosen, total] = await Promise.all([
-    first.execute(),
-    held()
-      .select(sql<number | string>`count(distinct contract)`.as('count'))
-      .executeTakeFirst(),
-  ]);
+  const [chosen, total] = await Promise.all([first.execute(), held().select(sql<number | string>`count(distinct contract)`.as('count')).executeTakeFirst()]);
   const addresses = chosen.map((row) => row.contract);
   const tokens = addresses.length ? await held().select(['contract', 'kind', 'balance']).where('contract', 'in', addresses).execute() : [];
   const contracts = new Map<string, HeldNftContract>(
@@ -131,10 +126,7 @@ export async function walletTransactionCount(db: Kysely<DatabaseSchema>, network
     db.selectFrom('indexer_transfers').select('transaction_hash').where(networkIs).where(side, '=', owner),
   ]);
   const hashes = rest.reduce((union, next) => union.union(next), first!);
-  const row = await db
-    .selectFrom(hashes.as('hashes'))
-    .select(sql<number | string>`count(*)`.as('count'))
-    .executeTakeFirst();
+  const row = await db.selectFrom(hashes.as('hashes')).select(sql<number | string>`count(*)`.as('count')).executeTakeFirst();
   return Number(row?.count ?? 0);
 }
 
@@ -148,7 +140,11 @@ export interface InternalTransfer {
 }
 
 /** The internal transfers of these transactions (read by their places: the table's key), in their order within each. */
-export async function internalTransfersOf(db: Kysely<DatabaseSchema>, network: string, transactions: readonly WalletTransaction[]): Promise<InternalTransfer[]> {
+export async function internalTransfersOf(
+  db: Kysely<DatabaseSchema>,
+  network: string,
+  transactions: readonly WalletTransaction[],
+): Promise<InternalTransfer[]> {
   if (transactions.length === 0) return [];
   const rows = await db
     .selectFrom('indexer_native_transfers')

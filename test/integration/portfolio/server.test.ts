@@ -33,6 +33,9 @@ const SYMBOLS: Record<string, string | null> = { forge: 'FORGE', cusd: 'cUSD', e
 
 type Refusal = { error: { code: string; message: string; field?: string } };
 
+/** A token's contract as the SDK hands it over: the wire's null (the coin) arrives as undefined. */
+const tokenAddressOf = (token: object): string | undefined => (token as { tokenAddress?: string }).tokenAddress;
+
 describe.each(databaseEngines())('the portfolio API through the production server on $name', (engine) => {
   let fixture: FixtureDist;
   let server: BuiltSite;
@@ -61,7 +64,9 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     const heads = new Map(await Promise.all(networks.map(async (network) => [network, Number(await viem(network).getBlockNumber({ cacheTime: 0 }))] as const)));
     await vi.waitFor(
       async () => {
-        const status = (await (await fetch(`${server.origin}/api/indexer/status`)).json()) as { networks: Array<{ network: string; indexedBlock: number | null }> };
+        const status = (await (await fetch(`${server.origin}/api/indexer/status`)).json()) as {
+          networks: Array<{ network: string; indexedBlock: number | null }>;
+        };
         for (const [network, head] of heads) expect(status.networks.find((entry) => entry.network === network)?.indexedBlock).toBeGreaterThanOrEqual(head);
       },
       { timeout: 120_000, interval: 250 },
@@ -106,26 +111,26 @@ describe.each(databaseEngines())('the portfolio API through the production serve
       for (const network of [ETH, OPT]) {
         const client = viem(network);
         const mine = data.tokens.filter((token) => token.address === wallet && token.network === SPELLING[network]);
-        const coin = mine.find((token) => (token as { tokenAddress: string | null }).tokenAddress === undefined);
+        const coin = mine.find((token) => tokenAddressOf(token) === undefined);
         expect(BigInt(coin!.tokenBalance)).toBe(await client.getBalance({ address: wallet }));
         expect(coin!.tokenMetadata).toMatchObject({ symbol: 'ETH', decimals: 18 });
         for (const id of WORLD_TOKENS) {
           const contract = WORLD_ADDRESSES[id];
           const balance = await client.readContract({ address: contract, abi: erc20Abi, functionName: 'balanceOf', args: [wallet] });
-          const listed = mine.find((token) => (token as { tokenAddress?: string }).tokenAddress === contract.toLowerCase());
+          const listed = mine.find((token) => tokenAddressOf(token) === contract.toLowerCase());
           if (balance === 0n && !listed) continue; // never held: not in the index's list
           expect(BigInt(listed!.tokenBalance), `${id} of ${wallet} on ${network}`).toBe(balance);
           expect(listed!.tokenMetadata?.symbol ?? null).toBe(SYMBOLS[id]);
         }
       }
     }
-    const forge = data.tokens.find((token) => (token as { tokenAddress?: string }).tokenAddress === WORLD_ADDRESSES.forge.toLowerCase())!;
+    const forge = data.tokens.find((token) => tokenAddressOf(token) === WORLD_ADDRESSES.forge.toLowerCase())!;
     expect(forge).toBeDefined();
     // Prices: the world's feeds and pools, sampled every second; the demo wallet's FORGE is priced once the sampler has run.
     await vi.waitFor(
       async () => {
         const again = await portfolio().getTokensByWallet([{ address: DEMO_WALLET, networks: ['eth-sepolia' as Network] }]);
-        const priced = again.data.tokens.find((token) => (token as { tokenAddress?: string }).tokenAddress === WORLD_ADDRESSES.forge.toLowerCase());
+        const priced = again.data.tokens.find((token) => tokenAddressOf(token) === WORLD_ADDRESSES.forge.toLowerCase());
         expect(priced?.tokenPrices).toEqual([{ currency: 'usd', value: '2.5', lastUpdatedAt: expect.any(String) }]);
         expect(again.data.tokens[0]!.tokenPrices[0]?.value).toBe('3000');
       },
@@ -137,7 +142,7 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     for (const token of bare.data.tokens) {
       expect(token.tokenMetadata).toBeUndefined();
       expect(token.tokenPrices).toEqual([]);
-      expect((token as { tokenAddress?: string }).tokenAddress).toMatch(/^0x[0-9a-f]{40}$/);
+      expect(tokenAddressOf(token)).toMatch(/^0x[0-9a-f]{40}$/);
     }
   });
 
@@ -145,7 +150,7 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     const full = await portfolio().getTokensByWallet(pairs([BASE, ETH]), false, false, true);
     const { data } = await portfolio().getTokenBalancesByWallet(pairs([BASE, ETH]));
     expect(data.tokens.map((token) => [token.network, token.address, token.tokenAddress ?? null, token.tokenBalance])).toEqual(
-      full.data.tokens.map((token) => [token.network, token.address, (token as { tokenAddress?: string }).tokenAddress ?? null, token.tokenBalance]),
+      full.data.tokens.map((token) => [token.network, token.address, tokenAddressOf(token) ?? null, token.tokenBalance]),
     );
     // Wallet by wallet, network by network, as asked.
     const order = data.tokens.map((token) => `${token.address} ${token.network}`);
@@ -199,7 +204,11 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     for (let pages = 0; pages < 50; pages++) {
       const { data } = (await portfolio().getNftCollectionsByWallet(pairs([BASE, ETH]), true, pageKey, 2)) as unknown as {
         data: {
-          contracts: Array<{ network: string; address: string; contract: { address: string; name?: string; tokenType: string; numDistinctTokensOwned: number } }>;
+          contracts: Array<{
+            network: string;
+            address: string;
+            contract: { address: string; name?: string; tokenType: string; numDistinctTokensOwned: number };
+          }>;
           totalCount: number;
           pageKey?: string;
         };
@@ -239,7 +248,15 @@ describe.each(databaseEngines())('the portfolio API through the production serve
       const answer = await portfolio().getTransactionsByWallet(pairs([BASE, ETH]), undefined, after, 4);
       expect(answer.totalCount).toBe(expected.length);
       const entries = answer.transactions.map((transaction) => {
-        const body = transaction as unknown as { network: string; address: string; hash: string; blockNumber: number; from: string; status: number; logs: unknown[] };
+        const body = transaction as unknown as {
+          network: string;
+          address: string;
+          hash: string;
+          blockNumber: number;
+          from: string;
+          status: number;
+          logs: unknown[];
+        };
         expect(body.status).toBe(1);
         return `${body.address} ${body.network} ${body.hash}`;
       });
@@ -254,16 +271,22 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     expect(pages[0]!.before).toBeUndefined();
     // Back from the third page: the second again.
     const back = await portfolio().getTransactionsByWallet(pairs([BASE, ETH]), pages[2]!.before, undefined, 4);
-    expect(back.transactions.map((transaction) => {
-      const body = transaction as unknown as { network: string; address: string; hash: string };
-      return `${body.address} ${body.network} ${body.hash}`;
-    })).toEqual(pages[1]!.entries);
+    expect(
+      back.transactions.map((transaction) => {
+        const body = transaction as unknown as { network: string; address: string; hash: string };
+        return `${body.address} ${body.network} ${body.hash}`;
+      }),
+    ).toEqual(pages[1]!.entries);
     // A transaction's receipt and the wallet's logs.
     const first = (await post('transactions/history/by-address', { addresses: pairs([BASE], [DEMO_WALLET]), limit: 1 })).json as {
       transactions: Array<{ hash: string; blockNumber: number; gasUsed: string; fromAddress: string }>;
     };
     const receipt = await viem(BASE).getTransactionReceipt({ hash: first.transactions[0]!.hash as `0x${string}` });
-    expect(first.transactions[0]).toMatchObject({ blockNumber: Number(receipt.blockNumber), gasUsed: receipt.gasUsed.toString(), fromAddress: getAddress(receipt.from) });
+    expect(first.transactions[0]).toMatchObject({
+      blockNumber: Number(receipt.blockNumber),
+      gasUsed: receipt.gasUsed.toString(),
+      fromAddress: getAddress(receipt.from),
+    });
   });
 
   it('refuses bad input with the Error body before reading anything', async () => {
