@@ -242,6 +242,7 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     expect(expected.length).toBeGreaterThan(8);
 
     const listed: string[] = [];
+    const places: Array<{ pair: string; block: number }> = [];
     const pages: Array<{ before?: string; after?: string; entries: string[] }> = [];
     let after: string | undefined;
     for (let i = 0; i < 100; i++) {
@@ -258,6 +259,7 @@ describe.each(databaseEngines())('the portfolio API through the production serve
           logs: unknown[];
         };
         expect(body.status).toBe(1);
+        places.push({ pair: `${body.address} ${body.network}`, block: body.blockNumber });
         return `${body.address} ${body.network} ${body.hash}`;
       });
       listed.push(...entries);
@@ -265,9 +267,12 @@ describe.each(databaseEngines())('the portfolio API through the production serve
       after = answer.after;
       if (after === undefined) break;
     }
-    // Blocks may hold several of a wallet's transactions: compare as sets within each block's order, by membership and count.
+    // Every transaction once; the pairs in the order asked, each newest first (a block may hold several, in either order here).
     expect(listed.length).toBe(expected.length);
     expect(new Set(listed)).toEqual(new Set(expected));
+    const pairOrder = WALLETS.flatMap((wallet) => [BASE, ETH].map((network) => `${wallet} ${SPELLING[network]}`));
+    expect([...new Set(places.map((place) => place.pair))]).toEqual(pairOrder);
+    for (const [i, place] of places.entries()) if (i > 0 && places[i - 1]!.pair === place.pair) expect(place.block).toBeLessThanOrEqual(places[i - 1]!.block);
     expect(pages[0]!.before).toBeUndefined();
     // Back from the third page: the second again.
     const back = await portfolio().getTransactionsByWallet(pairs([BASE, ETH]), pages[2]!.before, undefined, 4);
