@@ -318,6 +318,12 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     await expect(portfolio().getTokensByWallet([{ address: DEMO_WALLET, networks: ['moon-mainnet' as Network] }])).rejects.toThrow(/^400: .*moon-mainnet/);
     const unknownKey = await post('assets/tokens/by-address', { addresses: pairs([ETH]) }, 'no-such-key-0123456789abcdefghij');
     expect(unknownKey.status).toBe(401);
+    const nowhere = await fetch(`${dataUrl()}/assets/everything`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(nowhere.status).toBe(404);
+    expect(((await nowhere.json()) as Refusal).error.code).toBe('not_found');
+    const read = await fetch(`${dataUrl()}/assets/tokens/by-address`);
+    expect(read.status).toBe(405);
+    expect(read.headers.get('allow')).toContain('POST');
   });
 
   it("charges each call's compute units to the app, under the portfolio", async () => {
