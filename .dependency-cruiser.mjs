@@ -11,7 +11,7 @@
  * product imports another (not even a type): the composition root, src/runtime/, joins them with
  * its adapters (src/runtime/adapters/).
  */
-const products = ['faucet', 'node', 'indexer', 'tokens', 'nfts', 'webhooks', 'prices', 'dashboard', 'simulation', 'mcp'];
+const products = ['faucet', 'node', 'indexer', 'tokens', 'nfts', 'webhooks', 'prices', 'dashboard', 'simulation', 'mcp', 'portfolio'];
 
 /**
  * Shared kernels: what any product may import, each importing no product. The method registry

@@ -20,12 +20,12 @@ function originOf(url: string): string {
 }
 
 // App keys ride in paths: `/v2/<key>/…` and `/nft/v3/<key>/…` of `{node_url}` (after
-// `/node/<network>`, or on `<network>.<NODE_DOMAIN>`) and `/prices/v1/<key>/…`. The segment after
+// `/node/<network>`, or on `<network>.<NODE_DOMAIN>`), `/prices/v1/<key>/…` and `/data/v1/<key>/…`. The segment after
 // any of those prefixes is a key wherever it appears, whatever route the path reaches (a 404, a
 // malformed path, an absolute URL): logging `<key>` for a segment that was not one costs nothing.
 
 /** The prefixes an app key follows, as decoded, lower-cased segments. */
-const KEY_PREFIXES: ReadonlyArray<readonly string[]> = [['v2'], ['nft', 'v3'], ['prices', 'v1']];
+const KEY_PREFIXES: ReadonlyArray<readonly string[]> = [['v2'], ['nft', 'v3'], ['prices', 'v1'], ['data', 'v1']];
 
 /**
  * A separator (`/`, `\` or their percent-encodings: a server may decode them into one), a break

@@ -5,8 +5,8 @@ import { createUsageMeter } from '../apps/usage-meter.ts';
 import type { LocalDevnets } from '../chain/local-devnets.ts';
 import { databaseConfig, nodeConfig } from '../config/config.ts';
 import { openDatabase, type Database } from '../db/open.ts';
-import { createTokenMetadataReader } from '../tokens/metadata.ts';
-import { loadTokenList } from '../token-list/token-list.ts';
+import { createTokenMetadataReader, type TokenMetadataReader } from '../tokens/metadata.ts';
+import { loadTokenList, type TokenList } from '../token-list/token-list.ts';
 import { createMemoryQuotaCounter } from '../limits/memory-quota.ts';
 import { createMemoryRateLimiter } from '../limits/memory-rate-limiter.ts';
 import { monthResetAt } from '../limits/month.ts';
@@ -41,6 +41,8 @@ export interface LoadedNodeRuntime extends NodeRuntime {
   configWarnings: readonly string[];
   /** What a message is charged before it is read (NODE_MIN_REQUEST_COMPUTE_UNITS, else the cheapest paid method's): the MCP server's messages pay it too. */
   leastCharge: number;
+  /** The token list and the metadata cache the token methods read: the portfolio reads the same. */
+  tokens: { metadata: TokenMetadataReader; list: TokenList };
   close(): Promise<void>;
 }
 
@@ -84,6 +86,10 @@ export async function loadNodeRuntime(options: {
     // Remembered for a second (src/admission/callers.ts); the dashboard makes this process forget them when a key changes.
     const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
     const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+    const tokens = {
+      metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
+      list: await loadTokenList(options.root, { siteOrigin: options.origin }),
+    };
     const runtime = startNodeRuntime({
       networks,
       config,
@@ -96,11 +102,7 @@ export async function loadNodeRuntime(options: {
       ipv6PrefixLength: options.ipv6PrefixLength,
       jsonMaxDepth: options.jsonMaxDepth,
       onBroadcast: options.onBroadcast,
-      tokens: {
-        indexOf: (network) => databaseTokenIndex(database.db, network, options.indexReady),
-        metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
-        list: await loadTokenList(options.root, { siteOrigin: options.origin }),
-      },
+      tokens: { indexOf: (network) => databaseTokenIndex(database.db, network, options.indexReady), ...tokens },
     });
     opened.push(async () => runtime.close());
     const holds = redis ? createRedisWebSocketHolds(redis) : createMemoryWebSocketHolds();
@@ -116,6 +118,7 @@ export async function loadNodeRuntime(options: {
       rateLimiter,
       configWarnings: config.warnings,
       leastCharge: config.minRequestComputeUnits ?? CHEAPEST_PAID_COMPUTE_UNITS,
+      tokens,
       close: async () => void (await closeAll()),
     };
   } catch (error) {

@@ -23,6 +23,7 @@ import { loadNftServices } from './nft-services.ts';
 import { loadMcpServer } from './mcp-server.ts';
 import { loadNodeRuntime } from './node-access.ts';
 import { loadPriceServices } from './price-services.ts';
+import { portfolioApi } from './portfolio-services.ts';
 import { restProducts } from './rest-products.ts';
 import { loadSiteApi } from './site-api.ts';
 import { loadServerTransferIndexer, serverIndexerStatus } from './transfer-indexer.ts';
@@ -52,7 +53,7 @@ export interface ServerRuntime {
   router: Router;
   /** The JSON-RPC gateway at `{node_url}`. */
   node: { gateway: NodeGateway; nodeDomain: string | null; networkIdOf: NetworkIdOf };
-  /** The REST products behind an app key: the rest of `{node_url}`, and `/prices/`. */
+  /** The REST products behind an app key: the rest of `{node_url}`, `/prices/` and `/data/`. */
   rest: RestDoor;
   /** The stored NFT images at `/nft-media/…`. */
   media: MediaRoute;
@@ -154,16 +155,31 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     dashboard: dashboard.api,
     bodies,
   });
-  // The REST products behind an app key, admitted as JSON-RPC is: NFTs under each EVM network's {node_url}, prices on the site.
+  const nftApis = nftApisOf(evmNetworks, { db: database.db, ...nfts.sources, indexReady, ipv6PrefixLength: faucet.ipv6PrefixLength });
+  // Wallets across networks (docs/portfolio.md): the token, NFT and price products' reads, the index's history.
+  const portfolio = portfolioApi({
+    db: database.db,
+    networks: faucetNetworks.filter(speaksEvmRpc),
+    networkIdOf: names.idOf,
+    pools: node.pools,
+    tokens: node.tokens,
+    localWorld: prices.api.localWorld,
+    prices: prices.api,
+    nfts: nftApis,
+    nftContracts: nfts.sources.contracts,
+    indexReady,
+  });
+  // The REST products behind an app key, admitted as JSON-RPC is: NFTs under each EVM network's {node_url}, prices and portfolios on the site.
   const rest = createRestDoor({
     admission: node.admission,
     siteOrigin: origin,
     networks: node.gateway.networks,
     nodeUrlOf: (network) => nodeUrlOf(network, { siteOrigin: origin, nodeDomain: node.nodeDomain }),
     products: [
-      mountProduct(restProducts.nft, nftApisOf(evmNetworks, { db: database.db, ...nfts.sources, indexReady, ipv6PrefixLength: faucet.ipv6PrefixLength })),
+      mountProduct(restProducts.nft, nftApis),
       mountProduct(restProducts.nftMarket, markets),
       mountProduct(restProducts.prices, () => prices.api),
+      mountProduct(restProducts.portfolio, () => portfolio),
     ],
     bodies,
   });

@@ -25,7 +25,7 @@ import { Address, ClientIp, ErrorBody, faucetIdSchema, Locale, SearchGroup, Sear
 // The whole website API in one place: the operation registry, its router and its OpenAPI
 // document. The production server (src/server/) and `astro dev` (integrations/api-dev.ts)
 // both mount what loadSiteApi() returns; the build prerenders siteOpenApiDocument(), which also
-// describes the keyed REST products mounted on the site (prices: src/rest/, served by its door).
+// describes the keyed REST products mounted on the site (prices, portfolio: src/rest/, served by its door).
 
 export interface SiteApiOptions {
   /** Absolute site origin: `servers[0].url` and every `documentation_url`. */
@@ -59,7 +59,7 @@ const description = [
   '',
   'Any request under /api/ that matches no operation answers 404 with the Error body (`code` `not_found`), whatever its method; a known path with another method answers 405 `method_not_allowed` with an Allow header; a malformed request to an operation without a richer error shape answers 400 `bad_request`; an unexpected failure answers 500 `internal_error`. The faucet operations answer FaucetError instead (branch on `statusCode`).',
   '',
-  `A JSON body nested more than ${DEFAULT_JSON_MAX_DEPTH} arrays and objects deep (by default) is refused before it is parsed, as a malformed request. Requests with a body, under /api/ and /prices/, are limited per client IP before the body is read, by default to ${API_BODY_LIMIT_DEFAULTS.requestsPerSecond} a second in bursts of ${API_BODY_LIMIT_DEFAULTS.burst}: past that they answer 429 \`rate_limited\` with the Error body and a Retry-After header, whatever the operation.`,
+  `A JSON body nested more than ${DEFAULT_JSON_MAX_DEPTH} arrays and objects deep (by default) is refused before it is parsed, as a malformed request. Requests with a body, under /api/, /prices/ and /data/, are limited per client IP before the body is read, by default to ${API_BODY_LIMIT_DEFAULTS.requestsPerSecond} a second in bursts of ${API_BODY_LIMIT_DEFAULTS.burst}: past that they answer 429 \`rate_limited\` with the Error body and a Retry-After header, whatever the operation.`,
 ].join('\n');
 
 const tags = [
@@ -80,6 +80,11 @@ const tags = [
   {
     name: 'Prices',
     description: 'Current and historical token prices under {prices_url}/prices/v1/{apiKey}/tokens/, with an app key (docs/prices.md#endpoints).',
+  },
+  {
+    name: 'Portfolio',
+    description:
+      'Tokens, NFTs, NFT collections and transaction history of several wallets across several networks under /data/v1/{apiKey}/, with an app key, as alchemy-sdk calls them (docs/portfolio.md#endpoints).',
   },
   dashboardTag,
   { name: 'Pages', description: 'HTML pages that negotiate to their markdown twin (docs/website.md#content-negotiation).' },

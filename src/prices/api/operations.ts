@@ -60,6 +60,21 @@ function priceItem(api: PricesApi, symbol: string | null, asked: string, rows: R
   return { prices: [{ currency: 'usd' as const, value: row.value, lastUpdatedAt: iso(row.observed_at) }], error: null };
 }
 
+/**
+ * The current prices of tokens of one network (null: the network's coin, by its symbol), each [] where
+ * there is no fresh one: what the portfolio's tokens list (docs/portfolio.md#tokens-by-wallet).
+ */
+export async function currentTokenPrices(api: PricesApi, network: string, tokens: ReadonlyArray<string | null>, coinSymbol: string) {
+  const symbols = tokens.map((address) =>
+    address === null ? api.plan.symbolOf(coinSymbol) : api.plan.symbolAt(network, address, { localWorld: api.localWorld(network) }),
+  );
+  const rows = await currentPrices(
+    api.db,
+    symbols.filter((symbol) => symbol !== null),
+  );
+  return symbols.map((symbol, i) => priceItem(api, symbol, tokens[i] ?? coinSymbol, rows).prices);
+}
+
 export const priceOperations = [
   defineRestOperation<PricesApi, typeof BySymbolQuery>({
     operationId: 'getTokenPricesBySymbol',

@@ -34,6 +34,8 @@ describe('redactKeyPaths', () => {
     ['/v2/KEY/no-such-endpoint', '/v2/<key>/no-such-endpoint'],
     ['/nft/v3/KEY', '/nft/v3/<key>'],
     ['/prices/v1/KEY/tokens/by-symbol', '/prices/v1/<key>/tokens/by-symbol'],
+    ['/data/v1/KEY/assets/tokens/by-address', '/data/v1/<key>/assets/tokens/by-address'],
+    ['/DATA/V1/KEY/transactions/history/by-address', '/DATA/V1/<key>/transactions/history/by-address'],
     // Percent-encoded prefixes and keys, any case.
     ['/node/x/%76%32/KEY/y', '/node/x/%76%32/<key>/y'],
     ['/node/x/V2/KEY', '/node/x/V2/<key>'],
