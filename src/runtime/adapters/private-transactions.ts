@@ -50,6 +50,12 @@ export function privateTransactions(network: string, pool: UpstreamPool, options
       },
     ));
 
+  /** The transaction while the node holds it pending (its sender), or null once it is mined or gone. */
+  const pendingOrNull = async (hash: string): Promise<{ from: string } | null> => {
+    const found = (await read('eth_getTransactionByHash', [hash])) as { blockHash?: string | null; from?: string } | null;
+    return found && !found.blockHash && typeof found.from === 'string' ? { from: found.from.toLowerCase() } : null;
+  };
+
   let timer: NodeJS.Timeout | undefined;
   const schedule = () => {
     if (timer === undefined && held.size > 0) timer = setTimeout(() => void sweep(), options.checkIntervalMs).unref();
@@ -60,9 +66,9 @@ export function privateTransactions(network: string, pool: UpstreamPool, options
       const head = BigInt((await read('eth_blockNumber', [])) as string);
       for (const [hash, tx] of held) {
         if (!tx.sent) continue;
-        const found = (await read('eth_getTransactionByHash', [hash])) as { blockHash?: string | null } | null;
-        if (found === null || found.blockHash) held.delete(hash);
-        else if (head >= tx.maxBlockNumber) await drop(hash);
+        const found = await pendingOrNull(hash);
+        if (found === null) held.delete(hash);
+        else if (head >= tx.maxBlockNumber) await drop(hash, found.from);
       }
     } catch (error) {
       if (!(error instanceof ContractReadError)) throw error;
@@ -71,9 +77,22 @@ export function privateTransactions(network: string, pool: UpstreamPool, options
       schedule();
     }
   };
-  const drop = async (hash: string) => {
-    await read('anvil_dropTransaction', [hash]);
+  /**
+   * Drops a pending transaction from the node: true once it is gone. anvil_dropTransaction reaches
+   * only the transactions anvil holds ready; one it passed over or holds behind a nonce gap goes with
+   * anvil_removePoolTransactions, which removes every pooled transaction of the sender, so only when
+   * it is the sender's one (otherwise it is tried again at the next check).
+   */
+  const drop = async (hash: string, from: string): Promise<boolean> => {
+    if ((await read('anvil_dropTransaction', [hash])) === null) {
+      const pooled = (await read('txpool_content', [])) as Record<'pending' | 'queued', Record<string, Record<string, { hash?: string }>> | undefined>;
+      const senders = [pooled.pending, pooled.queued].flatMap((group) => Object.entries(group ?? {}));
+      const own = senders.filter(([sender]) => sender.toLowerCase() === from).flatMap(([, byNonce]) => Object.values(byNonce));
+      if (own.length !== 1 || own[0]?.hash?.toLowerCase() !== hash) return false;
+      await read('anvil_removePoolTransactions', [from]);
+    }
     held.delete(hash);
+    return true;
   };
 
   const send = async (request: { tx: Hex; maxBlockNumber?: Hex; preferences?: { fast?: boolean } }): Promise<RpcOutcome> => {
@@ -103,13 +122,12 @@ export function privateTransactions(network: string, pool: UpstreamPool, options
     const hash = txHash.toLowerCase();
     const tx = held.get(hash);
     if (!tx?.sent || tx.fast) return { result: false };
-    const found = (await read('eth_getTransactionByHash', [hash])) as { blockHash?: string | null } | null;
-    if (found === null || found.blockHash) {
+    const found = await pendingOrNull(hash);
+    if (found === null) {
       held.delete(hash);
       return { result: false };
     }
-    await drop(hash);
-    return { result: true };
+    return { result: await drop(hash, found.from) };
   };
 
   /** On a devnet the relay's own answer; elsewhere the node's, to the call by its eth_ name. */
