@@ -36,7 +36,15 @@ export const privateTransactionMethods = [
     description:
       'On a devnet (anvil): the transaction goes to the node, is left out of every pending feed the gateway serves (alchemy_pendingTransactions, newPendingTransactions) until it is mined, and is dropped from the node if no block up to maxBlockNumber holds it. On another node the call is passed to it as eth_sendPrivateTransaction, and its answer (or its error, where it has no such method) is returned. Also callable as alchemy_sendPrivateTransaction and eth_sendPrivateTransaction.',
     category: 'Transactions',
-    params: [{ name: 'request', required: true, schema: PrivateTransactionRequest, description: '{ tx, maxBlockNumber?, preferences? }' }],
+    params: [
+      {
+        name: 'request',
+        required: true,
+        schema: PrivateTransactionRequest,
+        description:
+          '{ tx, maxBlockNumber?, preferences? }: the signed transaction (hex); the last block it may be mined in (hex, default 25 blocks past the head); { fast? } and the relay’s other preferences.',
+      },
+    ],
     result: { name: 'transactionHash', description: 'The hash of the transaction (Keccak-256 of its bytes).', schema: Hash32 },
     computeUnits: 250,
     idempotent: false,
