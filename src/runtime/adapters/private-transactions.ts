@@ -5,7 +5,7 @@ import { rpcFailure } from '../../node/rpc/errors.ts';
 import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
 import type { JsonValue } from '../../node/rpc/method.ts';
 import type { UpstreamPool } from '../../node/upstreams/upstream-pool.ts';
-import { outcomeOfReadError, poolRequest } from './contract-reader-over-pool.ts';
+import { chainOverPool, outcomeOfReadError, poolRequest } from './contract-reader-over-pool.ts';
 
 // Private transactions on one network (docs/json-rpc.md#private-transactions). On a devnet (a node
 // that names itself anvil) the gateway plays the relay: it sends the transaction to the node, keeps
@@ -38,6 +38,7 @@ export interface PrivateTransactions {
 export function privateTransactions(network: string, pool: UpstreamPool, options: { checkIntervalMs: number }): PrivateTransactions {
   const held = new Map<string, PrivateTransaction>();
   const read = (method: string, params: unknown[]) => poolRequest(pool, method, params);
+  const chain = chainOverPool(pool);
   let isDevnet: Promise<boolean> | undefined;
   /** Whether the node is anvil, asked once (again after a failure to answer). */
   const devnet = () =>
@@ -63,15 +64,15 @@ export function privateTransactions(network: string, pool: UpstreamPool, options
   /** Forgets the mined ones and drops those whose last block has passed. A failed read waits for the next sweep. */
   const sweep = async () => {
     try {
-      const head = BigInt((await read('eth_blockNumber', [])) as string);
+      const head = await chain.blockNumber();
       for (const [hash, tx] of held) {
         if (!tx.sent) continue;
         const found = await pendingOrNull(hash);
         if (found === null) held.delete(hash);
         else if (head >= tx.maxBlockNumber) await drop(hash, found.from);
       }
-    } catch (error) {
-      if (!(error instanceof ContractReadError)) throw error;
+    } catch {
+      // A node that failed or answered oddly is asked again at the next check; nothing is thrown from a timer.
     } finally {
       timer = undefined;
       schedule();
@@ -97,7 +98,7 @@ export function privateTransactions(network: string, pool: UpstreamPool, options
 
   const send = async (request: { tx: Hex; maxBlockNumber?: Hex; preferences?: { fast?: boolean } }): Promise<RpcOutcome> => {
     const hash = keccak256(request.tx);
-    const head = BigInt((await read('eth_blockNumber', [])) as string);
+    const head = await chain.blockNumber();
     const maxBlockNumber = request.maxBlockNumber === undefined ? head + DEFAULT_BLOCKS_TO_WAIT : BigInt(request.maxBlockNumber);
     if (maxBlockNumber <= head) {
       return {
