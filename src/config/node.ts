@@ -18,6 +18,11 @@ export interface NodeConfig {
   upstreamTimeoutMs: number;
   /** How long a traced execution (debug_trace*, trace_*, the simulations' traces) may take upstream, NODE_UPSTREAM_TRACE_TIMEOUT_MS. */
   upstreamTraceTimeoutMs: number;
+  /**
+   * How often a devnet's private transactions are checked (docs/json-rpc.md#private-transactions),
+   * NODE_PRIVATE_TX_CHECK_MS: one past its maxBlockNumber is dropped at the next check.
+   */
+  privateTransactionCheckMs: number;
   /** The public `demo` key's compute units (README, "Server limits"): per client IP and network, and for all its callers together per network. */
   demoLimit: { perClient: ComputeUnitRate; perNetwork: ComputeUnitRate };
   /** What the apps of one account share, besides each app's own rate (its bucket holds 10 s of it, as an app's). */
@@ -140,6 +145,7 @@ export function readNodeConfig(env: Env, networks: ReadonlyArray<{ id: string }>
     upstreams,
     upstreamTimeoutMs: read('NODE_UPSTREAM_TIMEOUT_MS', positiveInteger) ?? 10_000,
     upstreamTraceTimeoutMs: read('NODE_UPSTREAM_TRACE_TIMEOUT_MS', positiveInteger) ?? 20_000,
+    privateTransactionCheckMs: read('NODE_PRIVATE_TX_CHECK_MS', positiveInteger) ?? 250,
     demoLimit: {
       perClient,
       perNetwork: { computeUnitsPerSecond: networkRate, burst: read('DEMO_KEY_NETWORK_COMPUTE_UNIT_BURST', computeUnitAmount) ?? networkRate * BURST_SECONDS },

@@ -36,6 +36,8 @@ import { validateCall } from './rpc/validate.ts';
 export interface GatewayNetwork extends ExecutionNetwork {
   name: string;
   chainId: number | null;
+  /** Whether a pending transaction was sent privately (docs/json-rpc.md#private-transactions): the pending feeds leave it out. */
+  isPrivateTransaction?(hash: string): boolean;
 }
 
 export interface NodeGatewayOptions {

@@ -14,6 +14,7 @@ import { createNodeMetrics, type NodeMetrics } from '../node/metrics.ts';
 import { nodeUrlOf } from '../node/node-url.ts';
 import { openRpcDocument } from '../node/rpc/openrpc.ts';
 import { chainOverPool } from './adapters/contract-reader-over-pool.ts';
+import { privateTransactions, type PrivateTransactions } from './adapters/private-transactions.ts';
 import { simulationMethods } from './adapters/simulation-methods.ts';
 import { tokenMethods } from './adapters/token-methods.ts';
 import { devnetGetCode } from './adapters/devnet-code-history.ts';
@@ -81,6 +82,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   const { config, devnets } = options;
   const networks = new Map<string, GatewayNetwork>();
   const pools = new Map<string, UpstreamPool>();
+  const privates: PrivateTransactions[] = [];
   for (const record of options.networks) {
     const configured = config.upstreams[record.id] ?? [];
     const evm = record.vm !== 'starknet' && record.chainId !== null;
@@ -120,6 +122,12 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
       ])
         served.set(name, method);
     }
+    // Private transactions: a devnet's are relayed here, another node's go to it (docs/json-rpc.md#private-transactions).
+    const hidden = evm ? privateTransactions(record.id, pool, { checkIntervalMs: config.privateTransactionCheckMs }) : null;
+    if (hidden) {
+      privates.push(hidden);
+      for (const [name, method] of hidden.served) served.set(name, method);
+    }
     // A devnet answers eth_getCode at blocks whose state anvil no longer holds (alchemy-sdk's findContractDeployer).
     if (localWorld && evm) served.set('eth_getCode', devnetGetCode(record.id, pool));
     const nodeUrl = nodeUrlOf(record.id, { siteOrigin: options.siteOrigin, nodeDomain: config.nodeDomain });
@@ -132,6 +140,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
       pool,
       traceTimeoutMs: config.upstreamTraceTimeoutMs,
       served,
+      ...(hidden ? { isPrivateTransaction: hidden.isPrivate } : {}),
       openRpcDocument: () =>
         (document ??= openRpcDocument({
           network: { id: record.id, name: record.name, chainId: record.chainId },
@@ -187,6 +196,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     },
     close: () => {
       for (const pool of pools.values()) pool.close();
+      for (const hidden of privates) hidden.close();
     },
   };
 }

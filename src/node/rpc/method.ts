@@ -102,6 +102,8 @@ export interface RpcMethod {
   /** A short paragraph. */
   description: string;
   category: RpcCategory;
+  /** Other names that call it besides alchemy_<x> (the eth_ names the incumbent's SDK sends). */
+  aliases?: readonly string[];
   params: readonly RpcParam[];
   result: RpcResult;
   /** Cost of one call (docs/keys-and-limits.md#compute-units); a batch costs the sum. */

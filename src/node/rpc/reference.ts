@@ -29,7 +29,7 @@ interface RpcMethodReference {
   transport: RpcTransport;
   /** Answered by the gateway without a node. */
   answeredLocally: boolean;
-  /** Other names that call this method (alchemy_<x> for crucible_<x>). */
+  /** Other names that call this method (alchemy_<x> for crucible_<x>, and its `aliases`). */
   aliases: string[];
 }
 
@@ -79,7 +79,7 @@ function methodReference(method: RpcMethod): RpcMethodReference {
     cache: method.cache.kind,
     transport: method.transport,
     answeredLocally: method.answer !== undefined,
-    aliases: method.name.startsWith(VENDOR_PREFIX) ? [VENDOR_ALIAS_PREFIX + method.name.slice(VENDOR_PREFIX.length)] : [],
+    aliases: [...(method.name.startsWith(VENDOR_PREFIX) ? [VENDOR_ALIAS_PREFIX + method.name.slice(VENDOR_PREFIX.length)] : []), ...(method.aliases ?? [])],
   };
 }
 

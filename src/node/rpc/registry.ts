@@ -6,6 +6,7 @@ import { discoveryMethods } from './methods/discovery.ts';
 import { executionMethods } from './methods/execution.ts';
 import { gasFeesMethods } from './methods/gas-fees.ts';
 import { logsFiltersMethods } from './methods/logs-filters.ts';
+import { privateTransactionMethods } from './methods/private-transactions.ts';
 import { simulationMethods } from './methods/simulation.ts';
 import { subscriptionMethods } from './methods/subscriptions.ts';
 import { tracingMethods } from './methods/tracing.ts';
@@ -62,7 +63,7 @@ export const VENDOR_ALIAS_PREFIX = 'alchemy_';
 export interface RpcRegistry {
   /** In the docs' order within each family file. */
   readonly methods: readonly RpcMethod[];
-  /** alchemy_<x> → crucible_<x> when crucible_<x> is registered; any other name unchanged. */
+  /** A method's `aliases` and alchemy_<x> → crucible_<x> when crucible_<x> is registered; any other name unchanged. */
   resolveName(name: string): string;
   /** The method a name (or its alias) calls, unless unknown or blocked. */
   find(name: string): RpcMethod | undefined;
@@ -70,12 +71,18 @@ export interface RpcRegistry {
 
 export function createRpcRegistry(methods: readonly RpcMethod[]): RpcRegistry {
   const byName = new Map<string, RpcMethod>();
+  /** A method's other names (`aliases`) → its name. */
+  const aliased = new Map<string, string>();
   for (const method of methods) {
     if (byName.has(method.name)) throw new Error(`RPC method registered twice: ${method.name}`);
     if (isBlockedMethod(method.name)) throw new Error(`RPC method ${method.name} is in a blocked family`);
     byName.set(method.name, method);
+    for (const alias of method.aliases ?? []) aliased.set(alias, method.name);
   }
+  for (const alias of aliased.keys()) if (byName.has(alias)) throw new Error(`RPC method ${alias} is also another method's alias`);
   const resolveName = (name: string): string => {
+    const named = aliased.get(name);
+    if (named !== undefined) return named;
     if (!name.startsWith(VENDOR_ALIAS_PREFIX)) return name;
     const vendorName = VENDOR_PREFIX + name.slice(VENDOR_ALIAS_PREFIX.length);
     return byName.has(vendorName) ? vendorName : name;
@@ -91,6 +98,7 @@ export const rpcRegistry = createRpcRegistry([
   ...chainMethods,
   ...blockMethods,
   ...transactionMethods,
+  ...privateTransactionMethods,
   ...accountsStateMethods,
   ...executionMethods,
   ...gasFeesMethods,

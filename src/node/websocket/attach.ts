@@ -66,7 +66,13 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
     let feed = feeds.get(network.id);
     if (!feed) {
       const upstream = createUpstreamFeed({ urls: () => network.pool.websocketUrls(), network: network.id, limits, logger });
-      feed = createTransactionFeed(upstream, { network: network.id, reorgDepth: Number(network.finalityDepth), limits, logger });
+      feed = createTransactionFeed(upstream, {
+        network: network.id,
+        reorgDepth: Number(network.finalityDepth),
+        limits,
+        logger,
+        isPrivate: (hash) => network.isPrivateTransaction?.(hash) ?? false,
+      });
       feeds.set(network.id, feed);
     }
     return feed;

@@ -30,7 +30,11 @@ export interface TransactionFeedOptions {
   reorgDepth: number;
   limits: Pick<WebSocketLimits, 'maxPendingFetches'>;
   logger?: Logger;
+  /** A transaction sent privately (docs/json-rpc.md#private-transactions): no pending notification names it. */
+  isPrivate(hash: string): boolean;
 }
+
+const PENDING_KIND = 'newPendingTransactions';
 
 const PENDING_SOURCE: UpstreamTopic = { key: '["newPendingTransactions",true]', params: ['newPendingTransactions', true] };
 const HEADS_SOURCE: UpstreamTopic = { key: '["newHeads"]', params: ['newHeads'] };
@@ -112,6 +116,13 @@ function minedBlockOf(value: unknown): MinedBlock | null {
   return { hash: block.hash, number: Number(block.number), parentHash: block.parentHash, transactions };
 }
 
+/** A transaction's hash in a newPendingTransactions event: the event itself, or its `hash`. */
+function pendingHashOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  const hash = (value as NodeTransaction | null)?.hash;
+  return typeof hash === 'string' ? hash : null;
+}
+
 export function createTransactionFeed(upstream: UpstreamFeed, options: TransactionFeedOptions): SubscriptionFeed {
   const { logger } = options;
   const fail = (what: string, error: unknown) =>
@@ -120,7 +131,7 @@ export function createTransactionFeed(upstream: UpstreamFeed, options: Transacti
   // Pending: each transaction matched against every filter, in the order the upstream told them.
   const deliverPending = (tx: NodeTransaction, full: Buffer) => {
     const parties = partiesOf(tx);
-    if (!parties) return;
+    if (!parties || options.isPrivate(tx.hash as string)) return;
     let hashOnly: Buffer | undefined;
     for (const group of pending.groups()) {
       if (!group.matches(parties)) continue;
@@ -143,7 +154,7 @@ export function createTransactionFeed(upstream: UpstreamFeed, options: Transacti
       else enqueue(() => deliverPending(value as NodeTransaction, result));
       return;
     }
-    if (fetching >= options.limits.maxPendingFetches) return;
+    if (fetching >= options.limits.maxPendingFetches || options.isPrivate(value)) return;
     fetching++;
     const fetched = upstream.request('eth_getTransactionByHash', [value]);
     enqueue(async () => {
@@ -214,11 +225,19 @@ export function createTransactionFeed(upstream: UpstreamFeed, options: Transacti
     window.clear();
   });
 
+  /** The node's own pending kind, private transactions left out. */
+  const withoutPrivate =
+    (listener: TopicListener): TopicListener =>
+    (result, value) => {
+      const hash = pendingHashOf(value);
+      if (hash === null || !options.isPrivate(hash)) listener(result, value);
+    };
+
   return {
     join(topic, listener) {
       if (topic.source === 'pending') return pending.join(topic.key, topic.filter, listener);
       if (topic.source === 'mined') return mined.join(topic.key, topic.filter, listener);
-      return upstream.join(topic, listener);
+      return upstream.join(topic, topic.params[0] === PENDING_KIND ? withoutPrivate(listener) : listener);
     },
     close: () => upstream.close(),
   };

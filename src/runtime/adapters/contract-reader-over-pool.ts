@@ -1,6 +1,6 @@
 import { hexToBigInt, numberToHex, type Address, type Hex } from 'viem';
 import { ContractReadError, type ContractReader } from '../../chain/contract-reader.ts';
-import { NoHealthyUpstreamError, type UpstreamPool } from '../../node/upstreams/upstream-pool.ts';
+import { NoHealthyUpstreamError, type RetryRule, type UpstreamPool } from '../../node/upstreams/upstream-pool.ts';
 import type { RpcOutcome } from '../../node/rpc/jsonrpc.ts';
 import type { JsonValue } from '../../node/rpc/method.ts';
 import { rpcFailure } from '../../node/rpc/errors.ts';
@@ -25,12 +25,18 @@ export function chainOverPool(pool: UpstreamPool): ContractReader {
 
 /**
  * One JSON-RPC call through the pool (idempotent reads may go to a second upstream): its result as the
- * node gave it, or ContractReadError. `timeoutMs` replaces the pool's deadline (a trace's).
+ * node gave it, or ContractReadError. `timeoutMs` replaces the pool's deadline (a trace's); `retry`
+ * replaces the retry of a read (a broadcast's).
  */
-export async function poolRequest(pool: UpstreamPool, method: string, params: unknown[], options?: { timeoutMs?: number }): Promise<unknown> {
+export async function poolRequest(
+  pool: UpstreamPool,
+  method: string,
+  params: unknown[],
+  options?: { timeoutMs?: number; retry?: RetryRule },
+): Promise<unknown> {
   let text: string;
   try {
-    text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), { kind: 'idempotent' }, options);
+    text = await pool.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }), options?.retry ?? { kind: 'idempotent' }, options);
   } catch (error) {
     if (error instanceof NoHealthyUpstreamError) throw new ContractReadError({ kind: 'unavailable', reason: error.message });
     throw error;

@@ -10,6 +10,7 @@ describe('readNodeConfig', () => {
       upstreams: { 'ethereum-sepolia': [], 'base-sepolia': [] },
       upstreamTimeoutMs: 10_000,
       upstreamTraceTimeoutMs: 20_000,
+      privateTransactionCheckMs: 250,
       // 10 calls a second of 20 CU per client IP, as the request limit allowed; every bucket holds 10 s of its rate.
       demoLimit: { perClient: { computeUnitsPerSecond: 200, burst: 2_000 }, perNetwork: { computeUnitsPerSecond: 10_000, burst: 100_000 } },
       accountLimit: { computeUnitsPerSecond: 1_000, burst: 10_000 },
@@ -21,8 +22,9 @@ describe('readNodeConfig', () => {
   });
 
   it('reads the upstream deadlines, and stops on one that is not a whole number above 0, naming it', () => {
-    const config = readNodeConfig({ NODE_UPSTREAM_TIMEOUT_MS: '4000', NODE_UPSTREAM_TRACE_TIMEOUT_MS: '45000' }, networks);
-    expect(config).toMatchObject({ upstreamTimeoutMs: 4_000, upstreamTraceTimeoutMs: 45_000 });
+    const config = readNodeConfig({ NODE_UPSTREAM_TIMEOUT_MS: '4000', NODE_UPSTREAM_TRACE_TIMEOUT_MS: '45000', NODE_PRIVATE_TX_CHECK_MS: '100' }, networks);
+    expect(config).toMatchObject({ upstreamTimeoutMs: 4_000, upstreamTraceTimeoutMs: 45_000, privateTransactionCheckMs: 100 });
+    expect(() => readNodeConfig({ NODE_PRIVATE_TX_CHECK_MS: 'soon' }, networks)).toThrow(/^NODE_PRIVATE_TX_CHECK_MS must be a whole number greater than 0/);
     expect(() => readNodeConfig({ NODE_UPSTREAM_TRACE_TIMEOUT_MS: '0' }, networks)).toThrow(
       /^NODE_UPSTREAM_TRACE_TIMEOUT_MS must be a whole number greater than 0/,
     );

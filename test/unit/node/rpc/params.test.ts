@@ -4,6 +4,9 @@ import { validateCall } from '../../../../src/node/rpc/validate.ts';
 
 const address = `0x${'a1'.repeat(20)}`;
 const hash = `0x${'b2'.repeat(32)}`;
+/** A signed EIP-1559 transfer (chain 84532, nonce 0), as eth_sendRawTransaction takes one. */
+const signedTransaction =
+  '0x02f86d83014a3480843b9aca00847735940082520894000000000000000000000000000000000000dead0180c001a051337169fbe3c9a6260e797bece1b9ebd55461d1aa233fbff335ec733b860d33a002b9d1812f88769d45863ed6d6557e73a346adbd45fc10f61ab428b93dd6dc53';
 const options = { docsUrl: 'https://crucible.test/rpc', transport: 'websocket' as const };
 
 function accepted(method: string, params: unknown[]): unknown[] {
@@ -54,6 +57,8 @@ const examples: Record<string, unknown[]> = {
   crucible_getTokenMetadata: [address],
   crucible_getTokenAllowance: [{ contract: address, owner: address, spender: address }],
   crucible_getTransactionReceipts: [{ blockNumber: '0x5' }],
+  crucible_sendPrivateTransaction: [{ tx: signedTransaction, maxBlockNumber: '0x14', preferences: { fast: true } }],
+  crucible_cancelPrivateTransaction: [{ txHash: hash }],
   debug_traceTransaction: [hash, { tracer: 'callTracer', tracerConfig: { onlyTopCall: false, timeout: '10s' } }],
   debug_traceCall: [{ from: address, to: address, data: '0x' }, 'latest', { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }],
   debug_traceBlockByNumber: ['0x100', { tracer: 'callTracer' }],
@@ -186,6 +191,24 @@ describe('each param kind: good and bad values, with a message naming the param'
       'invalid params: [0] block has no field number: only blockNumber or blockHash',
     );
     expect(refused('crucible_getTransactionReceipts', ['0x5'])).toMatch(/^invalid params: \[0\] block must be \{"blockNumber"/);
+  });
+
+  it('private transactions take one object: a signed transaction, a hex maxBlockNumber and preferences; a 32-byte txHash', () => {
+    for (const method of ['eth_sendPrivateTransaction', 'alchemy_sendPrivateTransaction', 'crucible_sendPrivateTransaction']) {
+      expect(accepted(method, [{ tx: signedTransaction }])).toEqual([{ tx: signedTransaction }]);
+    }
+    accepted('eth_sendPrivateTransaction', [{ tx: signedTransaction, preferences: { fast: false, privacy: { hints: ['hash'] } } }]);
+    expect(refused('eth_sendPrivateTransaction', [{ tx: '0x1234' }])).toBe(
+      'invalid params: [0] request tx must be a signed transaction (RLP or a typed envelope)',
+    );
+    expect(refused('eth_sendPrivateTransaction', [{ tx: '0xzz' }])).toMatch(/^invalid params: \[0\] request\.tx must be non-empty hex data/);
+    expect(refused('eth_sendPrivateTransaction', [{ tx: signedTransaction, maxBlockNumber: 20 }])).toMatch(/^invalid params: \[0\] request\.maxBlockNumber /);
+    expect(refused('eth_sendPrivateTransaction', [{ tx: signedTransaction, preferences: { fast: 1 } }])).toMatch(
+      /^invalid params: \[0\] request\.preferences\.fast must be true or false/,
+    );
+    expect(refused('eth_sendPrivateTransaction', [signedTransaction])).toMatch(/^invalid params: \[0\] request /);
+    expect(refused('eth_cancelPrivateTransaction', [{ txHash: '0x12' }])).toMatch(/^invalid params: \[0\] request\.txHash must be a 32-byte hash/);
+    expect(refused('eth_cancelPrivateTransaction', [{ txHash: hash, extra: 1 }])).toMatch(/^invalid params: \[0\] request /);
   });
 
   it('crucible_getTokenAllowance takes one object of three addresses', () => {

@@ -75,6 +75,11 @@ describe('rpcMethodReference: the registry as data for the docs pages', () => {
       .categories.find((category) => category.name === 'Blocks')
       ?.methods.find((method) => method.name === 'crucible_getTransactionReceipts');
     expect(receipts?.aliases).toEqual(['alchemy_getTransactionReceipts']);
+    const transactions = rpcMethodReference().categories.find((category) => category.name === 'Transactions')?.methods;
+    expect(transactions?.find((method) => method.name === 'crucible_sendPrivateTransaction')?.aliases).toEqual([
+      'alchemy_sendPrivateTransaction',
+      'eth_sendPrivateTransaction',
+    ]);
   });
 });
 

@@ -59,6 +59,8 @@ describe('the method registry (docs/json-rpc.md#method-registry)', () => {
       'crucible_getTokenMetadata',
       'crucible_getTokenAllowance',
       'crucible_getTransactionReceipts',
+      'crucible_sendPrivateTransaction',
+      'crucible_cancelPrivateTransaction',
       'debug_traceTransaction',
       'debug_traceCall',
       'debug_traceBlockByNumber',
@@ -126,6 +128,8 @@ describe('the method registry (docs/json-rpc.md#method-registry)', () => {
   it('retries reads on another upstream, never the broadcast or calls bound to one upstream', () => {
     const notRetried = rpcRegistry.methods.filter((method) => !method.idempotent).map((method) => method.name);
     expect(notRetried.sort()).toEqual([
+      'crucible_cancelPrivateTransaction',
+      'crucible_sendPrivateTransaction',
       'eth_getFilterChanges',
       'eth_getFilterLogs',
       'eth_sendRawTransaction',
@@ -142,6 +146,14 @@ describe('the method registry (docs/json-rpc.md#method-registry)', () => {
       eth_getFilterLogs: 'uses',
       eth_uninstallFilter: 'uses',
     });
+  });
+
+  it('calls a method by its aliases: the eth_ names alchemy-sdk sends for private transactions, and alchemy_', () => {
+    for (const name of ['eth_sendPrivateTransaction', 'alchemy_sendPrivateTransaction', 'crucible_sendPrivateTransaction']) {
+      expect(findRpcMethod(name)?.name).toBe('crucible_sendPrivateTransaction');
+    }
+    expect(findRpcMethod('eth_cancelPrivateTransaction')?.name).toBe('crucible_cancelPrivateTransaction');
+    expect(findRpcMethod('crucible_eth_sendPrivateTransaction')).toBeUndefined();
   });
 
   it('serves subscriptions over WebSocket only', () => {
