@@ -14,6 +14,7 @@ import { countedCaller, createTopicHolds } from './caller-holds.ts';
 import { serveNodeConnection, type NodeConnection } from './connection.ts';
 import { createMemoryWebSocketHolds, type WebSocketHolds } from './holds.ts';
 import { webSocketLimits, type WebSocketLimits } from './limits.ts';
+import { createNotificationCharges } from './notification-charges.ts';
 import { createTransactionFeed, type SubscriptionFeed } from './transaction-feed.ts';
 import { createUpstreamFeed } from './upstream-feed.ts';
 import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
@@ -60,6 +61,7 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
   // A larger message closes its connection with 1009.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, clientTracking: false });
   const connections = new Set<NodeConnection>();
+  const charges = createNotificationCharges(gateway);
   const feeds = new Map<string, SubscriptionFeed>();
 
   const feedOf = (network: GatewayNetwork): SubscriptionFeed => {
@@ -132,6 +134,7 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
         session,
         credentials: { key: target.key, origin },
         feed: feedOf(network),
+        charges,
         topics: {
           acquire: (topic) => topicHolds.acquire(caller.name, `${network.id} ${topic}`, settings.maxTopicsPerKey),
           release: (topic) => topicHolds.release(caller.name, `${network.id} ${topic}`),

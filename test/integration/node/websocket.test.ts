@@ -21,7 +21,8 @@ import { createKeyLookup } from '../../../src/admission/callers.ts';
 import type { UsageRecorder } from '../../../src/admission/admission.ts';
 import { startNodeRuntime, type NodeRuntime } from '../../../src/runtime/node-gateway.ts';
 import { attachNodeWebSockets, type NodeWebSocketOptions, type NodeWebSockets } from '../../../src/node/websocket/attach.ts';
-import { NOTIFICATION_METHOD, SUBSCRIPTION_UPKEEP_METHOD } from '../../../src/node/websocket/connection.ts';
+import { SUBSCRIPTION_UPKEEP_METHOD } from '../../../src/node/websocket/connection.ts';
+import { NOTIFICATION_METHOD } from '../../../src/node/websocket/notification-charges.ts';
 import { createRedisWebSocketHolds } from '../../../src/node/websocket/redis-holds.ts';
 import type { WebSocketLimits } from '../../../src/node/websocket/limits.ts';
 import { connectRedis, type RedisClient } from '../../../src/store/redis.ts';
@@ -504,9 +505,10 @@ describe('compute units for notifications', () => {
     await client.until(id, 3);
     expect((await client.call('eth_unsubscribe', [id])).result).toBe(true);
     const delivered = client.notifications(id).length;
+    // A record stands for the notifications charged together (one here: one subscriber), each 10 CU.
     const records = usage.filter((entry) => entry.appId === metered.app.id && entry.method === NOTIFICATION_METHOD);
-    expect(records).toHaveLength(delivered);
-    expect(records.every((entry) => entry.computeUnits === 10 && entry.network === NETWORK)).toBe(true);
+    expect(records.reduce((sum, entry) => sum + (entry.calls ?? 1), 0)).toBe(delivered);
+    expect(records.every((entry) => entry.computeUnits === 10 * (entry.calls ?? 1) && entry.network === NETWORK)).toBe(true);
     expect(usage.filter((entry) => entry.appId === metered.app.id && entry.method === 'eth_subscribe')).toHaveLength(1);
     await client.close();
   });
