@@ -158,7 +158,15 @@ export function createUsageMeter(database: Database, options: UsageMeterOptions 
       const minute = at - (at % MINUTE_MS);
       const failed = errorCode !== null;
       const networkName = storable(network);
-      pending.add({ app_id: appId, network: networkName, method: storable(method), minute, requests: calls, compute_units: computeUnits, errors: failed ? calls : 0 });
+      pending.add({
+        app_id: appId,
+        network: networkName,
+        method: storable(method),
+        minute,
+        requests: calls,
+        compute_units: computeUnits,
+        errors: failed ? calls : 0,
+      });
       if (failed) pending.addError({ app_id: appId, network: networkName, code: errorCode, minute, count: calls });
     },
 

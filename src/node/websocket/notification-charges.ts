@@ -48,10 +48,18 @@ export function createNotificationCharges(gateway: NodeGateway): NotificationCha
     for (const { session, decided } of groups.values()) chargeGroup(session, decided);
   };
 
+  // Each session's payer, named again only when its caller changes (a connection's key checked again).
+  const payers = new WeakMap<NodeSession, { caller: NodeSession['caller']; payer: string }>();
+  const payerOf = (session: NodeSession): string => {
+    let known = payers.get(session);
+    if (known?.caller !== session.caller) payers.set(session, (known = { caller: session.caller, payer: gateway.payerOf(session) }));
+    return known.payer;
+  };
+
   return {
     charge(session, decided) {
       if (pass.size === 0) queueMicrotask(endPass);
-      const payer = gateway.payerOf(session);
+      const payer = payerOf(session);
       const group = pass.get(payer);
       if (group) group.decided.push(decided);
       else pass.set(payer, { session, decided: [decided] });
