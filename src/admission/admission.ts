@@ -52,7 +52,7 @@ export interface Admission {
    * which are the first ones; the others take nothing from the quota.
    */
   chargeEach: CallerLimits['chargeEach'];
-  /** Names what a charge of `caller` in `scope` draws on: charges with the same name may be taken together (chargeEach). */
+  /** Names a charge of `caller` in `scope` by what it draws on and its scope: charges with the same name may be taken together (chargeEach). */
   payerOf: CallerLimits['payerOf'];
   /**
    * Records a call carried out, or `calls` alike (default 1), each of `computeUnits`: `errorCode`

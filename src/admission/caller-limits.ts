@@ -39,8 +39,8 @@ export interface CallerLimits {
    */
   chargeEach(caller: Caller, scope: string, computeUnits: number, count: number, clientIp: string | null): Promise<number>;
   /**
-   * Names what a charge of `caller` in `scope` draws on (its buckets and their rules, its quota):
-   * charges with the same name may be taken together (chargeEach).
+   * Names a charge of `caller` in `scope` by what it draws on (its buckets and their rules, its
+   * quota) and its scope: charges with the same name may be taken together (chargeEach).
    */
   payerOf(caller: Caller, scope: string, clientIp: string | null): string;
 }
@@ -138,7 +138,7 @@ export function createCallerLimits(options: CallerLimitSettings & { rateLimiter:
     payerOf(caller, scope, clientIp) {
       const buckets = bucketsOf(caller, scope, clientIp).map(({ key, rate }) => `${key} ${rate.computeUnitsPerSecond}/${rate.burst}`);
       const quota = quotaOf(caller);
-      return quota ? `${buckets.join(' ')} ${quota.key} ${quota.perMonth}` : buckets.join(' ');
+      return `${scope} ${buckets.join(' ')}${quota ? ` ${quota.key} ${quota.perMonth}` : ''}`;
     },
   };
 }

@@ -528,6 +528,36 @@ describe('compute units for notifications', () => {
   });
 });
 
+describe('notifications charged together', () => {
+  it('one head to many subscribers of an app is charged as single charges would be: those that fit are sent and metered, the others dropped uncharged; every connection stays open', async () => {
+    // 15 CU/s and a bucket of 150 CU: four subscribers' 40 CU a head soon outrun the refill, and then a head reaches some of them and not the others.
+    const shared = await apps.create({ name: 'shared', computeUnitsPerSecond: 15 });
+    const clients = await Promise.all([1, 2, 3, 4].map(() => RpcSocket.open(wsUrl(shared.key))));
+    const ids: string[] = [];
+    for (const client of clients) ids.push(await client.subscribe('newHeads'));
+    // Heads after this one were offered to all four subscribers.
+    const subscribedAt = Number((await clients[0]!.call('eth_blockNumber')).result);
+    const receivedBy = () => clients.map((client, i) => new Set(blockNumbers(client.notifications(ids[i]!)).filter((number) => number > subscribedAt)));
+    await vi.waitFor(() => {
+      const received = receivedBy();
+      const heads = new Set(received.flatMap((numbers) => [...numbers]));
+      expect([...heads].some((head) => received.some((numbers) => !numbers.has(head)))).toBe(true);
+    }, wait);
+    expect(clients.every((client) => client.ws.readyState === WebSocket.OPEN)).toBe(true);
+    // The bucket is empty, so the clients cannot unsubscribe (that message would be refused 429): the counts are
+    // compared between heads, when none is on its way. A dropped notification that was charged would keep them apart.
+    const records = () => usage.filter((entry) => entry.appId === shared.app.id && entry.method === NOTIFICATION_METHOD);
+    await vi.waitFor(() => {
+      const delivered = clients.reduce((sum, client, i) => sum + client.notifications(ids[i]!).length, 0);
+      expect(records().reduce((sum, entry) => sum + (entry.calls ?? 1), 0)).toBe(delivered);
+      expect(records().reduce((sum, entry) => sum + entry.computeUnits, 0)).toBe(10 * delivered);
+    }, wait);
+    // A head that reached several subscribers was charged and metered as one batch.
+    expect(records().some((entry) => (entry.calls ?? 1) > 1)).toBe(true);
+    await Promise.all(clients.map((client) => client.close()));
+  });
+});
+
 describe('messages are charged before they are read', () => {
   it('a message nested deeper than the limit is answered -32600 without being parsed; brackets in strings do not count', async () => {
     const client = await RpcSocket.open(wsUrl());
