@@ -54,7 +54,7 @@ const medianHeadP99 = (run: FanOutRun) => {
   const p99s = run.result.heads.map((head) => head.p99).sort((a, b) => a - b);
   return p99s[Math.floor(p99s.length / 2)] ?? Number.NaN;
 };
-const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+const percent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
 
 function row(name: string, run: FanOutRun): string {
   const { overall, missed } = run.result;

@@ -83,6 +83,7 @@ export function createAdmission(options: AdmissionOptions): Admission {
     chargeEach,
     payerOf,
     meter(caller, scope, method, computeUnits, errorCode, calls = 1) {
+      // A record of one call (every call but a batch of notifications) names no count.
       if (calls === 1) {
         options.observeCall?.({ network: scope, method, computeUnits, errorCode });
         if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network: scope, method, computeUnits, errorCode });

@@ -17,7 +17,7 @@ const notificationComputeUnits = (() => {
 })();
 
 /** Decides one notification's charge: true when it was charged, false when it did not fit (or the limiter failed). */
-export type ChargeDecided = (charged: boolean) => void;
+type ChargeDecided = (charged: boolean) => void;
 
 export interface NotificationCharges {
   /**
