@@ -17,6 +17,7 @@ import { webSocketLimits, type WebSocketLimits } from './limits.ts';
 import { createNotificationCharges } from './notification-charges.ts';
 import { createTransactionFeed, type SubscriptionFeed } from './transaction-feed.ts';
 import { createUpstreamFeed } from './upstream-feed.ts';
+import { staggered } from './staggered.ts';
 import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
 
 // JSON-RPC over WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket), on the server's 'upgrade'
@@ -74,14 +75,9 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
     return feed;
   };
 
-  const keepalive = setInterval(() => {
-    for (const connection of connections) connection.heartbeat();
-  }, limits.pingIntervalMs);
-  keepalive.unref();
-  const upkeep = setInterval(() => {
-    for (const connection of connections) void connection.chargeSubscriptions();
-  }, limits.subscriptionChargeIntervalMs);
-  upkeep.unref();
+  // Each connection's keepalive and upkeep come once per interval, a slice of the connections per tick.
+  const keepalive = staggered<NodeConnection>(limits.pingIntervalMs, (connection) => connection.heartbeat());
+  const upkeep = staggered<NodeConnection>(limits.subscriptionChargeIntervalMs, (connection) => void connection.chargeSubscriptions());
   // A key disabled, rotated or deleted in this process closes its connections now, not at the next keepalive.
   const stopWatchingKeys = options.onKeysForgotten?.(() => {
     for (const connection of connections) void connection.recheckKey();
@@ -143,8 +139,12 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
         logger,
       });
       connections.add(connection);
+      keepalive.add(connection);
+      upkeep.add(connection);
       void connection.closed.then(() => {
         connections.delete(connection);
+        keepalive.delete(connection);
+        upkeep.delete(connection);
         void holds.release(place.set, place.member);
       });
     });
@@ -163,8 +163,8 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
   return {
     async close() {
       server.off('upgrade', onUpgrade);
-      clearInterval(keepalive);
-      clearInterval(upkeep);
+      keepalive.stop();
+      upkeep.stop();
       stopWatchingKeys?.();
       const open = [...connections];
       for (const connection of open) connection.close(1001, 'the server is shutting down');
