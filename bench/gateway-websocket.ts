@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -13,21 +13,24 @@ import { writeFixtureDist } from '../test/support/fixture-dist.ts';
 import { startBuiltSite } from '../test/support/site.ts';
 import { writeBenchmarksSection } from './benchmarks-file.ts';
 import { loadAverage, waitForQuietMachine } from './build/measure.ts';
+import { startBaselineServer } from './gateway/processes.ts';
 import { startBareFanOut } from './gateway-websocket/bare-fanout.ts';
 import { readCpuProfile, summarizeCpuProfile } from './gateway-websocket/cpu-profile.ts';
 import { FAN_OUT_STAGES, type FanOutRun, type FanOutRunFile, renderFanOutSection, SECTION_HEADING } from './gateway-websocket/report.ts';
 import { combineRounds, type FanOutRound, startSubscriberProcess } from './gateway-websocket/subscribers.ts';
 
 // `npm run bench:gateway:ws [-- --subscribers <n>] [--heads <n>] [--rounds <n>] [--warm-up <n>] [--profile-heads <n>]
-// [--no-profile] [--label <text>] [--before <json>] [--no-wait] [--no-write]`: newHeads fan-out through the node
+// [--no-profile] [--label <text>] [--baseline <git ref>] [--no-wait] [--no-write]`: newHeads fan-out through the node
 // gateway's WebSocket side (`{node_url}/v2/<key>` on the production server as a child process, one
 // anvil mining a block a second as its upstream, every notification charged to the app and
 // metered). A subscriber process opens the connections and times each head's arrival on each of
 // them against its arrival on one connection straight to anvil; the same subscribers on a bare
-// `ws` fan-out server, in alternating rounds, show what 1,000 socket writes cost here. Then, unless
-// --no-profile, a second server under `--cpu-prof` serves them again and its profile says where
-// the time went. Writes the `## Node gateway: WebSocket fan-out` section of BENCHMARKS.md and the
-// figures to bench/out/gateway-websocket.json (which a later run's --before puts beside its own).
+// `ws` fan-out server, in alternating rounds, show what 1,000 socket writes cost here. With
+// --baseline, the production server of that commit (its tree from `git archive`, over this
+// checkout's node_modules) serves them too, in the same rounds: the gateway before and after a
+// change, on the machine as it was. Then, unless --no-profile, a second server under `--cpu-prof`
+// serves them again and its profile says where the time went. Writes the `## Node gateway:
+// WebSocket fan-out` section of BENCHMARKS.md and the figures to bench/out/gateway-websocket.json.
 
 const { values: args } = parseArgs({
   options: {
@@ -38,7 +41,7 @@ const { values: args } = parseArgs({
     'profile-heads': { type: 'string', default: '10' },
     'no-profile': { type: 'boolean', default: false },
     label: { type: 'string' },
-    before: { type: 'string' },
+    baseline: { type: 'string' },
     'no-wait': { type: 'boolean', default: false },
     /** Print and save the figures, but leave BENCHMARKS.md as it is (developing the benchmark). */
     'no-write': { type: 'boolean', default: false },
@@ -133,8 +136,15 @@ function logRun(name: string, run: FanOutRun): void {
   );
 }
 
-/** Read first, so that a wrong path does not waste a run. */
-const before = args.before ? (JSON.parse(await readFile(args.before, 'utf8')) as FanOutRunFile) : null;
+/** The tree of `ref` in a folder of the scratch, with this checkout's node_modules, and its short commit. */
+async function extractBaseline(ref: string): Promise<{ dir: string; commit: string }> {
+  const dir = join(scratch, 'baseline');
+  await mkdir(dir);
+  const archive = execFileSync('git', ['-C', projectRoot, 'archive', '--format=tar', ref], { maxBuffer: 1024 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  await symlink(join(projectRoot, 'node_modules'), join(dir, 'node_modules'));
+  return { dir, commit: execFileSync('git', ['-C', projectRoot, 'rev-parse', '--short', ref], { encoding: 'utf8' }).trim() };
+}
 /** Child processes to stop however the run ends (stopping one twice is harmless). */
 const running: Array<{ stop(): Promise<void> }> = [];
 let file: FanOutRunFile;
@@ -145,21 +155,42 @@ try {
   const serverPid = childRunning('src/server/main.ts');
   const bare = await startBareFanOut(anvilWsUrl);
   running.push(bare);
+  const baselineTree = args.baseline ? await extractBaseline(args.baseline) : null;
+  // The baseline's server shares the database (the same app and key) and the anvil.
+  const baselineServer = baselineTree
+    ? await startBaselineServer(baselineTree.dir, { ...serverEnv, SITE_DIR: fixture.distDir, INDEXER_IN_SERVER: 'off' })
+    : null;
+  if (baselineServer) running.push(baselineServer);
+  const servers = [
+    { name: 'gateway', url: gatewayUrl, pid: serverPid, rounds: [] as Array<Awaited<ReturnType<typeof measureRound>>> },
+    ...(baselineServer
+      ? [
+          {
+            name: `gateway at ${baselineTree!.commit}`,
+            url: `${baselineServer.origin.replace(/^http/, 'ws')}/node/${NETWORK}/v2/${key}`,
+            pid: baselineServer.pid,
+            rounds: [],
+          },
+        ]
+      : []),
+    { name: 'bare ws fan-out', url: bare.url, pid: bare.pid, rounds: [] },
+  ];
   const loadAtStart = waitForQuiet ? await waitForQuietMachine((line) => console.log(line)) : await loadAverage();
-  const gatewayRounds: Array<Awaited<ReturnType<typeof measureRound>>> = [];
-  const bareRounds: typeof gatewayRounds = [];
-  // Alternating which server goes first, so that both see the machine as it changes.
+  // Rotating which server goes first, so that each sees the machine as it changes.
   for (let round = 0; round < rounds; round++) {
     const headCount = Math.floor(heads / rounds) + (round < heads % rounds ? 1 : 0);
-    const measureGateway = async () => gatewayRounds.push(await measureRound(`round ${round + 1}, gateway`, gatewayUrl, serverPid, headCount));
-    const measureBare = async () => bareRounds.push(await measureRound(`round ${round + 1}, bare ws fan-out`, bare.url, bare.pid, headCount));
-    for (const measure of round % 2 === 0 ? [measureGateway, measureBare] : [measureBare, measureGateway]) await measure();
+    for (let i = 0; i < servers.length; i++) {
+      const server = servers[(round + i) % servers.length]!;
+      server.rounds.push(await measureRound(`round ${round + 1}, ${server.name}`, server.url, server.pid, headCount));
+    }
   }
   const loadAtEnd = await loadAverage();
-  await Promise.all([server.stop(), bare.stop()]);
-  const gateway = runOf(gatewayRounds);
-  const bareRun = runOf(bareRounds);
-  logRun('gateway', gateway);
+  await Promise.all([server.stop(), bare.stop(), baselineServer?.stop()]);
+  const [gateway, ...others] = servers.map((one) => runOf(one.rounds));
+  const bareRun = others.at(-1)!;
+  const baselineRun = baselineServer ? { label: baselineTree!.commit, run: others[0]! } : null;
+  logRun('gateway', gateway!);
+  if (baselineRun) logRun(`gateway at ${baselineRun.label}`, baselineRun.run);
   logRun('bare ws fan-out', bareRun);
 
   let hotSpots: FanOutRunFile['profile'] = null;
@@ -181,7 +212,8 @@ try {
     date: new Date().toISOString().slice(0, 10),
     settings: { subscribers, heads, rounds, warmUpHeads, notificationComputeUnits, computeUnitsPerSecond, waited: waitForQuiet },
     load: { start: loadAtStart, end: loadAtEnd },
-    gateway,
+    gateway: gateway!,
+    baseline: baselineRun,
     bare: bareRun,
     profile: hotSpots,
   };
@@ -211,6 +243,6 @@ if (file.profile) {
 await mkdir(dirname(resultsFile), { recursive: true });
 await writeFile(resultsFile, `${JSON.stringify(file, null, 2)}\n`);
 console.log(`\nWrote ${resultsFile}`);
-const section = await renderFanOutSection(file, before);
+const section = await renderFanOutSection(file);
 if (!args['no-write']) await writeBenchmarksSection(SECTION_HEADING, section);
 else console.log(`\n${section}`);

@@ -43,7 +43,7 @@ export interface ProfileSummary {
   bySelf: TimeShare[];
   /** The project's and ws's functions, with the time of what they call. */
   byTotal: TimeShare[];
-  /** Per name given in `stages`: the share of the busy time spent in (or under) the functions its label starts with. */
+  /** Per name given in `stages`: the share of the busy time spent in (or under) the functions whose labels start with one of its prefixes. */
   stages: Record<string, number>;
 }
 
@@ -55,14 +55,14 @@ export async function readCpuProfile(dir: string): Promise<CpuProfile> {
 }
 
 /**
- * `root` is the project's directory, cut from file URLs; `stages` names functions by the start of
- * their label (`send (ws/lib/websocket.js`) to report the time spent in them with their callees.
+ * `root` is the project's directory, cut from file URLs; `stages` names functions by the starts of
+ * their labels (`send (ws/lib/websocket.js`) to report the time spent in them with their callees.
  */
 export function summarizeCpuProfile(
   profile: CpuProfile,
   windowMicros: [number, number],
   root: string,
-  stages: Record<string, string> = {},
+  stages: Record<string, readonly string[]> = {},
   top = 12,
 ): ProfileSummary {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -104,7 +104,9 @@ export function summarizeCpuProfile(
       if (counted(frame)) onStack.add(label(frame));
     }
     for (const name of onStack) add(totals, name, micros);
-    for (const [stage, prefix] of Object.entries(stages)) if ([...onStack].some((name) => name.startsWith(prefix))) add(staged, stage, micros);
+    for (const [stage, prefixes] of Object.entries(stages)) {
+      if ([...onStack].some((name) => prefixes.some((prefix) => name.startsWith(prefix)))) add(staged, stage, micros);
+    }
   }
   const ranked = (map: Map<string, number>): TimeShare[] =>
     [...map]

@@ -3,8 +3,8 @@ import { cpuModel } from '../benchmarks-file.ts';
 import type { ProfileSummary, TimeShare } from './cpu-profile.ts';
 import { type FanOutResult, GRACE_MS } from './subscribers.ts';
 
-// The `## Node gateway: WebSocket fan-out` section of BENCHMARKS.md, from one run's figures (and,
-// beside them, an earlier run's, for a change measured before and after in one session).
+// The `## Node gateway: WebSocket fan-out` section of BENCHMARKS.md, from one run's figures (with
+// --baseline, the gateway of an earlier commit measured in the same rounds: before and after).
 
 export const SECTION_HEADING = 'Node gateway: WebSocket fan-out';
 /** The target: 1,000 newHeads subscribers on one process receive each head within 50 ms at p99. */
@@ -13,9 +13,9 @@ const TARGET_P99_MS = 50;
 /** The parts of a fan-out the section names, by the functions they run under (labels as cpu-profile.ts writes them). */
 export const FAN_OUT_STAGES = {
   /** ws's framing and the socket write (the writev syscall, which on loopback also does the receiving side's TCP work). */
-  sending: 'send (ws/lib/websocket.js',
-  /** Each notification's rate limit, monthly quota, usage record and metrics. */
-  charging: 'chargeNotification (src/node/gateway.ts',
+  sending: ['send (ws/lib/websocket.js'],
+  /** Asking for each notification's charge, and each batch's rate limit, monthly quota, usage record and metrics. */
+  charging: ['charge (src/node/websocket/notification-charges.ts', 'chargeNotifications (src/node/gateway.ts'],
 };
 
 export interface FanOutRun {
@@ -40,6 +40,8 @@ export interface FanOutRunFile {
   };
   load: { start: number; end: number };
   gateway: FanOutRun;
+  /** The gateway of an earlier commit (--baseline), in the same rounds. */
+  baseline: { label: string; run: FanOutRun } | null;
   bare: FanOutRun;
   profile: { heads: number; windowMicros: [number, number]; summary: ProfileSummary } | null;
 }
@@ -52,7 +54,7 @@ const medianHeadP99 = (run: FanOutRun) => {
   const p99s = run.result.heads.map((head) => head.p99).sort((a, b) => a - b);
   return p99s[Math.floor(p99s.length / 2)] ?? Number.NaN;
 };
-const percent = (share: number) => `${(share * 100).toFixed(0)}%`;
+const percent = (share: number) => `${(share * 100).toFixed(share < 0.1 ? 1 : 0)}%`;
 
 function row(name: string, run: FanOutRun): string {
   const { overall, missed } = run.result;
@@ -83,22 +85,22 @@ function verdict(file: FanOutRunFile): string {
     `which is why even the bare fan-out's p99 is ${ms(bare.result.overall.p99)} ms here; a head that meets the server busy with anything else (a garbage collection, another process on the shared machine) delays all ${subscribersText} of its deliveries, and one head in ${gateway.result.heads.length} is more than 1% of them.`;
   const stages = file.profile?.summary.stages;
   const split = stages
-    ? ` In the server's profile, ${percent(stages.sending ?? 0)} of the busy time is the sends themselves (ws's framing and the writev syscall, the bare fan-out's work too) and ${percent(stages.charging ?? 0)} is charging each notification (rate limit, monthly quota, usage record and Prometheus counters, one promise chain per subscriber); the rest is the delivery queue, microtasks and reading the upstream's message.`
+    ? ` In the server's profile, ${percent(stages.sending ?? 0)} of the busy time is the sends themselves (ws's framing and the writev syscall, the bare fan-out's work too) and ${percent(stages.charging ?? 0)} is charging the notifications (naming each one's payer, then per payer and head one rate limit, monthly quota, usage record and Prometheus count for the batch); the rest is the delivery queue, microtasks and reading the upstream's message.`
     : '';
   return met
     ? `${head} Met in this run: ${figures}. The ${cpu.slice('the '.length)}${split}`
     : `${head} Missed in this run: ${figures}. Where the time goes: ${cpu}${split}`;
 }
 
-export async function renderFanOutSection(file: FanOutRunFile, before: FanOutRunFile | null): Promise<string> {
-  const { settings, gateway, bare, profile } = file;
+export async function renderFanOutSection(file: FanOutRunFile): Promise<string> {
+  const { settings, gateway, baseline, bare, profile } = file;
   const subscribersText = count(settings.subscribers);
   const lines = [
     `## ${SECTION_HEADING}`,
     '',
     `newHeads fan-out through the node gateway's WebSocket side: ${subscribersText} subscribers on one production server process (\`{node_url}/v2/<key>\`, one upstream subscription to anvil for all of them; each notification charged ${settings.notificationComputeUnits} CU against the app's rate and monthly quota, metered, then sent), each head's arrival at every subscriber timed against its arrival on one connection straight to anvil, in one process on one clock. Beside it in the same run, the same subscribers on a bare \`ws\` fan-out server (one upstream subscription; each head parsed and serialized once, then one send per subscriber, nothing else): what ${subscribersText} socket writes per head cost on this machine.`,
     '',
-    `- Command: \`npm run bench:gateway:ws\` (${subscribersText} subscribers in a process of their own, opened 50 at a time, one newHeads subscription each; anvil --block-time 1; ${settings.heads} measured heads per server in ${settings.rounds} rounds that alternate which server goes first, each round on new connections with ${settings.warmUpHeads} warm-up heads; one app with a rate of ${count(settings.computeUnitsPerSecond)} CU/s, twice what the notifications spend, and the default monthly quota; request logging off). A delay is a subscriber's arrival minus the baseline connection's; a delivery not there ${GRACE_MS / 1000} s after the next head is counted missed. CPU per head is each process's user + system time over the measured heads (10 ms ticks) divided by their number.`,
+    `- Command: \`npm run bench:gateway:ws${baseline ? ` -- --baseline ${baseline.label}` : ''}\` (${subscribersText} subscribers in a process of their own, opened 50 at a time, one newHeads subscription each; anvil --block-time 1; ${settings.heads} measured heads per server in ${settings.rounds} rounds that rotate which server goes first, each round on new connections with ${settings.warmUpHeads} warm-up heads; one app with a rate of ${count(settings.computeUnitsPerSecond)} CU/s, twice what the notifications spend, and the default monthly quota; request logging off). A delay is a subscriber's arrival minus the baseline connection's; a delivery not there ${GRACE_MS / 1000} s after the next head is counted missed. CPU per head is each process's user + system time over the measured heads (10 ms ticks) divided by their number.`,
     `- Machine: ${cpus().length} CPUs (\`nproc\`), ${await cpuModel()}, Node ${process.version}; the subscribers, the server and anvil share the machine`,
     `- 1-minute load average: ${file.load.start.toFixed(2)} when measuring started${settings.waited ? '' : ' (not waited for: --no-wait)'}, ${file.load.end.toFixed(2)} at the end`,
     `- Date: ${file.date}; code: ${file.label}`,
@@ -106,6 +108,7 @@ export async function renderFanOutSection(file: FanOutRunFile, before: FanOutRun
     "| server | deliveries | missed | delay p50 (ms) | p99 (ms) | max (ms) | median head's p99 (ms) | heads with p99 > 50 ms | server CPU per head (ms) | subscriber process CPU per head (ms) |",
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     row('node gateway', gateway),
+    ...(baseline ? [row(`node gateway at ${baseline.label} (before)`, baseline.run)] : []),
     row('bare ws fan-out', bare),
     '',
     `Each head's p99 through the gateway, in order (ms): ${gateway.result.heads.map((head) => ms(head.p99)).join(', ')}.`,
@@ -125,17 +128,21 @@ export async function renderFanOutSection(file: FanOutRunFile, before: FanOutRun
       ...profileTable('project or ws function (with callees)', summary.byTotal, heads),
     );
   }
-  if (before) {
+  if (baseline) {
+    const runs = [
+      { name: `${baseline.label} (before)`, run: baseline.run },
+      { name: `${file.label} (after)`, run: gateway },
+    ];
     lines.push(
       '### Before and after',
       '',
-      `The same benchmark, run back to back on the code before the change (${before.label}) and after it (${file.label}); the bare fan-out of each run shows how busy the machine was, and the server's CPU per head is the figure other work moves least.`,
+      `The gateway of ${baseline.label} and of ${file.label}, served from the same database and anvil to the same subscriber process in the same rounds (the first server rotating per round), so both met the machine as it was; the server's CPU per head is the figure other work on the machine moves least.`,
       '',
-      "| code | 1-minute load (start / end) | gateway p50 (ms) | gateway p99 (ms) | gateway max (ms) | median head's p99 (ms) | missed | server CPU per head (ms) | bare p99 (ms) | bare server CPU per head (ms) |",
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
-      ...[before, file].map(
-        (run) =>
-          `| ${run.label} | ${run.load.start.toFixed(2)} / ${run.load.end.toFixed(2)} | ${ms(run.gateway.result.overall.p50)} | ${ms(run.gateway.result.overall.p99)} | ${ms(run.gateway.result.overall.max)} | ${ms(medianHeadP99(run.gateway))} | ${count(run.gateway.result.missed)} | ${ms(run.gateway.cpuPerHeadMs.server)} | ${ms(run.bare.result.overall.p99)} | ${ms(run.bare.cpuPerHeadMs.server)} |`,
+      "| code | delay p50 (ms) | p99 (ms) | max (ms) | median head's p99 (ms) | heads with p99 > 50 ms | missed | server CPU per head (ms) | subscriber process CPU per head (ms) |",
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+      ...runs.map(
+        ({ name, run }) =>
+          `| ${name} | ${ms(run.result.overall.p50)} | ${ms(run.result.overall.p99)} | ${ms(run.result.overall.max)} | ${ms(medianHeadP99(run))} | ${slowHeads(run)} of ${run.result.heads.length} | ${count(run.result.missed)} | ${ms(run.cpuPerHeadMs.server)} | ${ms(run.cpuPerHeadMs.subscribers)} |`,
       ),
       '',
     );

@@ -2,7 +2,7 @@ import type { CrucibleError } from '../errors/crucible-error.ts';
 import { fail } from '../errors/crucible-error.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
-import { createCallerLimits, type CallerLimitSettings } from './caller-limits.ts';
+import { createCallerLimits, type CallerLimits, type CallerLimitSettings } from './caller-limits.ts';
 import { accessFailure, type Caller, type KeyLookup } from './callers.ts';
 
 // The one admission step of every call behind an app key (docs/keys-and-limits.md#admission-order),
@@ -11,13 +11,16 @@ import { accessFailure, type Caller, type KeyLookup } from './callers.ts';
 // per app, network (or product) and method. The JSON-RPC gateway (src/node/gateway.ts) and the
 // keyed REST door (src/rest/door.ts) are its only users.
 
-/** One metered call (src/apps/ aggregates them per minute for the dashboard). */
+/**
+ * Metered calls (src/apps/ aggregates them per minute for the dashboard): one, or `calls` alike
+ * (notifications charged together), `computeUnits` being their sum.
+ */
 export interface UsageRecorder {
-  record(entry: { appId: string; network: string; method: string; computeUnits: number; errorCode?: number | null }): void;
+  record(entry: { appId: string; network: string; method: string; computeUnits: number; errorCode?: number | null; calls?: number }): void;
 }
 
-/** A call carried out, as metrics count it (the demo key's too). */
-type CallObserver = (call: { network: string; method: string; computeUnits: number; errorCode: number | null }) => void;
+/** Calls carried out, as metrics count them (the demo key's too): one, or `calls` alike, `computeUnits` being their sum. */
+type CallObserver = (call: { network: string; method: string; computeUnits: number; errorCode: number | null; calls?: number }) => void;
 
 export interface AdmissionOptions extends CallerLimitSettings {
   keys: KeyLookup;
@@ -41,10 +44,21 @@ export interface Admission {
   takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null, prepaid?: number): Promise<CrucibleError | null>;
   /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
   countQuota(caller: Caller, computeUnits: number): Promise<CrucibleError | null>;
-  /** The rate, then the quota, for one call of `computeUnits` (a REST operation, a notification). */
+  /** The rate, then the quota, for one call of `computeUnits` (a REST operation, a subscription kept open). */
   charge(caller: Caller, scope: string, computeUnits: number, clientIp: string | null): Promise<CrucibleError | null>;
-  /** Records a call carried out: `errorCode` is the JSON-RPC code, or the HTTP status of a REST answer other than 200. */
-  meter(caller: Caller, scope: string, method: string, computeUnits: number, errorCode: number | null): void;
+  /**
+   * The rate, then the quota, for `count` calls of `computeUnits` each taken together (a
+   * notification to many subscribers), as that many charges one after another: how many fit,
+   * which are the first ones; the others take nothing from the quota.
+   */
+  chargeEach: CallerLimits['chargeEach'];
+  /** Names a charge of `caller` in `scope` by what it draws on and its scope: charges with the same name may be taken together (chargeEach). */
+  payerOf: CallerLimits['payerOf'];
+  /**
+   * Records a call carried out, or `calls` alike (default 1), each of `computeUnits`: `errorCode`
+   * is the JSON-RPC code, or the HTTP status of a REST answer other than 200.
+   */
+  meter(caller: Caller, scope: string, method: string, computeUnits: number, errorCode: number | null, calls?: number): void;
 }
 
 /** How logs name a caller: its app id, or `demo` (keys stay out of logs). */
@@ -54,7 +68,7 @@ export function callerLabel(caller: Caller): string {
 
 export function createAdmission(options: AdmissionOptions): Admission {
   const limits = createCallerLimits(options);
-  const { takeRate, countQuota } = limits;
+  const { takeRate, countQuota, chargeEach, payerOf } = limits;
   return {
     async identify(key, request) {
       const caller = key ? await options.keys.find(key) : null;
@@ -66,9 +80,18 @@ export function createAdmission(options: AdmissionOptions): Admission {
     countQuota,
     charge: async (caller, scope, computeUnits, clientIp) =>
       (await takeRate(caller, scope, computeUnits, clientIp)) ?? (await countQuota(caller, computeUnits)),
-    meter(caller, scope, method, computeUnits, errorCode) {
-      options.observeCall?.({ network: scope, method, computeUnits, errorCode });
-      if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network: scope, method, computeUnits, errorCode });
+    chargeEach,
+    payerOf,
+    meter(caller, scope, method, computeUnits, errorCode, calls = 1) {
+      // A record of one call (every call but a batch of notifications) names no count.
+      if (calls === 1) {
+        options.observeCall?.({ network: scope, method, computeUnits, errorCode });
+        if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network: scope, method, computeUnits, errorCode });
+        return;
+      }
+      const total = computeUnits * calls;
+      options.observeCall?.({ network: scope, method, computeUnits: total, errorCode, calls });
+      if (caller.kind === 'app') options.usage.record({ appId: caller.app.id, network: scope, method, computeUnits: total, errorCode, calls });
     },
   };
 }

@@ -2,6 +2,7 @@ import type { ComputeUnitRate } from '../config/node.ts';
 import type { RateLimit } from '../errors/codes.ts';
 import { overBurst, overLimit, type CrucibleError } from '../errors/crucible-error.ts';
 import { ipBucketOf } from '../http/ip-bucket.ts';
+import { asManyAsFit } from '../limits/as-many-as-fit.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { retryAfterSeconds } from '../limits/retry-after.ts';
@@ -30,6 +31,25 @@ export interface CallerLimits {
   takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null, prepaid?: number): Promise<CrucibleError | null>;
   /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
   countQuota(caller: Caller, computeUnits: number): Promise<CrucibleError | null>;
+  /**
+   * `count` charges of `computeUnits` each, taken together as `count` charges (rate, then quota)
+   * one after another would be: how many fit, which are the first ones. From each bucket in
+   * order as many as fit of those the one before let through, then the quota; a charge one of
+   * them refuses takes nothing from the ones after it.
+   */
+  chargeEach(caller: Caller, scope: string, computeUnits: number, count: number, clientIp: string | null): Promise<number>;
+  /**
+   * Names a charge of `caller` in `scope` by what it draws on (its buckets and their rules, its
+   * quota) and its scope: charges with the same name may be taken together (chargeEach).
+   */
+  payerOf(caller: Caller, scope: string, clientIp: string | null): string;
+}
+
+/** One rate bucket a caller draws on: its key, its rule, and the limit a refusal names. */
+interface Bucket {
+  key: string;
+  rate: ComputeUnitRate;
+  limit: RateLimit;
 }
 
 /** An app's bucket holds this many seconds of its rate. */
@@ -57,33 +77,68 @@ export function createCallerLimits(options: CallerLimitSettings & { rateLimiter:
     return month.key;
   };
 
+  /** The rate buckets a caller draws on in `scope`, the narrower first. */
+  const bucketsOf = (caller: Caller, scope: string, clientIp: string | null): Bucket[] => {
+    if (caller.kind === 'demo') {
+      const client = ipBucketOf(clientIp, options.ipv6PrefixLength);
+      const { perClient, perNetwork } = demo;
+      return [
+        { key: `demo:${scope}:${client}`, rate: perClient, limit: { kind: 'demo-ip', computeUnitsPerSecond: perClient.computeUnitsPerSecond } },
+        { key: `demo-network:${scope}`, rate: perNetwork, limit: { kind: 'demo-network', computeUnitsPerSecond: perNetwork.computeUnitsPerSecond } },
+      ];
+    }
+    const { app } = caller;
+    const own = { computeUnitsPerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * APP_BURST_SECONDS };
+    const appBucket: Bucket = { key: `app:${app.id}`, rate: own, limit: { kind: 'app-rate', computeUnitsPerSecond: app.computeUnitsPerSecond } };
+    // An app the CLI created without --owner is limited per app only.
+    if (app.ownerId === null) return [appBucket];
+    return [appBucket, { key: `account:${app.ownerId}`, rate: account, limit: { kind: 'account-rate', computeUnitsPerSecond: account.computeUnitsPerSecond } }];
+  };
+
+  /** An app's monthly quota, or null when it has none (the demo key, an app without a quota). */
+  const quotaOf = (caller: Caller): { key: string; perMonth: number } | null => {
+    const perMonth = caller.kind === 'app' ? caller.app.monthlyComputeUnitQuota : null;
+    return caller.kind === 'app' && perMonth !== null ? { key: `app:${caller.app.id}`, perMonth } : null;
+  };
+
+  const takeRate: CallerLimits['takeRate'] = async (caller, scope, computeUnits, clientIp, prepaid = 0) => {
+    if (computeUnits <= 0) return null;
+    for (const bucket of bucketsOf(caller, scope, clientIp)) {
+      const refused = await takeFrom(bucket.key, computeUnits, prepaid, bucket.rate, bucket.limit);
+      if (refused) return refused;
+    }
+    return null;
+  };
+
   return {
-    async takeRate(caller, scope, computeUnits, clientIp, prepaid = 0) {
-      if (computeUnits <= 0) return null;
-      const take = (key: string, rate: ComputeUnitRate, limit: RateLimit) => takeFrom(key, computeUnits, prepaid, rate, limit);
-      if (caller.kind === 'demo') {
-        const client = ipBucketOf(clientIp, options.ipv6PrefixLength);
-        const { perClient, perNetwork } = demo;
-        return (
-          (await take(`demo:${scope}:${client}`, perClient, { kind: 'demo-ip', computeUnitsPerSecond: perClient.computeUnitsPerSecond })) ??
-          (await take(`demo-network:${scope}`, perNetwork, { kind: 'demo-network', computeUnitsPerSecond: perNetwork.computeUnitsPerSecond }))
-        );
-      }
-      const { app } = caller;
-      const own = { computeUnitsPerSecond: app.computeUnitsPerSecond, burst: app.computeUnitsPerSecond * APP_BURST_SECONDS };
-      const refused = await take(`app:${app.id}`, own, { kind: 'app-rate', computeUnitsPerSecond: app.computeUnitsPerSecond });
-      // An app the CLI created without --owner is limited per app only.
-      if (refused || app.ownerId === null) return refused;
-      return take(`account:${app.ownerId}`, account, { kind: 'account-rate', computeUnitsPerSecond: account.computeUnitsPerSecond });
-    },
+    takeRate,
 
     async countQuota(caller, computeUnits) {
-      const perMonth = caller.kind === 'app' ? caller.app.monthlyComputeUnitQuota : null;
-      if (caller.kind === 'demo' || perMonth === null || computeUnits <= 0) return null;
+      const quota = quotaOf(caller);
+      if (quota === null || computeUnits <= 0) return null;
       const at = now();
-      const quota = await options.quota.consume(`app:${caller.app.id}`, computeUnits, perMonth, monthOf(at));
-      if (quota.allowed) return null;
-      return overLimit({ kind: 'app-quota', computeUnitsPerMonth: perMonth }, retryAfterSeconds(quota.resetAt.getTime() - at));
+      const decision = await options.quota.consume(quota.key, computeUnits, quota.perMonth, monthOf(at));
+      if (decision.allowed) return null;
+      return overLimit({ kind: 'app-quota', computeUnitsPerMonth: quota.perMonth }, retryAfterSeconds(decision.resetAt.getTime() - at));
+    },
+
+    async chargeEach(caller, scope, computeUnits, count, clientIp) {
+      if (computeUnits <= 0) return count;
+      let fit = count;
+      for (const { key, rate } of bucketsOf(caller, scope, clientIp)) {
+        const rule = { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst };
+        fit = await asManyAsFit(fit, async (n) => (await options.rateLimiter.take(key, n * computeUnits, rule)).allowed);
+      }
+      const quota = quotaOf(caller);
+      if (quota === null) return fit;
+      const month = monthOf(now());
+      return asManyAsFit(fit, async (n) => (await options.quota.consume(quota.key, n * computeUnits, quota.perMonth, month)).allowed);
+    },
+
+    payerOf(caller, scope, clientIp) {
+      const buckets = bucketsOf(caller, scope, clientIp).map(({ key, rate }) => `${key} ${rate.computeUnitsPerSecond}/${rate.burst}`);
+      const quota = quotaOf(caller);
+      return `${scope} ${buckets.join(' ')}${quota ? ` ${quota.key} ${quota.perMonth}` : ''}`;
     },
   };
 }

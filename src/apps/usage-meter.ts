@@ -17,12 +17,14 @@ interface UsageRecord {
   computeUnits: number;
   /** The JSON-RPC or HTTP error code the request was answered with; absent or null: it succeeded. */
   errorCode?: number | null;
+  /** How many requests alike this record stands for (notifications charged together), `computeUnits` being their sum; default 1. */
+  calls?: number;
   /** When it was answered, ms since the epoch; default now. */
   at?: number;
 }
 
 export interface UsageMeter {
-  /** Counts one request, in memory: synchronous and cheap, for the request path. */
+  /** Counts one request (or `calls` alike), in memory: synchronous and cheap, for the request path. */
   record(usage: UsageRecord): void;
   /** Compute units of the app in the UTC calendar month of `at`: stored by every process, plus this one's not yet stored. */
   monthComputeUnits(appId: string, at?: number): Promise<number>;
@@ -146,17 +148,26 @@ export function createUsageMeter(database: Database, options: UsageMeterOptions 
   timer.unref();
 
   return {
-    record({ appId, network, method, computeUnits, errorCode = null, at = now() }) {
+    record({ appId, network, method, computeUnits, errorCode = null, calls = 1, at = now() }) {
       // A value the database would refuse would fail every later flush with it: refused here instead.
       if (!Number.isSafeInteger(computeUnits) || computeUnits < 0) throw new RangeError(`computeUnits must be a whole number from 0 (got ${computeUnits})`);
+      if (!Number.isSafeInteger(calls) || calls < 1) throw new RangeError(`calls must be a whole number from 1 (got ${calls})`);
       if (errorCode !== null && !(Number.isInteger(errorCode) && Math.abs(errorCode) <= MAX_INTEGER_COLUMN)) {
         throw new RangeError(`errorCode must be a whole number within 32 bits (got ${errorCode})`);
       }
       const minute = at - (at % MINUTE_MS);
       const failed = errorCode !== null;
       const networkName = storable(network);
-      pending.add({ app_id: appId, network: networkName, method: storable(method), minute, requests: 1, compute_units: computeUnits, errors: failed ? 1 : 0 });
-      if (failed) pending.addError({ app_id: appId, network: networkName, code: errorCode, minute, count: 1 });
+      pending.add({
+        app_id: appId,
+        network: networkName,
+        method: storable(method),
+        minute,
+        requests: calls,
+        compute_units: computeUnits,
+        errors: failed ? calls : 0,
+      });
+      if (failed) pending.addError({ app_id: appId, network: networkName, code: errorCode, minute, count: calls });
     },
 
     async monthComputeUnits(appId, at = now()) {

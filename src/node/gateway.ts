@@ -115,10 +115,14 @@ export interface NodeGateway {
    */
   prepay(session: NodeSession): Promise<{ ok: true; prepaidComputeUnits: number } | { ok: false; failure: RpcFailure }>;
   /**
-   * Charges a subscription's notification (docs/json-rpc.md#subscriptions: each costs CUs): metered, and taken from
-   * the caller's rate; false when the caller is over its limit (the notification is dropped).
+   * Charges `count` notifications of the caller's subscriptions (docs/json-rpc.md#subscriptions: each costs CUs), or
+   * a subscription's upkeep, taken together as that many charges one after another: how many fit
+   * (the first ones), each taken from the caller's rate and quota and metered under `method`; the
+   * others are over the caller's limit (dropped, uncharged).
    */
-  chargeNotification(session: NodeSession, method: string, computeUnits: number): Promise<boolean>;
+  chargeNotifications(session: NodeSession, method: string, computeUnits: number, count: number): Promise<number>;
+  /** Names who pays for a session's notifications: sessions with the same name may be charged together (chargeNotifications). */
+  payerOf(session: NodeSession): string;
   /** JSON-RPC and the OpenRPC document; any other path under `{node_url}` is answered 404 here. */
   handle(request: NodeRequest, target: NodeTarget, context: HandleContext): Promise<Response>;
 }
@@ -262,11 +266,12 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
       const unpaid = await admission.takeRate(session.caller, session.network.id, minimum, session.clientIp);
       return unpaid ? { ok: false, failure: toRpcFailure(unpaid) } : { ok: true, prepaidComputeUnits: minimum };
     },
-    async chargeNotification(session, method, computeUnits) {
-      const refused = await admission.charge(session.caller, session.network.id, computeUnits, session.clientIp);
-      if (!refused) admission.meter(session.caller, session.network.id, method, computeUnits, null);
-      return refused === null;
+    async chargeNotifications(session, method, computeUnits, count) {
+      const charged = await admission.chargeEach(session.caller, session.network.id, computeUnits, count, session.clientIp);
+      if (charged > 0) admission.meter(session.caller, session.network.id, method, computeUnits, null, charged);
+      return charged;
     },
+    payerOf: (session) => admission.payerOf(session.caller, session.network.id, session.clientIp),
     async handle(request, target, context) {
       const network = options.networks.get(target.network);
       if (!network || target.kind === 'unknown-path')

@@ -8,8 +8,8 @@ import type { UpstreamPool } from './upstreams/upstream-pool.ts';
 
 export interface NodeMetrics {
   registry: Registry;
-  /** One JSON-RPC call carried out (the gateway's observeCall). */
-  observeCall(call: { network: string; method: string; computeUnits: number; errorCode: number | null }): void;
+  /** One JSON-RPC call carried out, or `calls` alike with `computeUnits` their sum (the gateway's observeCall). */
+  observeCall(call: { network: string; method: string; computeUnits: number; errorCode: number | null; calls?: number }): void;
   /** One HTTP request or WebSocket message answered, with its HTTP status (101 for WebSocket messages). */
   observeRequest(request: { network: string; transport: 'http' | 'websocket'; status: number; seconds: number }): void;
 }
@@ -57,8 +57,8 @@ export function createNodeMetrics(pools: ReadonlyMap<string, UpstreamPool>): Nod
 
   return {
     registry,
-    observeCall({ network, method, computeUnits: units, errorCode }) {
-      calls.inc({ network, method, outcome: errorCode === null ? 'ok' : String(errorCode) });
+    observeCall({ network, method, computeUnits: units, errorCode, calls: count = 1 }) {
+      calls.inc({ network, method, outcome: errorCode === null ? 'ok' : String(errorCode) }, count);
       if (units > 0) computeUnits.inc({ network, method }, units);
     },
     observeRequest({ network, transport, status, seconds }) {

@@ -14,8 +14,10 @@ import { countedCaller, createTopicHolds } from './caller-holds.ts';
 import { serveNodeConnection, type NodeConnection } from './connection.ts';
 import { createMemoryWebSocketHolds, type WebSocketHolds } from './holds.ts';
 import { webSocketLimits, type WebSocketLimits } from './limits.ts';
+import { createNotificationCharges } from './notification-charges.ts';
 import { createTransactionFeed, type SubscriptionFeed } from './transaction-feed.ts';
 import { createUpstreamFeed } from './upstream-feed.ts';
+import { staggered } from './staggered.ts';
 import { refuseUpgrade, refuseUpgradeWith } from './upgrade-refusal.ts';
 
 // JSON-RPC over WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket), on the server's 'upgrade'
@@ -60,6 +62,7 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
   // A larger message closes its connection with 1009.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_BODY_BYTES, clientTracking: false });
   const connections = new Set<NodeConnection>();
+  const charges = createNotificationCharges(gateway);
   const feeds = new Map<string, SubscriptionFeed>();
 
   const feedOf = (network: GatewayNetwork): SubscriptionFeed => {
@@ -78,14 +81,9 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
     return feed;
   };
 
-  const keepalive = setInterval(() => {
-    for (const connection of connections) connection.heartbeat();
-  }, limits.pingIntervalMs);
-  keepalive.unref();
-  const upkeep = setInterval(() => {
-    for (const connection of connections) void connection.chargeSubscriptions();
-  }, limits.subscriptionChargeIntervalMs);
-  upkeep.unref();
+  // Each connection's keepalive and upkeep come once per interval, a slice of the connections per tick.
+  const keepalive = staggered<NodeConnection>(limits.pingIntervalMs, (connection) => connection.heartbeat());
+  const upkeep = staggered<NodeConnection>(limits.subscriptionChargeIntervalMs, (connection) => void connection.chargeSubscriptions());
   // A key disabled, rotated or deleted in this process closes its connections now, not at the next keepalive.
   const stopWatchingKeys = options.onKeysForgotten?.(() => {
     for (const connection of connections) void connection.recheckKey();
@@ -138,6 +136,7 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
         session,
         credentials: { key: target.key, origin },
         feed: feedOf(network),
+        charges,
         topics: {
           acquire: (topic) => topicHolds.acquire(caller.name, `${network.id} ${topic}`, settings.maxTopicsPerKey),
           release: (topic) => topicHolds.release(caller.name, `${network.id} ${topic}`),
@@ -146,8 +145,12 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
         logger,
       });
       connections.add(connection);
+      keepalive.add(connection);
+      upkeep.add(connection);
       void connection.closed.then(() => {
         connections.delete(connection);
+        keepalive.delete(connection);
+        upkeep.delete(connection);
         void holds.release(place.set, place.member);
       });
     });
@@ -166,8 +169,8 @@ export function attachNodeWebSockets(server: Server, options: NodeWebSocketOptio
   return {
     async close() {
       server.off('upgrade', onUpgrade);
-      clearInterval(keepalive);
-      clearInterval(upkeep);
+      keepalive.stop();
+      upkeep.stop();
       stopWatchingKeys?.();
       const open = [...connections];
       for (const connection of open) connection.close(1001, 'the server is shutting down');

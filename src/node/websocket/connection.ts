@@ -4,11 +4,11 @@ import type { ExtraMethods, NodeGateway, NodeSession } from '../gateway.ts';
 import { rpcFailure } from '../rpc/errors.ts';
 import type { RpcOutcome, RpcReply } from '../rpc/jsonrpc.ts';
 import { MAX_SUBSCRIPTIONS_PER_CONNECTION } from '../rpc/limits.ts';
-import { rpcRegistry } from '../rpc/registry.ts';
 import type { WebSocketLimits } from './limits.ts';
 import { newSubscriptionId, notificationHead, notificationMessage } from './notification.ts';
 import { unpaidRefusal, withRequestIds } from './request-ids.ts';
 import { subscriptionTopicOf } from './subscription-topic.ts';
+import type { NotificationCharges } from './notification-charges.ts';
 import type { SubscriptionFeed } from './transaction-feed.ts';
 
 // One client's WebSocket on `{node_url}/v2/<key>` (docs/json-rpc.md#websocket): every text message is a JSON-RPC
@@ -18,16 +18,8 @@ import type { SubscriptionFeed } from './transaction-feed.ts';
 // order, and never before the answer that gave its id. Each message pays its least cost before it
 // is read, and each open subscription is charged over time (README "Server limits").
 
-/** What usage records name a notification by (the method of the message that carries it). */
-export const NOTIFICATION_METHOD = 'eth_subscription';
 /** What usage records name the charge of a subscription kept open for an interval. */
 export const SUBSCRIPTION_UPKEEP_METHOD = 'eth_subscribe (open)';
-
-const notificationComputeUnits = (() => {
-  const units = rpcRegistry.find('eth_subscribe')?.notificationComputeUnits;
-  if (units === undefined) throw new Error('the method registry gives eth_subscribe no notificationComputeUnits');
-  return units;
-})();
 
 /** Events a subscription receives between the upstream's confirmation and the answer that gives its id. */
 const MAX_EARLY_EVENTS = 16;
@@ -42,6 +34,8 @@ export interface NodeConnectionOptions {
   /** The key and Origin the connection was opened with, checked again at each keepalive. */
   credentials: { key: string; origin: string | null };
   feed: SubscriptionFeed;
+  /** Where notifications are charged, in batches shared by every connection of the process. */
+  charges: NotificationCharges;
   /** Counts the caller's distinct topics (README "Server limits"): false when one more does not fit. */
   topics: { acquire(topic: string): Promise<boolean>; release(topic: string): void };
   limits: Pick<WebSocketLimits, 'maxInFlight' | 'maxBufferedBytes' | 'maxJsonDepth' | 'subscriptionChargeIntervalMs'> & {
@@ -90,7 +84,7 @@ interface LocalSubscription {
 }
 
 export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOptions): NodeConnection {
-  const { gateway, feed, topics, limits, logger, credentials } = options;
+  const { gateway, feed, charges, topics, limits, logger, credentials } = options;
   // The caller is read again at each keepalive (its rate or state may change).
   const session: NodeSession = { ...options.session };
   const subscriptions = new Map<string, LocalSubscription>();
@@ -124,11 +118,10 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
     // One charged while its subscription is being cancelled is not sent after the cancel's answer.
     const delivery = { subscription, result, charged: undefined as boolean | undefined };
     deliveries.push(delivery);
-    const decide = (charged: boolean) => {
+    charges.charge(session, (charged) => {
       delivery.charged = charged;
       deliverCharged();
-    };
-    gateway.chargeNotification(session, NOTIFICATION_METHOD, notificationComputeUnits).then(decide, () => decide(false));
+    });
   };
 
   const receive = (subscription: LocalSubscription, result: Buffer) => {
@@ -278,7 +271,7 @@ export function serveNodeConnection(ws: WebSocket, options: NodeConnectionOption
           subscription.fresh = false;
           continue;
         }
-        if (!(await gateway.chargeNotification(session, SUBSCRIPTION_UPKEEP_METHOD, limits.subscriptionComputeUnits))) {
+        if ((await gateway.chargeNotifications(session, SUBSCRIPTION_UPKEEP_METHOD, limits.subscriptionComputeUnits, 1)) === 0) {
           const seconds = Math.round(limits.subscriptionChargeIntervalMs / 1000);
           ws.close(
             1013,

@@ -124,11 +124,26 @@ describe.each(databaseEngines())('the usage meter on $name', (engine) => {
     expect(await storedMinutes()).toHaveLength(1);
   });
 
+  it('counts a record of several calls alike (notifications charged together) as that many requests and errors', async () => {
+    meter.record({ appId: APP, network: 'base-sepolia', method: 'eth_subscription', computeUnits: 40, calls: 4, at: AT });
+    meter.record({ appId: APP, network: 'base-sepolia', method: 'eth_subscription', computeUnits: 10, at: AT });
+    meter.record({ appId: APP, network: 'base-sepolia', method: 'eth_call', computeUnits: 78, calls: 3, errorCode: 3, at: AT });
+    await meter.flush();
+    expect(await storedMinutes()).toEqual([
+      { app_id: APP, network: 'base-sepolia', method: 'eth_call', minute: MINUTE_START, requests: 3, compute_units: 78, errors: 3 },
+      { app_id: APP, network: 'base-sepolia', method: 'eth_subscription', minute: MINUTE_START, requests: 5, compute_units: 50, errors: 0 },
+    ]);
+    expect(await database.db.selectFrom('usage_errors').select(['code', 'count']).execute()).toEqual([{ code: 3, count: 3 }]);
+    expect(await meter.monthComputeUnits(APP, AT)).toBe(128);
+  });
+
   it('refuses what the database could not store, before it reaches a flush', () => {
     const usage = { appId: APP, network: 'base-sepolia', method: 'eth_call', at: AT };
     expect(() => meter.record({ ...usage, computeUnits: -1 })).toThrow(RangeError);
     expect(() => meter.record({ ...usage, computeUnits: 1.5 })).toThrow(RangeError);
     expect(() => meter.record({ ...usage, computeUnits: 1, errorCode: 2 ** 40 })).toThrow(RangeError);
+    expect(() => meter.record({ ...usage, computeUnits: 10, calls: 0 })).toThrow(RangeError);
+    expect(() => meter.record({ ...usage, computeUnits: 10, calls: 2.5 })).toThrow(RangeError);
   });
 
   it('stores a made-up method name without NUL characters and cut to 128 characters', async () => {

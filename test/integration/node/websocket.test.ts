@@ -21,7 +21,8 @@ import { createKeyLookup } from '../../../src/admission/callers.ts';
 import type { UsageRecorder } from '../../../src/admission/admission.ts';
 import { startNodeRuntime, type NodeRuntime } from '../../../src/runtime/node-gateway.ts';
 import { attachNodeWebSockets, type NodeWebSocketOptions, type NodeWebSockets } from '../../../src/node/websocket/attach.ts';
-import { NOTIFICATION_METHOD, SUBSCRIPTION_UPKEEP_METHOD } from '../../../src/node/websocket/connection.ts';
+import { SUBSCRIPTION_UPKEEP_METHOD } from '../../../src/node/websocket/connection.ts';
+import { NOTIFICATION_METHOD } from '../../../src/node/websocket/notification-charges.ts';
 import { createRedisWebSocketHolds } from '../../../src/node/websocket/redis-holds.ts';
 import type { WebSocketLimits } from '../../../src/node/websocket/limits.ts';
 import { connectRedis, type RedisClient } from '../../../src/store/redis.ts';
@@ -504,9 +505,10 @@ describe('compute units for notifications', () => {
     await client.until(id, 3);
     expect((await client.call('eth_unsubscribe', [id])).result).toBe(true);
     const delivered = client.notifications(id).length;
+    // A record stands for the notifications charged together (one here: one subscriber), each 10 CU.
     const records = usage.filter((entry) => entry.appId === metered.app.id && entry.method === NOTIFICATION_METHOD);
-    expect(records).toHaveLength(delivered);
-    expect(records.every((entry) => entry.computeUnits === 10 && entry.network === NETWORK)).toBe(true);
+    expect(records.reduce((sum, entry) => sum + (entry.calls ?? 1), 0)).toBe(delivered);
+    expect(records.every((entry) => entry.computeUnits === 10 * (entry.calls ?? 1) && entry.network === NETWORK)).toBe(true);
     expect(usage.filter((entry) => entry.appId === metered.app.id && entry.method === 'eth_subscribe')).toHaveLength(1);
     await client.close();
   });
@@ -523,6 +525,36 @@ describe('compute units for notifications', () => {
     expect(client.ws.readyState).toBe(WebSocket.OPEN);
     expect(usage.filter((entry) => entry.appId === starved.app.id && entry.method === NOTIFICATION_METHOD)).toEqual([]);
     await Promise.all([client.close(), clock.close()]);
+  });
+});
+
+describe('notifications charged together', () => {
+  it('one head to many subscribers of an app is charged as single charges would be: those that fit are sent and metered, the others dropped uncharged; every connection stays open', async () => {
+    // 15 CU/s and a bucket of 150 CU: four subscribers' 40 CU a head soon outrun the refill, and then a head reaches some of them and not the others.
+    const shared = await apps.create({ name: 'shared', computeUnitsPerSecond: 15 });
+    const clients = await Promise.all([1, 2, 3, 4].map(() => RpcSocket.open(wsUrl(shared.key))));
+    const ids: string[] = [];
+    for (const client of clients) ids.push(await client.subscribe('newHeads'));
+    // Heads after this one were offered to all four subscribers.
+    const subscribedAt = Number((await clients[0]!.call('eth_blockNumber')).result);
+    const receivedBy = () => clients.map((client, i) => new Set(blockNumbers(client.notifications(ids[i]!)).filter((number) => number > subscribedAt)));
+    await vi.waitFor(() => {
+      const received = receivedBy();
+      const heads = new Set(received.flatMap((numbers) => [...numbers]));
+      expect([...heads].some((head) => received.some((numbers) => !numbers.has(head)))).toBe(true);
+    }, wait);
+    expect(clients.every((client) => client.ws.readyState === WebSocket.OPEN)).toBe(true);
+    // The bucket is empty, so the clients cannot unsubscribe (that message would be refused 429): the counts are
+    // compared between heads, when none is on its way. A dropped notification that was charged would keep them apart.
+    const records = () => usage.filter((entry) => entry.appId === shared.app.id && entry.method === NOTIFICATION_METHOD);
+    await vi.waitFor(() => {
+      const delivered = clients.reduce((sum, client, i) => sum + client.notifications(ids[i]!).length, 0);
+      expect(records().reduce((sum, entry) => sum + (entry.calls ?? 1), 0)).toBe(delivered);
+      expect(records().reduce((sum, entry) => sum + entry.computeUnits, 0)).toBe(10 * delivered);
+    }, wait);
+    // A head that reached several subscribers was charged and metered as one batch.
+    expect(records().some((entry) => (entry.calls ?? 1) > 1)).toBe(true);
+    await Promise.all(clients.map((client) => client.close()));
   });
 });
 
