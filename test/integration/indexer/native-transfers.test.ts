@@ -277,6 +277,41 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
     expect(answer.transfers.map((transfer) => [transfer.hash, transfer.value])).toEqual([[fresh.hash, 0.9]]);
   });
 
+  it('from a full node past the state of its older blocks: one refused trace a range, not one a block, and the same index', async () => {
+    const { anvil, database, owner, alice, bob } = await setUp();
+    const forwarder = await deployForwarder(anvil, owner);
+    // Nine busy blocks the node will not trace, then one it traces.
+    for (let n = 1; n <= 9; n++) await send(anvil, { from: alice, to: bob, value: BigInt(n) });
+    const lastPruned = Number(await anvil.client.getBlockNumber({ cacheTime: 0 }));
+    const blocks = await Promise.all(Array.from({ length: lastPruned + 1 }, (_, n) => anvil.client.getBlock({ blockNumber: BigInt(n) })));
+    const pruned = new Set<string>(blocks.map((block) => block.hash));
+    await send(anvil, { from: alice, to: forwarder, value: parseEther('0.5'), data: call('forward', [bob], [parseEther('0.5')]) });
+    await anvil.client.mine({ blocks: 8 });
+    // As geth answers for a block whose state it no longer keeps.
+    const asked = new Set<string>();
+    const proxy = await startRpcProxy(anvil.rpcUrl, async (request) => {
+      const blockHash = (request.params as unknown[] | undefined)?.[0] as string | undefined;
+      if (request.method !== 'debug_traceBlockByHash' || !blockHash || !pruned.has(blockHash)) return undefined;
+      asked.add(blockHash);
+      return { refuse: { code: -32000, message: 'required historical state unavailable (reexec=128)' } };
+    });
+    cleanup(() => proxy.close());
+    index(database, { id: NETWORK, rpcUrl: proxy.url });
+    await waitForIndexed(database.db, NETWORK, anvil.client);
+    // Ranges of three blocks (maxBlockRange): each range of refused blocks asked for its newest only.
+    expect(asked.size).toBeGreaterThan(0);
+    expect(asked.size).toBeLessThanOrEqual(Math.ceil(lastPruned / 3) + 1);
+    expect(await movesOf(database)).toEqual([
+      ...Array.from({ length: 9 }, (_, n): Move => ['external', alice, bob, String(n + 1)]),
+      ['external', alice, forwarder, ether('0.5')],
+      ['internal', forwarder, bob, ether('0.5')],
+    ]);
+    expect(await database.db.selectFrom('indexer_checkpoints').select(['internal_transfers', 'internal_from_block']).executeTakeFirstOrThrow()).toEqual({
+      internal_transfers: 'recorded',
+      internal_from_block: lastPruned + 1,
+    });
+  });
+
   it('rebuilds an index of an older version from its first block, native transfers included', async () => {
     const { anvil, database, owner, alice, bob } = await setUp();
     const forwarder = await deployForwarder(anvil, owner);
