@@ -205,8 +205,9 @@ function missingBlocks(to: number): StepOutcome {
 
 /** Blocks inside the reorg window, their headers read and linked: logs and natives by block hash. */
 async function readBlocks(reader: ChainReader, headers: BlockHeader[], internal: Checkpoint['internalTransfers']): Promise<BlocksRead> {
-  const [logs, natives] = await Promise.all([reader.logsOfBlocks(headers.map((header) => header.hash)), readNatives(reader, headers, internal)]);
-  return { headers, logs: logs.flat(), natives };
+  const logs = reader.logsOfBlocks(headers.map((header) => header.hash)).then((answers) => answers.flat());
+  const [natives] = await Promise.all([readNatives(reader, headers, logs, internal), logs]);
+  return { headers, logs: await logs, natives };
 }
 
 /**
@@ -218,7 +219,7 @@ async function readRange(reader: ChainReader, range: { from: number; to: number 
   const [headers, logs] = await Promise.all([reader.headers(numbersFrom(range.from, range.to)), reader.logsInRange(range.from, range.to)]);
   if (headers.some((header) => header === null)) return null;
   const read = headers as BlockHeader[];
-  return { headers: read, logs, natives: await readNatives(reader, read, internal) };
+  return { headers: read, logs, natives: await readNatives(reader, read, Promise.resolve(logs), internal) };
 }
 
 /**
@@ -229,13 +230,21 @@ async function readRange(reader: ChainReader, range: { from: number; to: number 
  * The newest block is traced first: internal transfers are served only after the last block the
  * node refused (`internalFromBlock`), so when it refuses the newest, the older ones' traces would
  * never be served and are not asked for (a backfill on a full node: one refused call a range, not one a block).
+ * A transaction that emitted one of `logs` succeeded, so a block of only such transactions is read without receipts.
  */
-async function readNatives(reader: ChainReader, headers: readonly BlockHeader[], internal: Checkpoint['internalTransfers']): Promise<NativesRead> {
+async function readNatives(
+  reader: ChainReader,
+  headers: readonly BlockHeader[],
+  logs: Promise<readonly ChainLog[]>,
+  internal: Checkpoint['internalTransfers'],
+): Promise<NativesRead> {
   const busy = headers.filter((header) => header.transactions.length > 0);
   const traced = internal === 'unavailable' || busy.length === 0 ? null : await tracesNewestFirst(reader, busy);
   const unsupported = traced?.some((answer) => 'refused' in answer && isTracingUnsupported(answer.refused)) ?? internal === 'unavailable';
   const fromTransactions = traced === null || unsupported ? busy : busy.filter((_, index) => !('traces' in traced[index]!));
-  const transactions = await reader.transactionsOfBlocks(fromTransactions.map((header) => header.hash));
+  // A transaction that emitted logs succeeded (a failed one's logs are dropped): its receipt is not needed.
+  const logged = new Set((await logs).filter((log) => !log.removed).map((log) => log.transactionHash.toLowerCase()));
+  const transactions = await reader.transactionsOfBlocks(fromTransactions, logged);
   const transfers = busy.flatMap((header, index) => {
     const answer = unsupported ? null : (traced?.[index] ?? null);
     if (answer && 'traces' in answer) return nativeTransfersOfTraces(header, answer.traces);
