@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
 import { numberToHex } from 'viem';
+import { readDatabaseConfig } from '../../src/config/database.ts';
 import { readIndexerConfig } from '../../src/config/indexer.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { FOLLOWED_TOPICS } from '../../src/indexer/events.ts';
@@ -100,7 +101,8 @@ async function bare(): Promise<Timed> {
 }
 
 async function indexer(): Promise<Timed> {
-  const database = await openDatabase(args.postgres ? { engine: 'postgres', url: args.postgres } : { engine: 'sqlite', path: args.sqlite! });
+  // SQLite as `npm start` opens it (its settings' defaults).
+  const database = await openDatabase(args.postgres ? { engine: 'postgres', url: args.postgres } : readDatabaseConfig({ DATABASE_PATH: args.sqlite! }));
   const errors: string[] = [];
   const running = createTransferIndexer({
     // The settings as `npm start` reads them (its network list and URLs are not the benchmark's).

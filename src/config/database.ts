@@ -2,13 +2,17 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { envValue, type Env } from './env.ts';
 import { ConfigError } from './config-error.ts';
+import { count } from './numbers.ts';
 
 // Where the platform's database lives: one SQLite file by default,
 // PostgreSQL when DATABASE_URL names one. The URL carries a password, so no message here
 // repeats it. Every variable is listed in .env.example.
 
 /** Which engine, and where: openDatabase (src/db/) takes this. */
-export type DatabaseLocation = { engine: 'postgres'; url: string } | { engine: 'sqlite'; path: string };
+export type DatabaseLocation =
+  | { engine: 'postgres'; url: string }
+  /** `cacheMib`: SQLITE_CACHE_MIB, the page cache of the connection; unset, SQLite's own (2 MiB). */
+  | { engine: 'sqlite'; path: string; cacheMib?: number };
 
 export type DatabaseConfig = DatabaseLocation & {
   /**
@@ -21,6 +25,13 @@ export type DatabaseConfig = DatabaseLocation & {
 const DEFAULT_DATABASE_PATH = '.data/crucible.sqlite';
 
 const databasePath = z.string().trim().min(1).default(DEFAULT_DATABASE_PATH);
+/**
+ * The SQLite connection's page cache: the transfer index's address indexes take a row per transfer
+ * at each address's end, and a cache too small for those pages re-reads them (BENCHMARKS.md,
+ * "Transfer indexer: where the backfill's time goes").
+ */
+const DEFAULT_SQLITE_CACHE_MIB = 16;
+
 const postgresUrl = z.string().refine((value) => /^postgres(ql)?:$/.test(urlProtocol(value) ?? ''), {
   // The value itself may hold a password: the message names its scheme at most.
   error: (issue) => {
@@ -37,13 +48,19 @@ const appKeySecret = z.string().transform((value, ctx) => {
 
 /**
  * DATABASE_URL (postgres:// or postgresql://) selects PostgreSQL; unset, the SQLite file at
- * DATABASE_PATH. APP_KEY_SECRET is required with PostgreSQL: every process sharing the database
+ * DATABASE_PATH with a page cache of SQLITE_CACHE_MIB. APP_KEY_SECRET is required with PostgreSQL: every process sharing the database
  * must open the keys sealed in it, so a secret generated on one machine will not do.
  */
 export function readDatabaseConfig(env: Env): DatabaseConfig {
   const url = read(env, 'DATABASE_URL', postgresUrl.optional());
   const secret = read(env, 'APP_KEY_SECRET', appKeySecret.optional()) ?? null;
-  if (url === undefined) return { engine: 'sqlite', path: readDatabasePath(env), appKeySecret: secret };
+  if (url === undefined)
+    return {
+      engine: 'sqlite',
+      path: readDatabasePath(env),
+      cacheMib: read(env, 'SQLITE_CACHE_MIB', count(4096).optional()) ?? DEFAULT_SQLITE_CACHE_MIB,
+      appKeySecret: secret,
+    };
   if (!secret)
     throw new ConfigError('Invalid database configuration: APP_KEY_SECRET is required when DATABASE_URL is set (openssl rand -hex 32). See .env.example.');
   return { engine: 'postgres', url, appKeySecret: secret };

@@ -32,7 +32,9 @@ class MigrationError extends Error {
  */
 export async function openDatabase(location: DatabaseLocation): Promise<Database> {
   const { dialect, connectionsEnded } =
-    location.engine === 'postgres' ? postgresDialect(location.url) : { dialect: sqliteDialect(location.path), connectionsEnded: async () => {} };
+    location.engine === 'postgres'
+      ? postgresDialect(location.url)
+      : { dialect: sqliteDialect(location.path, location.cacheMib), connectionsEnded: async () => {} };
   const db = new Kysely<DatabaseSchema>({ dialect });
   let closed: Promise<void> | undefined;
   const close = () => (closed ??= db.destroy().then(connectionsEnded));
@@ -60,11 +62,13 @@ export async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<strin
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 
-function sqliteDialect(path: string): Dialect {
+function sqliteDialect(path: string, cacheMib: number | undefined): Dialect {
   mkdirSync(dirname(path), { recursive: true });
   const database = new DatabaseSync(path, { timeout: 5000 });
   // busy_timeout first: switching to WAL waits for other connections too.
   database.exec('PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;');
+  // A negative cache_size is KiB.
+  if (cacheMib !== undefined) database.exec(`PRAGMA cache_size = -${Math.trunc(cacheMib) * 1024};`);
   return new NodeSqliteDialect(database);
 }
 

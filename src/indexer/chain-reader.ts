@@ -32,8 +32,12 @@ export interface ChainReader {
    * (no such method, or no state left to trace it on). A call the node did not answer throws.
    */
   tracesOfBlocks(hashes: readonly Hex[]): Promise<BlockTraces[]>;
-  /** Each block's transactions with their value and whether they succeeded, by block hash. */
-  transactionsOfBlocks(hashes: readonly Hex[]): Promise<BlockTransaction[][]>;
+  /**
+   * Each block's transactions with their value and whether they succeeded, by block hash.
+   * `succeeded`: hashes (lowercase) of transactions known to have succeeded (they emitted logs): a
+   * block whose every transaction is one is read without its receipts, unless one created a contract.
+   */
+  transactionsOfBlocks(blocks: ReadonlyArray<Pick<BlockHeader, 'hash' | 'transactions'>>, succeeded?: ReadonlySet<string>): Promise<BlockTransaction[][]>;
 }
 
 export class ChainReadError extends Error {
@@ -124,28 +128,38 @@ export function createChainReader(source: ChainSource, options: { timeoutMs?: nu
         };
       });
     },
-    async transactionsOfBlocks(hashes) {
-      const answers = await inBatches(hashes, async (blockHash) => {
-        const [block, receipts] = await Promise.all([request('eth_getBlockByHash', [blockHash, true]), request('eth_getBlockReceipts', [blockHash])]);
-        return { block, receipts };
+    async transactionsOfBlocks(blocks, succeeded = new Set()) {
+      // Receipts repeat every log of their block: asked for only where a transaction's success is not known.
+      const known = (hash: string) => succeeded.has(hash.toLowerCase());
+      const answers = await inBatches(blocks, async ({ hash: blockHash, transactions }) => {
+        const withReceipts = !transactions.every(known);
+        const [block, receipts] = await Promise.all([
+          request('eth_getBlockByHash', [blockHash, true]),
+          withReceipts ? request('eth_getBlockReceipts', [blockHash]) : null,
+        ]);
+        return { blockHash, block, receipts };
       });
-      return answers.map(({ block, receipts }, index) => {
-        const blockHash = hashes[index]!;
+      const created = answers.filter((answer) => answer.receipts === null && answer.block !== null && creates(answer.block));
+      // A creation's address is in its receipt only (rare among transactions that emitted logs).
+      const late = await inBatches(created, (answer) => request('eth_getBlockReceipts', [answer.blockHash]));
+      for (const [index, answer] of created.entries()) answer.receipts = late[index];
+      return answers.map(({ blockHash, block, receipts }) => {
         if (block === null) throw new ChainReadError(`eth_getBlockByHash(${blockHash}) answered null: the node has no such block`);
         const { transactions } = parse(fullBlockSchema, block, `eth_getBlockByHash(${blockHash})`);
         const byHash = new Map(
-          parse(receiptsSchema, receipts, `eth_getBlockReceipts(${blockHash})`).map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]),
+          receipts === null
+            ? []
+            : parse(receiptsSchema, receipts, `eth_getBlockReceipts(${blockHash})`).map((receipt) => [receipt.transactionHash.toLowerCase(), receipt]),
         );
         return transactions.map((transaction) => {
+          const common = { hash: transaction.hash, index: transaction.transactionIndex, from: transaction.from, value: BigInt(transaction.value) };
+          if (receipts === null) return { ...common, to: transaction.to, succeeded: true };
           const receipt = byHash.get(transaction.hash.toLowerCase());
           if (!receipt || receipt.blockHash.toLowerCase() !== blockHash.toLowerCase())
             throw new ChainReadError(`eth_getBlockReceipts(${blockHash}) has no receipt of ${transaction.hash} in that block`);
           return {
-            hash: transaction.hash,
-            index: transaction.transactionIndex,
-            from: transaction.from,
+            ...common,
             to: transaction.to ?? receipt.contractAddress ?? null,
-            value: BigInt(transaction.value),
             // Receipts before Byzantium have a state root, no status: their transactions count as succeeded.
             succeeded: receipt.status === undefined || BigInt(receipt.status) === 1n,
           };
@@ -153,6 +167,12 @@ export function createChainReader(source: ChainSource, options: { timeoutMs?: nu
       });
     },
   };
+}
+
+/** Whether a full block (as the node answered it) holds a contract creation: a transaction without `to`. */
+function creates(block: unknown): boolean {
+  const transactions = (block as { transactions?: unknown }).transactions;
+  return Array.isArray(transactions) && transactions.some((transaction) => (transaction as { to?: unknown } | null)?.to == null);
 }
 
 function httpRequest(rpcUrl: string | (() => Promise<string>), timeoutMs: number): JsonRpcRequest {

@@ -6,7 +6,7 @@ import { ChainReadError } from './chain-reader.ts';
 import { checkLinks, logsMatchBlocks, newestCommonBlock } from './chain-continuity.ts';
 import { createCheckpoint, INDEX_VERSION, readCheckpoint, recentBlocks, recordHead, type Checkpoint } from './checkpoints.ts';
 import { decodeTransferLogs } from './decode-logs.ts';
-import { isTracingUnsupported, nativeTransfersOfTraces, nativeTransfersOfTransactions } from './native-moves.ts';
+import { isTracingUnsupported, nativeTransfersOfTraces, nativeTransfersOfTransactions, type BlockTraces } from './native-moves.ts';
 import { FOLLOWED_TOPICS } from './events.ts';
 import type { IndexHooks, IndexReset } from '../transfers/index-events.ts';
 import { applyStep, resetIndex, rollbackTo, type WriterLease } from './index-writes.ts';
@@ -205,8 +205,9 @@ function missingBlocks(to: number): StepOutcome {
 
 /** Blocks inside the reorg window, their headers read and linked: logs and natives by block hash. */
 async function readBlocks(reader: ChainReader, headers: BlockHeader[], internal: Checkpoint['internalTransfers']): Promise<BlocksRead> {
-  const [logs, natives] = await Promise.all([reader.logsOfBlocks(headers.map((header) => header.hash)), readNatives(reader, headers, internal)]);
-  return { headers, logs: logs.flat(), natives };
+  const logs = reader.logsOfBlocks(headers.map((header) => header.hash)).then((answers) => answers.flat());
+  const [natives] = await Promise.all([readNatives(reader, headers, logs, internal), logs]);
+  return { headers, logs: await logs, natives };
 }
 
 /**
@@ -218,7 +219,7 @@ async function readRange(reader: ChainReader, range: { from: number; to: number 
   const [headers, logs] = await Promise.all([reader.headers(numbersFrom(range.from, range.to)), reader.logsInRange(range.from, range.to)]);
   if (headers.some((header) => header === null)) return null;
   const read = headers as BlockHeader[];
-  return { headers: read, logs, natives: await readNatives(reader, read, internal) };
+  return { headers: read, logs, natives: await readNatives(reader, read, Promise.resolve(logs), internal) };
 }
 
 /**
@@ -226,15 +227,26 @@ async function readRange(reader: ChainReader, range: { from: number; to: number 
  * once said it has none (`internal` 'unavailable'); a node that says so now gives the external ones
  * from its transactions and receipts, and the index records internal transfers no more. A block the
  * node refuses to trace (a full node past the state it keeps) gives its external ones likewise.
+ * The newest block is traced first: internal transfers are served only after the last block the
+ * node refused (`internalFromBlock`), so when it refuses the newest, the older ones' traces would
+ * never be served and are not asked for (a backfill on a full node: one refused call a range, not one a block).
+ * A transaction that emitted one of `logs` succeeded, so a block of only such transactions is read without receipts.
  */
-async function readNatives(reader: ChainReader, headers: readonly BlockHeader[], internal: Checkpoint['internalTransfers']): Promise<NativesRead> {
+async function readNatives(
+  reader: ChainReader,
+  headers: readonly BlockHeader[],
+  logs: Promise<readonly ChainLog[]>,
+  internal: Checkpoint['internalTransfers'],
+): Promise<NativesRead> {
   const busy = headers.filter((header) => header.transactions.length > 0);
-  const traced = internal === 'unavailable' ? null : await reader.tracesOfBlocks(busy.map((header) => header.hash));
-  const unsupported = traced?.some((answer) => 'refused' in answer && isTracingUnsupported(answer.refused)) ?? true;
-  const fromTransactions = unsupported ? busy : busy.filter((_, index) => 'refused' in traced![index]!);
-  const transactions = await reader.transactionsOfBlocks(fromTransactions.map((header) => header.hash));
+  const traced = internal === 'unavailable' || busy.length === 0 ? null : await tracesNewestFirst(reader, busy);
+  const unsupported = traced?.some((answer) => 'refused' in answer && isTracingUnsupported(answer.refused)) ?? internal === 'unavailable';
+  const fromTransactions = traced === null || unsupported ? busy : busy.filter((_, index) => !('traces' in traced[index]!));
+  // A transaction that emitted logs succeeded (a failed one's logs are dropped): its receipt is not needed.
+  const logged = new Set((await logs).filter((log) => !log.removed).map((log) => log.transactionHash.toLowerCase()));
+  const transactions = await reader.transactionsOfBlocks(fromTransactions, logged);
   const transfers = busy.flatMap((header, index) => {
-    const answer = unsupported ? null : traced![index]!;
+    const answer = unsupported ? null : (traced?.[index] ?? null);
     if (answer && 'traces' in answer) return nativeTransfersOfTraces(header, answer.traces);
     return nativeTransfersOfTransactions(header, transactions[fromTransactions.indexOf(header)]!);
   });
@@ -243,6 +255,13 @@ async function readNatives(reader: ChainReader, headers: readonly BlockHeader[],
     internal: unsupported ? 'unavailable' : 'recorded',
     untraced: unsupported ? null : (fromTransactions.at(-1)?.number ?? null),
   };
+}
+
+/** The traces of `busy` (oldest first), or, when the node refuses the newest, that refusal alone and `{ skipped }` for the others. */
+async function tracesNewestFirst(reader: ChainReader, busy: readonly BlockHeader[]): Promise<Array<BlockTraces | { skipped: true }>> {
+  const [newest] = await reader.tracesOfBlocks([busy.at(-1)!.hash]);
+  if ('refused' in newest!) return [...busy.slice(0, -1).map(() => ({ skipped: true as const })), newest!];
+  return [...(await reader.tracesOfBlocks(busy.slice(0, -1).map((header) => header.hash))), newest!];
 }
 
 function planFrom(context: FollowContext, next: number, head: number) {

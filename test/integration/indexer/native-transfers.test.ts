@@ -11,7 +11,7 @@ import { getAssetTransfers } from '../../../src/tokens/asset-transfers.ts';
 import type { IndexReset } from '../../../src/transfers/index-events.ts';
 import { startRpcProxy, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 import { databaseEngines } from '../../support/postgres.ts';
-import { cleanupAfterEach, devAccounts, waitFor, waitForIndexed } from './token-chain.ts';
+import { cleanupAfterEach, deployTokenSet, devAccounts, tokenMoves, waitFor, waitForIndexed, type TokenSet } from './token-chain.ts';
 
 // Native transfers in the index (crucible_getAssetTransfers' external and internal), on a real
 // anvil and both engines: ether sent and forwarded by a contract (contracts/ValueForwarder.sol),
@@ -275,6 +275,67 @@ describe.each(databaseEngines())('native transfers on anvil and $name', (engine)
     );
     const answer = await getAssetTransfers(data, [{ toAddress: bob, category: ['internal'], fromBlock: numberToHex(tracedFrom) }]);
     expect(answer.transfers.map((transfer) => [transfer.hash, transfer.value])).toEqual([[fresh.hash, 0.9]]);
+  });
+
+  it('from a full node past the state of its older blocks: one refused trace a range, receipts only where logs do not say a transaction succeeded, and the same index', async () => {
+    const { anvil, database, owner, alice, bob } = await setUp();
+    // Blocks the node will not trace: a creation without logs, a token's creation (its mint is a
+    // Transfer log, but its address is in its receipt only), token transfers (logs: they succeeded),
+    // plain ether sends (no logs: their receipts say whether they did).
+    const forwarder = await deployForwarder(anvil, owner);
+    const { erc20 } = await deployTokenSet(anvil.client, owner);
+    const tokenBlock = Number(await anvil.client.getBlockNumber({ cacheTime: 0 })) - 3;
+    const moves = tokenMoves(anvil.client, { erc20 } as TokenSet);
+    for (let n = 1; n <= 3; n++) await moves.erc20(owner, bob, BigInt(n));
+    const firstSend = Number(await anvil.client.getBlockNumber({ cacheTime: 0 })) + 1;
+    for (let n = 1; n <= 3; n++) await send(anvil, { from: alice, to: bob, value: BigInt(n) });
+    const lastPruned = Number(await anvil.client.getBlockNumber({ cacheTime: 0 }));
+    const blocks = await Promise.all(Array.from({ length: lastPruned + 1 }, (_, n) => anvil.client.getBlock({ blockNumber: BigInt(n) })));
+    const pruned = new Set<string>(blocks.map((block) => block.hash));
+    await send(anvil, { from: alice, to: forwarder, value: parseEther('0.5'), data: call('forward', [bob], [parseEther('0.5')]) });
+    await anvil.client.mine({ blocks: 8 });
+    // As geth answers for a block whose state it no longer keeps.
+    const traced = new Set<string>();
+    const receipts = new Set<string>();
+    const proxy = await startRpcProxy(anvil.rpcUrl, async (request) => {
+      const blockHash = (request.params as unknown[] | undefined)?.[0] as string;
+      if (request.method === 'eth_getBlockReceipts') receipts.add(blockHash);
+      if (request.method !== 'debug_traceBlockByHash' || !pruned.has(blockHash)) return undefined;
+      traced.add(blockHash);
+      return { refuse: { code: -32000, message: 'required historical state unavailable (reexec=128)' } };
+    });
+    cleanup(() => proxy.close());
+    index(database, { id: NETWORK, rpcUrl: proxy.url });
+    await waitForIndexed(database.db, NETWORK, anvil.client);
+    // Ranges of three blocks (maxBlockRange): each range of refused blocks asked for its newest only.
+    expect(traced.size).toBeGreaterThan(0);
+    expect(traced.size).toBeLessThanOrEqual(Math.ceil(lastPruned / 3) + 1);
+    // Receipts of the creations (the forwarder, then the token set's four) and the ether sends; none of the blocks of token transfers.
+    const numberOf = new Map(blocks.map((block) => [block.hash as string, Number(block.number)]));
+    expect([...receipts].map((hash) => numberOf.get(hash)).sort((a, b) => a! - b!)).toEqual([
+      1,
+      ...[0, 1, 2, 3].map((n) => tokenBlock + n),
+      ...[0, 1, 2].map((n) => firstSend + n),
+    ]);
+    expect(await movesOf(database)).toEqual([
+      ...[1, 2, 3].map((n): Move => ['external', alice, bob, String(n)]),
+      ['external', alice, forwarder, ether('0.5')],
+      ['internal', forwarder, bob, ether('0.5')],
+    ]);
+    const creations = await database.db
+      .selectFrom('indexer_native_transfers')
+      .select(['block_number', 'to_address'])
+      .where('block_number', 'in', [1, tokenBlock])
+      .orderBy('block_number')
+      .execute();
+    expect(creations).toEqual([
+      { block_number: 1, to_address: forwarder.toLowerCase() },
+      { block_number: tokenBlock, to_address: erc20.toLowerCase() },
+    ]);
+    expect(await database.db.selectFrom('indexer_checkpoints').select(['internal_transfers', 'internal_from_block']).executeTakeFirstOrThrow()).toEqual({
+      internal_transfers: 'recorded',
+      internal_from_block: lastPruned + 1,
+    });
   });
 
   it('rebuilds an index of an older version from its first block, native transfers included', async () => {

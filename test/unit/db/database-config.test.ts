@@ -1,6 +1,10 @@
-import { resolve } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { readDatabaseConfig, readDatabasePath } from '../../../src/config/database.ts';
+import { openDatabase } from '../../../src/db/open.ts';
 
 const SECRET_HEX = 'ab'.repeat(32);
 
@@ -14,9 +18,30 @@ function configError(pattern: RegExp, ...secrets: string[]) {
 
 describe('readDatabaseConfig', () => {
   it('is the SQLite file under .data/ by default, resolved from the working directory', () => {
-    expect(readDatabaseConfig({})).toEqual({ engine: 'sqlite', path: resolve('.data/crucible.sqlite'), appKeySecret: null });
+    expect(readDatabaseConfig({})).toEqual({ engine: 'sqlite', path: resolve('.data/crucible.sqlite'), cacheMib: 16, appKeySecret: null });
     expect(readDatabaseConfig({ DATABASE_PATH: 'var/db.sqlite', DATABASE_URL: '' })).toMatchObject({ engine: 'sqlite', path: resolve('var/db.sqlite') });
     expect(readDatabasePath({ DATABASE_PATH: '/srv/crucible.sqlite' })).toBe('/srv/crucible.sqlite');
+  });
+
+  it('takes the SQLite page cache from SQLITE_CACHE_MIB, and refuses a size it cannot be, naming it', () => {
+    expect(readDatabaseConfig({ SQLITE_CACHE_MIB: ' 64 ' })).toMatchObject({ engine: 'sqlite', cacheMib: 64 });
+    for (const written of ['0', '-16', '1.5', '16MiB', '4097']) {
+      expect(() => readDatabaseConfig({ SQLITE_CACHE_MIB: written })).toThrow(
+        configError(/^Invalid database configuration: SQLITE_CACHE_MIB must be a whole number from 1 to 4096/),
+      );
+    }
+  });
+
+  it('opens SQLite with that page cache', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'crucible-cache-'));
+    const database = await openDatabase(readDatabaseConfig({ DATABASE_PATH: join(folder, 'db.sqlite'), SQLITE_CACHE_MIB: '24' }));
+    try {
+      // Negative: KiB.
+      expect((await sql<{ cache_size: number }>`pragma cache_size`.execute(database.db)).rows).toEqual([{ cache_size: -24 * 1024 }]);
+    } finally {
+      await database.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('is PostgreSQL for a postgres:// or postgresql:// URL, with the app key secret', () => {
