@@ -106,7 +106,7 @@ export interface NodeGateway {
 }
 
 /** An answer as the Node server writes it: status, header record (lower-case names) and body text. */
-export interface PlainReply {
+interface PlainReply {
   status: number;
   headers: Record<string, string>;
   body: string | null;
@@ -260,7 +260,7 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
 }
 
 /** A plain reply as a web Response (handle()'s answers). */
-export function toResponse(reply: PlainReply): Response {
+function toResponse(reply: PlainReply): Response {
   return new BufferedResponse(reply.body, { status: reply.status, headers: reply.headers });
 }
 
