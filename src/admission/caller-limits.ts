@@ -4,6 +4,7 @@ import { overBurst, overLimit, type CrucibleError } from '../errors/crucible-err
 import { ipBucketOf } from '../http/ip-bucket.ts';
 import { asManyAsFit } from '../limits/as-many-as-fit.ts';
 import type { QuotaCounter } from '../limits/quota.ts';
+import { andThen, type Awaitable } from '../limits/awaitable.ts';
 import type { RateLimiter } from '../limits/rate-limiter.ts';
 import { retryAfterSeconds } from '../limits/retry-after.ts';
 import type { Caller } from './callers.ts';
@@ -27,10 +28,11 @@ export interface CallerLimits {
    * Takes `computeUnits` from each rate bucket the caller draws on in `scope` (a network, or a
    * product such as `prices`): the refusal of the first that is short, or null. `prepaid`: what
    * the same request paid before (its least charge), so a refusal names the request's whole cost.
+   * At once when every bucket answers at once (in memory), else a promise.
    */
-  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null, prepaid?: number): Promise<CrucibleError | null>;
-  /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. */
-  countQuota(caller: Caller, computeUnits: number): Promise<CrucibleError | null>;
+  takeRate(caller: Caller, scope: string, computeUnits: number, clientIp: string | null, prepaid?: number): Awaitable<CrucibleError | null>;
+  /** Counts `computeUnits` against an app's monthly quota; a refusal counts nothing. At once when the count is in memory. */
+  countQuota(caller: Caller, computeUnits: number): Awaitable<CrucibleError | null>;
   /**
    * `count` charges of `computeUnits` each, taken together as `count` charges (rate, then quota)
    * one after another would be: how many fit, which are the first ones. From each bucket in
@@ -58,13 +60,13 @@ const APP_BURST_SECONDS = 10;
 export function createCallerLimits(options: CallerLimitSettings & { rateLimiter: RateLimiter; quota: QuotaCounter; now?: () => number }): CallerLimits {
   const now = options.now ?? Date.now;
   const { demo, account } = options;
-  const takeFrom = async (key: string, computeUnits: number, prepaid: number, rate: ComputeUnitRate, limit: RateLimit): Promise<CrucibleError | null> => {
-    const decision = await options.rateLimiter.take(key, computeUnits, { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst });
-    if (decision.allowed) return null;
-    // More than the bucket holds never fits: saying "retry later" would have clients retry for ever.
-    if (decision.reason === 'cost-exceeds-burst') return overBurst(limit, prepaid + computeUnits, decision.burst);
-    return overLimit(limit, retryAfterSeconds(decision.retryAfterMs));
-  };
+  const takeFrom = (key: string, computeUnits: number, prepaid: number, rate: ComputeUnitRate, limit: RateLimit): Awaitable<CrucibleError | null> =>
+    andThen(options.rateLimiter.take(key, computeUnits, { ratePerSecond: rate.computeUnitsPerSecond, burst: rate.burst }), (decision) => {
+      if (decision.allowed) return null;
+      // More than the bucket holds never fits: saying "retry later" would have clients retry for ever.
+      if (decision.reason === 'cost-exceeds-burst') return overBurst(limit, prepaid + computeUnits, decision.burst);
+      return overLimit(limit, retryAfterSeconds(decision.retryAfterMs));
+    });
 
   // The UTC month (YYYY-MM) of an instant, computed once per month.
   let month = { key: '', from: 0, until: 0 };
@@ -101,25 +103,28 @@ export function createCallerLimits(options: CallerLimitSettings & { rateLimiter:
     return caller.kind === 'app' && perMonth !== null ? { key: `app:${caller.app.id}`, perMonth } : null;
   };
 
-  const takeRate: CallerLimits['takeRate'] = async (caller, scope, computeUnits, clientIp, prepaid = 0) => {
+  const takeRate: CallerLimits['takeRate'] = (caller, scope, computeUnits, clientIp, prepaid = 0) => {
     if (computeUnits <= 0) return null;
-    for (const bucket of bucketsOf(caller, scope, clientIp)) {
-      const refused = await takeFrom(bucket.key, computeUnits, prepaid, bucket.rate, bucket.limit);
-      if (refused) return refused;
-    }
-    return null;
+    const buckets = bucketsOf(caller, scope, clientIp);
+    // Each bucket once the one before let the charge through: at once while every bucket answers at once.
+    const from = (index: number): Awaitable<CrucibleError | null> => {
+      const bucket = buckets[index];
+      if (!bucket) return null;
+      return andThen(takeFrom(bucket.key, computeUnits, prepaid, bucket.rate, bucket.limit), (refused) => refused ?? from(index + 1));
+    };
+    return from(0);
   };
 
   return {
     takeRate,
 
-    async countQuota(caller, computeUnits) {
+    countQuota(caller, computeUnits) {
       const quota = quotaOf(caller);
       if (quota === null || computeUnits <= 0) return null;
       const at = now();
-      const decision = await options.quota.consume(quota.key, computeUnits, quota.perMonth, monthOf(at));
-      if (decision.allowed) return null;
-      return overLimit({ kind: 'app-quota', computeUnitsPerMonth: quota.perMonth }, retryAfterSeconds(decision.resetAt.getTime() - at));
+      return andThen(options.quota.consume(quota.key, computeUnits, quota.perMonth, monthOf(at)), (decision) =>
+        decision.allowed ? null : overLimit({ kind: 'app-quota', computeUnitsPerMonth: quota.perMonth }, retryAfterSeconds(decision.resetAt.getTime() - at)),
+      );
     },
 
     async chargeEach(caller, scope, computeUnits, count, clientIp) {

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { isHostAllowed } from '../apps/domains.ts';
 import { fail, type CrucibleError } from '../errors/crucible-error.ts';
+import type { Awaitable } from '../limits/awaitable.ts';
 
 // Who may call (docs/keys-and-limits.md): the key names an app (or is the public demo key); the app
 // must be active, allowed on the network, and — when it lists domains — called from a listed origin.
@@ -20,8 +21,8 @@ export interface KeyedApp {
 export type Caller = { kind: 'app'; app: KeyedApp } | { kind: 'demo' };
 
 export interface KeyLookup {
-  /** The caller a key names, or null for an unknown key. */
-  find(key: string): Promise<Caller | null>;
+  /** The caller a key names, or null for an unknown key: at once when it is remembered. */
+  find(key: string): Awaitable<Caller | null>;
 }
 
 /**
@@ -38,8 +39,8 @@ export function createKeyLookup(options: {
   const known = new LRUCache<string, { caller: Caller | null }>({ max: options.maxKeys ?? 10_000, ttl: options.ttlMs ?? 1_000 });
   const pending = new Map<string, Promise<Caller | null>>();
   return {
-    async find(key) {
-      if (options.isDemoKey(key)) return { kind: 'demo' };
+    find(key) {
+      if (options.isDemoKey(key)) return DEMO;
       const cached = known.get(key);
       if (cached) return cached.caller;
       // Concurrent first requests with one key share one database read.
@@ -60,6 +61,9 @@ export function createKeyLookup(options: {
     forgetAll: () => known.clear(),
   };
 }
+
+/** The demo key's caller: one for every request. */
+const DEMO: Caller = Object.freeze({ kind: 'demo' });
 
 /** Why an app may not make this call, or null. `origin` is the request's Origin header; `network` null: a call of no network (prices). */
 export function accessFailure(app: KeyedApp, network: string | null, origin: string | null): CrucibleError | null {

@@ -61,16 +61,17 @@ class Pending {
     return this.minutes.size === 0;
   }
 
-  add(sums: MinuteSums): void {
-    const key = minuteKey(sums.app_id, sums.network, sums.method, sums.minute);
+  /** Adds one minute's sums; the request path calls it once per call, so nothing is allocated for a minute already held. */
+  add(appId: string, network: string, method: string, minute: number, requests: number, computeUnits: number, errors: number): void {
+    const key = minuteKey(appId, network, method, minute);
     const entry = this.minutes.get(key);
     if (entry) {
-      entry.requests += sums.requests;
-      entry.compute_units += sums.compute_units;
-      entry.errors += sums.errors;
-    } else this.minutes.set(key, { ...sums });
-    const month = monthKey(sums.app_id, monthStart(sums.minute));
-    this.months.set(month, (this.months.get(month) ?? 0) + sums.compute_units);
+      entry.requests += requests;
+      entry.compute_units += computeUnits;
+      entry.errors += errors;
+    } else this.minutes.set(key, { app_id: appId, network, method, minute, requests, compute_units: computeUnits, errors });
+    const month = monthKey(appId, monthStart(minute));
+    this.months.set(month, (this.months.get(month) ?? 0) + computeUnits);
   }
 
   addError(row: UsageErrorRow): void {
@@ -82,7 +83,7 @@ class Pending {
 
   /** Takes back what a failed flush could not store. */
   merge(other: Pending): void {
-    for (const sums of other.minutes.values()) this.add(sums);
+    for (const sums of other.minutes.values()) this.add(sums.app_id, sums.network, sums.method, sums.minute, sums.requests, sums.compute_units, sums.errors);
     for (const row of other.errors.values()) this.addError(row);
   }
 }
@@ -158,15 +159,7 @@ export function createUsageMeter(database: Database, options: UsageMeterOptions 
       const minute = at - (at % MINUTE_MS);
       const failed = errorCode !== null;
       const networkName = storable(network);
-      pending.add({
-        app_id: appId,
-        network: networkName,
-        method: storable(method),
-        minute,
-        requests: calls,
-        compute_units: computeUnits,
-        errors: failed ? calls : 0,
-      });
+      pending.add(appId, networkName, storable(method), minute, calls, computeUnits, failed ? calls : 0);
       if (failed) pending.addError({ app_id: appId, network: networkName, code: errorCode, minute, count: calls });
     },
 
@@ -216,7 +209,16 @@ function monthKey(appId: string, month: number): string {
   return `${appId}\u0000${month}`;
 }
 
+/** The last month computed: every call of a month asks for the same one. */
+let knownMonth = { from: 0, until: 0 };
+
 function monthStart(at: number): number {
+  if (at >= knownMonth.from && at < knownMonth.until) return knownMonth.from;
+  knownMonth = { from: monthStartOf(at), until: nextMonthStart(at) };
+  return knownMonth.from;
+}
+
+function monthStartOf(at: number): number {
   const date = new Date(at);
   return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
 }

@@ -1,4 +1,4 @@
-import { checkConsume, checkSeed, type QuotaCounter, type QuotaSeed } from './quota.ts';
+import { checkConsume, checkSeed, type QuotaCounter, type QuotaDecision, type QuotaSeed } from './quota.ts';
 
 // Monthly counts in this process's memory (one server process). A key's count starts from what
 // `seed` says was already used this month (after a restart, the database's recorded usage),
@@ -20,11 +20,28 @@ export function createMemoryQuotaCounter(seed: QuotaSeed): QuotaCounter {
     return counts;
   }
 
+  /** Counts `cost` on a count known to be `used`. */
+  function decide(counts: Map<string, number | Promise<number>>, key: string, used: number, cost: number, limit: number, resetAt: Date): QuotaDecision {
+    if (used + cost > limit) {
+      counts.set(key, used);
+      return { allowed: false, used, resetAt };
+    }
+    counts.set(key, used + cost);
+    return { allowed: true, used: used + cost };
+  }
+
   return {
-    async consume(key, cost, limit, month) {
-      const resetAt = checkConsume(cost, limit, month);
+    consume(key, cost, limit, month) {
+      let resetAt: Date;
+      try {
+        resetAt = checkConsume(cost, limit, month);
+      } catch (error) {
+        return Promise.reject(error);
+      }
       const counts = countsOf(month);
       let entry = counts.get(key);
+      // The count is known: answered now, without a promise (the gateway's hot path).
+      if (typeof entry === 'number') return decide(counts, key, entry, cost, limit, resetAt);
       if (entry === undefined) {
         const seeding = seed(key, month)
           .then((used) => checkSeed(key, month, used))
@@ -35,16 +52,11 @@ export function createMemoryQuotaCounter(seed: QuotaSeed): QuotaCounter {
         counts.set(key, seeding);
         entry = seeding;
       }
-      let used = await entry;
-      // Calls that waited with this one may have counted first.
-      const latest = counts.get(key);
-      if (typeof latest === 'number') used = latest;
-      if (used + cost > limit) {
-        counts.set(key, used);
-        return { allowed: false, used, resetAt };
-      }
-      counts.set(key, used + cost);
-      return { allowed: true, used: used + cost };
+      return entry.then((seeded) => {
+        // Calls that waited with this one may have counted first.
+        const latest = counts.get(key);
+        return decide(counts, key, typeof latest === 'number' ? latest : seeded, cost, limit, resetAt);
+      });
     },
   };
 }

@@ -8,8 +8,12 @@ import { monthResetAt } from './month.ts';
 export type QuotaDecision = { allowed: true; used: number } | { allowed: false; used: number; resetAt: Date };
 
 export interface QuotaCounter {
-  /** Adds `cost` to `key`'s count for `month` (`YYYY-MM`, UTC) if that keeps it within `limit`; `used` is the count after. */
-  consume(key: string, cost: number, limit: number, month: string): Promise<QuotaDecision>;
+  /**
+   * Adds `cost` to `key`'s count for `month` (`YYYY-MM`, UTC) if that keeps it within `limit`; `used` is the count after.
+   * The memory counter answers at once once it holds the key's count, the Redis one with a promise (as RateLimiter.take);
+   * bad arguments reject.
+   */
+  consume(key: string, cost: number, limit: number, month: string): QuotaDecision | Promise<QuotaDecision>;
 }
 
 /** Units already used by `key` in `month` when this process first needs its count: the gateway reads the database's recorded usage. */

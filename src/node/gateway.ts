@@ -73,7 +73,8 @@ export interface Broadcast {
 
 interface NodeRequest {
   method: string;
-  headers: Headers;
+  /** Only get() is read: the server hands a lookup over node's own headers (a Headers costs more than a cached call's charge). */
+  headers: Pick<Headers, 'get'>;
   body: ReadableStream<Uint8Array> | null;
   /**
    * The body as text, or null once it passes `maxBytes` or `stop` is true of a chunk (the rest is
@@ -125,6 +126,18 @@ export interface NodeGateway {
   payerOf(session: NodeSession): string;
   /** JSON-RPC and the OpenRPC document; any other path under `{node_url}` is answered 404 here. */
   handle(request: NodeRequest, target: NodeTarget, context: HandleContext): Promise<Response>;
+  /**
+   * `POST {node_url}/v2/<key>` on one of `networks`, as handle() answers it but as plain data: the
+   * server's hot path writes it without building a web Response (BENCHMARKS.md, Node gateway).
+   */
+  post(request: NodeRequest, network: string, key: string, context: HandleContext): Promise<PlainReply>;
+}
+
+/** An answer as the Node server writes it: status, header record (lower-case names) and body text. */
+interface PlainReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
 }
 
 interface HandleContext {
@@ -219,9 +232,10 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
 
     // Every message costs at least the minimum; what was taken before the body was read is not taken again.
     const cost = valid.reduce((sum, call) => sum + call.method.computeUnits, 0);
-    const limited =
-      (await admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp, prepaidComputeUnits)) ??
-      (await admission.countQuota(caller, cost));
+    const rate = admission.takeRate(caller, network.id, Math.max(cost, minimum) - prepaidComputeUnits, clientIp, prepaidComputeUnits);
+    const overRate = rate instanceof Promise ? await rate : rate;
+    const quota = overRate ? null : admission.countQuota(caller, cost);
+    const limited = overRate ?? (quota instanceof Promise ? await quota : quota);
     if (limited) return { failure: toRpcFailure(limited) };
 
     const executed = await executeCalls(valid, network, options.cache, extra);
@@ -233,25 +247,28 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
     return { outcomes: outcomes as RpcOutcome[] };
   };
 
-  const answerHttp = async (request: NodeRequest, network: GatewayNetwork, key: string, context: HandleContext): Promise<Response> => {
+  const answerHttp = async (request: NodeRequest, network: GatewayNetwork, key: string, context: HandleContext): Promise<PlainReply> => {
     const declared = Number(request.headers.get('content-length') ?? 0);
-    if (declared > MAX_BODY_BYTES) return failureResponse(rpcFailure('body_too_large'));
-    const authorized = await authorize(network, key, request.headers.get('origin'));
-    if (!authorized.ok) return failureResponse(authorized.failure);
-    const { caller } = authorized;
+    if (declared > MAX_BODY_BYTES) return plainFailure(rpcFailure('body_too_large'));
+    // Keys, limits and quotas answer at once when they are in memory: awaited only when they are not.
+    const lookup = admission.identify(key, { network: network.id, origin: request.headers.get('origin') });
+    const identified = lookup instanceof Promise ? await lookup : lookup;
+    if (!identified.ok) return plainFailure(toRpcFailure(identified.error));
+    const { caller } = identified;
     context.identified?.(callerLabel(caller));
     const { clientIp } = context;
     // Charged before the body is read, so a request refused here costs no reading or parsing.
-    const unpaid = await admission.takeRate(caller, network.id, minimum, clientIp);
-    if (unpaid) return failureResponse(toRpcFailure(unpaid));
+    const charged = admission.takeRate(caller, network.id, minimum, clientIp);
+    const unpaid = charged instanceof Promise ? await charged : charged;
+    if (unpaid) return plainFailure(toRpcFailure(unpaid));
     // Nesting is measured as the body arrives: reading stops at the chunk that passes the limit.
     const scan = jsonDepthScan(maxDepth);
     let deep = false;
     const stop = (chunk: Uint8Array) => (deep = scan(chunk));
     const text = await (request.textWithin ? request.textWithin(MAX_BODY_BYTES, stop) : readBody(request.body, MAX_BODY_BYTES, stop));
-    if (text === null && !deep) return failureResponse(rpcFailure('body_too_large'));
+    if (text === null && !deep) return plainFailure(rpcFailure('body_too_large'));
     const body = text === null ? tooDeep : parseRpcBody(text);
-    return replyResponse(await answerBody({ caller, network, clientIp }, body, 'http', undefined, minimum));
+    return plainReply(await answerBody({ caller, network, clientIp }, body, 'http', undefined, minimum));
   };
 
   return {
@@ -282,8 +299,9 @@ export function createNodeGateway(options: NodeGatewayOptions): NodeGateway {
         return json(200, network.openRpcDocument());
       }
       if (request.method !== 'POST') return methodNotAllowed('POST, OPTIONS');
-      return answerHttp(request, network, target.key, context);
+      return answerHttp(request, network, target.key, context).then(toResponse);
     },
+    post: (request, network, key, context) => answerHttp(request, options.networks.get(network)!, key, context),
   };
 }
 
@@ -302,6 +320,11 @@ async function tellBroadcasts(
   }
 }
 
+/** A plain reply as a web Response (handle()'s answers). */
+function toResponse(reply: PlainReply): Response {
+  return new BufferedResponse(reply.body, { status: reply.status, headers: reply.headers });
+}
+
 function errorCodeOf(outcome: RpcOutcome): number | null {
   if ('failure' in outcome) return outcome.failure.error.code;
   if ('nodeError' in outcome) return outcome.nodeError.code;
@@ -313,22 +336,26 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return new BufferedResponse(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...corsHeaders, ...headers } });
 }
 
-function failureResponse(failure: RpcFailure): Response {
-  return replyResponse(failureReply(failure));
-}
-
 /** A refusal of the whole message: its row's HTTP status, `id` null (the message was not read, or not as a call). */
 function failureReply(failure: RpcFailure): RpcReply {
   return { httpStatus: failure.httpStatus, body: { jsonrpc: '2.0', id: null, error: failure.error } };
 }
 
-function replyResponse(reply: RpcReply): Response {
-  if (reply.body === null) return new BufferedResponse(null, { status: reply.httpStatus, headers: corsHeaders });
+function plainFailure(failure: RpcFailure): PlainReply {
+  return plainReply(failureReply(failure));
+}
+
+/** The headers of a JSON answer, built once. */
+const JSON_HEADERS: Readonly<Record<string, string>> = { 'content-type': 'application/json', ...corsHeaders };
+
+/** A JSON-RPC reply as bytes to write: JSON with the CORS headers, a 429 with its Retry-After. */
+function plainReply(reply: RpcReply): PlainReply {
+  if (reply.body === null) return { status: reply.httpStatus, headers: { ...corsHeaders }, body: null };
   const data = !Array.isArray(reply.body) && 'error' in reply.body ? reply.body.error.data : undefined;
   // A 429 says when to come back (docs/errors.md#retry-after).
-  const retryAfter: Record<string, string> =
-    data && typeof data === 'object' && 'retryAfterSeconds' in data ? { 'retry-after': String(data.retryAfterSeconds) } : {};
-  return json(reply.httpStatus, reply.body, retryAfter);
+  const headers =
+    data && typeof data === 'object' && 'retryAfterSeconds' in data ? { ...JSON_HEADERS, 'retry-after': String(data.retryAfterSeconds) } : { ...JSON_HEADERS };
+  return { status: reply.httpStatus, headers, body: JSON.stringify(reply.body) };
 }
 
 function methodNotAllowed(allow: string): Response {

@@ -182,6 +182,13 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
         metrics.observeRequest({ network, transport: 'http', status: response.status, seconds: (performance.now() - started) / 1000 });
         return response;
       },
+      post(request, network, key, context) {
+        const started = performance.now();
+        return gateway.post(request, network, key, context).then((reply) => {
+          metrics.observeRequest({ network, transport: 'http', status: reply.status, seconds: (performance.now() - started) / 1000 });
+          return reply;
+        });
+      },
     },
     admission,
     metrics,

@@ -36,47 +36,51 @@ class NodeApiRequest implements ApiRequest {
     return this.#body;
   }
 
-  /**
-   * The body as text, or null once it passes `maxBytes` (counted as it arrives: Content-Length may
-   * be absent or wrong) or `stop` is true of a chunk, read from the socket's chunks: a web stream
-   * costs more than a JSON-RPC call answered from cache (BENCHMARKS.md, Node gateway). The rest of
-   * a refused body is not read: the answer closes the connection (writeWebResponse).
-   */
+  /** The body as text within `maxBytes` (bodyTextWithin). */
   textWithin(maxBytes: number, stop?: (chunk: Buffer) => boolean): Promise<string | null> {
-    const req = this.#req;
-    if (this.method === 'GET' || this.method === 'HEAD' || req.readableEnded) return Promise.resolve('');
-    return new Promise((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const detach = () => {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onError);
-        req.off('close', onClose);
-      };
-      const onData = (chunk: Buffer) => {
-        size += chunk.length;
-        if (size <= maxBytes && !stop?.(chunk)) return void chunks.push(chunk);
-        detach();
-        req.pause(); // nothing more is read from the socket until the answer closes it
-        resolve(null);
-      };
-      const onEnd = () => {
-        detach();
-        resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-      };
-      const onError = (error: Error) => {
-        detach();
-        reject(error);
-      };
-      // Closed before its end: the client went away mid-body.
-      const onClose = () => onError(new Error('the request was closed before its body ended'));
-      req.on('data', onData);
-      req.once('end', onEnd);
-      req.once('error', onError);
-      req.once('close', onClose);
-    });
+    return this.method === 'GET' || this.method === 'HEAD' ? Promise.resolve('') : bodyTextWithin(this.#req, maxBytes, stop);
   }
+}
+
+/**
+ * A request's body as text, or null once it passes `maxBytes` (counted as it arrives: Content-Length
+ * may be absent or wrong) or `stop` is true of a chunk, read from the socket's chunks: a web stream
+ * costs more than a JSON-RPC call answered from cache (BENCHMARKS.md, Node gateway). The rest of a
+ * refused body is not read: the answer closes the connection (writeWebResponse).
+ */
+export function bodyTextWithin(req: IncomingMessage, maxBytes: number, stop?: (chunk: Buffer) => boolean): Promise<string | null> {
+  if (req.readableEnded) return Promise.resolve('');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const detach = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes && !stop?.(chunk)) return void chunks.push(chunk);
+      detach();
+      req.pause(); // nothing more is read from the socket until the answer closes it
+      resolve(null);
+    };
+    const onEnd = () => {
+      detach();
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    };
+    const onError = (error: Error) => {
+      detach();
+      reject(error);
+    };
+    // Closed before its end: the client went away mid-body.
+    const onClose = () => onError(new Error('the request was closed before its body ended'));
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onError);
+    req.once('close', onClose);
+  });
 }
 
 /**
@@ -180,18 +184,31 @@ export function writeWebResponse(res: ServerResponse, response: Response, option
     });
     if (cookies.length) headers['set-cookie'] = cookies;
   }
-  if (options.requestId) headers['x-request-id'] = options.requestId;
-  // Answered before its body was read (refused, or past a limit): node:http would read the rest
-  // to keep the connection, at the cost a limit is there to spare, so the connection is closed.
-  if (bodyUnread(res.req)) headers.connection = 'close';
-  const finish = (body: string | Uint8Array | null | undefined) => {
-    if (body != null && !headers['content-length']) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
-    res.writeHead(response.status, headers);
-    // A string goes out in one write with the head (node:http joins them).
-    res.end(options.head ? undefined : (body ?? undefined));
-  };
+  const finish = (body: string | Uint8Array | null | undefined) => writeAnswer(res, response.status, headers, body, options);
   if (response.status === 204 || response.status === 304) return finish(undefined);
   if (buffered) return finish(response.writableBody);
   if (!response.body) return finish(undefined);
   return response.arrayBuffer().then((bytes) => finish(new Uint8Array(bytes)));
+}
+
+/**
+ * Writes a status, a header record (lower-case names; this adds x-request-id, content-length and,
+ * for a body left unread, connection: close) and a body, the head and a string body in one write.
+ */
+export function writeAnswer(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: string | Uint8Array | null | undefined,
+  options: { head: boolean; requestId?: string },
+): void {
+  if (options.requestId) headers['x-request-id'] = options.requestId;
+  // Answered before its body was read (refused, or past a limit): node:http would read the rest
+  // to keep the connection, at the cost a limit is there to spare, so the connection is closed.
+  if (bodyUnread(res.req)) headers.connection = 'close';
+  if (status === 204 || status === 304) body = undefined;
+  if (body != null && !headers['content-length']) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  res.writeHead(status, headers);
+  // A string goes out in one write with the head (node:http joins them).
+  res.end(options.head ? undefined : (body ?? undefined));
 }

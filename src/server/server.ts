@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { documentationUrlOf } from '../api/openapi.ts';
 import { CrucibleError, fail } from '../errors/crucible-error.ts';
 import { errorBodyResponse } from '../errors/error-body.ts';
-import { clientIp } from '../api/client-ip.ts';
+import { clientIp, normalizeIp } from '../api/client-ip.ts';
 import type { Router } from '../api/router.ts';
 import { isApiPath } from '../api/paths.ts';
 import type { TrustProxy } from '../config/server.ts';
@@ -17,7 +17,7 @@ import type { NetworkIdOf } from '../site/network-names.ts';
 import type { RestDoor } from '../rest/door.ts';
 import type { McpEndpoint } from '../mcp/http.ts';
 import type { ServerLogger } from './log.ts';
-import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
+import { bodyTextWithin, headerValue, toApiRequest, writeAnswer, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from '../http/request-path.ts';
 import type { StaticReply, StaticSite } from './static-site.ts';
 
@@ -74,6 +74,15 @@ const serverLimits: ServerLimits = {
 /** Where the MCP server answers on the site's origin (docs/mcp.md#streamable-http). */
 const MCP_PATH = '/mcp';
 
+/** Each connection's peer address, normalized (clientIp): kept-alive connections carry many requests. */
+const peerIps = new WeakMap<Socket, string | null>();
+
+function peerIpOf(socket: Socket): string | null {
+  let ip = peerIps.get(socket);
+  if (ip === undefined) peerIps.set(socket, (ip = normalizeIp(socket.remoteAddress)));
+  return ip;
+}
+
 const badRequest: StaticReply = {
   status: 400,
   headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': 12 },
@@ -107,10 +116,27 @@ export function createSiteServer(options: SiteServerOptions): Server {
       if (target.reason === 'malformed') return writeReply(res, badRequest);
       return site.notFound({ method, path: rawPath, acceptEncoding: headerValue(req, 'accept-encoding') }).then((reply) => writeReply(res, reply));
     }
-    const callerIp = () => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy);
+    const callerIp = () =>
+      // Without a trusted proxy the address is the connection's: worked out once per connection.
+      trustProxy.mode === 'none'
+        ? peerIpOf(req.socket)
+        : clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy);
     const restContext = () => ({ path: rawPath, clientIp: callerIp(), requestId, log: logger, identified: (caller: string) => (logged.app = caller) });
     if (node && nodeAddress) {
       const nodeTarget = nodeTargetAt(nodeAddress);
+      // JSON-RPC over HTTP, the hot path: node's own headers and body, the answer written as plain data.
+      if (nodeTarget.kind === 'rpc' && method === 'POST' && node.gateway.networks.has(nodeTarget.network)) {
+        const request = {
+          method,
+          headers: { get: (name: string) => headerValue(req, name) ?? null },
+          body: null,
+          textWithin: (maxBytes: number, stop?: (chunk: Uint8Array) => boolean) => bodyTextWithin(req, maxBytes, stop),
+        };
+        const context = { path: rawPath, clientIp: callerIp(), identified: (caller: string) => (logged.app = caller) };
+        return node.gateway
+          .post(request, nodeTarget.network, nodeTarget.key, context)
+          .then((reply) => writeAnswer(res, reply.status, reply.headers, reply.body, { head, requestId }));
+      }
       const answered =
         nodeTarget.kind === 'unknown-path' && rest
           ? rest.handleNode(toApiRequest(req, origin), nodeAddress, restContext())
