@@ -36,6 +36,8 @@ export interface LoadedNodeRuntime extends NodeRuntime {
   webSocket: { settings: WebSocketSettings; holds: WebSocketHolds };
   /** Where the limits' buckets are (memory, or Redis with REDIS_URL): the API's per-client-IP body limit keeps its own there too. */
   rateLimiter: RateLimiter;
+  /** Asks Redis for PONG (GET /readyz); null without REDIS_URL. */
+  pingRedis: (() => Promise<void>) | null;
   /** Settings read under an old name (src/config/node.ts), for the start-up log. */
   configWarnings: readonly string[];
   close(): Promise<void>;
@@ -54,6 +56,8 @@ export async function loadNodeRuntime(options: {
   database?: Database;
   /** Settles when a network's index can answer (the server's indexer: a fresh devnet's first answer waits for it). */
   indexReady?: (network: string) => Promise<void>;
+  /** Server processes sharing the limits: without Redis each enforces its share (src/limits/memory-rate-limiter.ts); default 1. */
+  processes?: number;
 }): Promise<LoadedNodeRuntime> {
   const networks = await loadNetworks(options.root);
   const config = nodeConfig(networks);
@@ -78,7 +82,7 @@ export async function loadNodeRuntime(options: {
     if (redis) opened.push(() => redis.quit());
     // Remembered for a second (src/admission/callers.ts); the dashboard makes this process forget them when a key changes.
     const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
-    const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+    const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter({ processes: options.processes });
     const runtime = startNodeRuntime({
       networks,
       config,
@@ -108,6 +112,7 @@ export async function loadNodeRuntime(options: {
       nodeDomain: config.nodeDomain,
       webSocket: { settings: config.webSocket, holds },
       rateLimiter,
+      pingRedis: redis ? async () => void (await redis.ping()) : null,
       configWarnings: config.warnings,
       close: async () => void (await closeAll()),
     };

@@ -15,6 +15,7 @@ import type { MediaRoute } from '../nfts/media/media-route.ts';
 import { nodeAddressOf, nodeTargetAt, type NodeAddress } from '../node/node-url.ts';
 import type { NetworkIdOf } from '../site/network-names.ts';
 import type { RestDoor } from '../rest/door.ts';
+import type { Readiness } from '../runtime/readiness.ts';
 import type { ServerLogger } from './log.ts';
 import { headerValue, toApiRequest, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from '../http/request-path.ts';
@@ -40,6 +41,8 @@ export interface SiteServerOptions {
   media?: MediaRoute;
   /** Overrides of serverLimits (tests shorten them). */
   limits?: Partial<ServerLimits>;
+  /** GET /healthz and /readyz for a load balancer (docs/operating-at-scale.md#health); absent: those paths are the site's. */
+  health?: { readiness(): Promise<Readiness> };
 }
 
 export interface ServerLimits {
@@ -66,6 +69,14 @@ const serverLimits: ServerLimits = {
    */
   maxConnections: 10_000,
 };
+
+/** /healthz: the process answers (alive); /readyz: what it stands on answers too, 503 naming each part that failed. */
+async function answerHealth(path: '/healthz' | '/readyz', health: { readiness(): Promise<Readiness> }): Promise<Response> {
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  if (path === '/healthz') return new Response(JSON.stringify({ status: 'ok' }), { headers });
+  const readiness = await health.readiness();
+  return new Response(JSON.stringify(readiness), { status: readiness.ready ? 200 : 503, headers });
+}
 
 const badRequest: StaticReply = {
   status: 400,
@@ -99,6 +110,9 @@ export function createSiteServer(options: SiteServerOptions): Server {
       }
       if (target.reason === 'malformed') return writeReply(res, badRequest);
       return site.notFound({ method, path: rawPath, acceptEncoding: headerValue(req, 'accept-encoding') }).then((reply) => writeReply(res, reply));
+    }
+    if (options.health && (method === 'GET' || head) && (target.path === '/healthz' || target.path === '/readyz')) {
+      return answerHealth(target.path, options.health).then((response) => writeWebResponse(res, response, { head, requestId }));
     }
     const callerIp = () => clientIp({ socketAddress: req.socket.remoteAddress, header: (name) => headerValue(req, name) }, trustProxy);
     const restContext = () => ({ path: rawPath, clientIp: callerIp(), requestId, log: logger, identified: (caller: string) => (logged.app = caller) });
