@@ -8,7 +8,7 @@ import type { UpstreamPool } from '../node/upstreams/upstream-pool.ts';
 // each network's upstreams in use (configured ones, and local devnets once started: asking a
 // devnet not yet started would start it).
 
-export interface ReadinessCheck {
+interface ReadinessCheck {
   /** `database`, `redis`, or `upstream:<network>`. */
   part: string;
   ok: boolean;
