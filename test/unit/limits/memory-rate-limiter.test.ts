@@ -43,7 +43,9 @@ describe('a process’s share of a rule (SERVER_PROCESSES without Redis)', () =>
   it('lets each of N processes through its share, so together they let through what one would', () => {
     const processes = [createMemoryRateLimiter({ processes: 2 }), createMemoryRateLimiter({ processes: 2 })];
     const rule = { ratePerSecond: 2, burst: 10 };
-    const allowed = processes.map((limiter) => Array.from({ length: 10 }, () => limiter.take('demo', 1, rule, 0)).filter((decision) => decision.allowed).length);
+    const allowed = processes.map(
+      (limiter) => Array.from({ length: 10 }, () => limiter.take('demo', 1, rule, 0)).filter((decision) => decision.allowed).length,
+    );
     expect(allowed).toEqual([5, 5]);
     // Each refills at half the rate: one token a second.
     expect(processes[0]!.take('demo', 1, rule, 999)).toMatchObject({ allowed: false });
