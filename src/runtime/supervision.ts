@@ -23,6 +23,7 @@ const TAG = 'crucible';
 export type SupervisionMessage =
   | { tag: typeof TAG; kind: 'devnet-url'; id: number; network: DevnetNetwork; fund?: Address }
   | { tag: typeof TAG; kind: 'devnet-started'; network: DevnetNetwork }
+  | { tag: typeof TAG; kind: 'devnets-running' }
   | { tag: typeof TAG; kind: 'index-ready'; id: number; network: string }
   | { tag: typeof TAG; kind: 'reply'; id: number; url?: string; error?: string }
   | { tag: typeof TAG; kind: 'listening'; url: string }
@@ -68,6 +69,8 @@ function listen(): void {
       pending.get(message.id)?.resolve(message);
       pending.delete(message.id);
     } else if (message.kind === 'devnet-started') {
+      // Heard once: a devnet may be both announced and listed as running.
+      if (startedDevnets.has(message.network.id)) return;
       startedDevnets.set(message.network.id, message.network);
       for (const listener of startListeners) listener(message.network);
     } else if (message.kind === 'index-ready') {
@@ -79,6 +82,8 @@ function listen(): void {
       );
     }
   });
+  // A process started after a devnet (one started again) asks which already run.
+  toSupervisor(supervisionMessage({ kind: 'devnets-running' }));
 }
 
 function ask(message: SupervisionMessage & { id: number }): Promise<Extract<SupervisionMessage, { kind: 'reply' }>> {

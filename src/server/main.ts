@@ -112,6 +112,7 @@ const STOP_GRACE_MS = 10_000;
 export async function serveUntilStopped<Running extends { close(): Promise<void> } = RunningServer>(
   readConfig: () => ServerConfig,
   start: (config: ServerConfig) => Promise<Running> = startSiteServer as never,
+  signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'],
 ): Promise<Running> {
   try {
     const running = await start(readConfig());
@@ -132,7 +133,7 @@ export async function serveUntilStopped<Running extends { close(): Promise<void>
     };
     // `on`, not `once`: src/chain/anvil.ts re-raises the signal (and so ends the process before
     // the faucet's stores are closed) when it finds no other listener left.
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);
+    for (const signal of signals) process.on(signal, stop);
     return running;
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : `Crucible server failed to start: ${error instanceof Error ? error.message : String(error)}`);

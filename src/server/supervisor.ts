@@ -58,6 +58,8 @@ export async function superviseUntilStopped(config: ServerConfig, root: string):
       } catch (error) {
         send(worker, supervisionMessage({ kind: 'reply', id: message.id, error: error instanceof Error ? error.message : String(error) }));
       }
+    } else if (message.kind === 'devnets-running') {
+      for (const network of running) send(worker, supervisionMessage({ kind: 'devnet-started', network }));
     } else if (message.kind === 'index-ready') {
       const workers = [...processes].find(([candidate, entry]) => entry.role === 'workers' && entry.started && candidate.isConnected())?.[0];
       if (!workers) return send(worker, supervisionMessage({ kind: 'reply', id: message.id }));
@@ -71,8 +73,11 @@ export async function superviseUntilStopped(config: ServerConfig, root: string):
     }
   }
 
-  // Every process hears of each devnet once it has started (the indexer follows it from then).
+  // Every process hears of each devnet once it has started (the indexer follows it from then), and a
+  // process that starts later of those already running, when it asks.
+  const running: Array<{ id: string; chainId: number }> = [];
   devnets?.onStart((network) => {
+    running.push({ id: network.id, chainId: network.chainId });
     for (const worker of processes.keys()) send(worker, supervisionMessage({ kind: 'devnet-started', network: { id: network.id, chainId: network.chainId } }));
   });
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src/db/open.ts';
 import { until } from '../../support/crash.ts';
 import { writeFixtureDist, type FixtureDist } from '../../support/fixture-dist.ts';
 import { freePort } from '../../support/free-port.ts';
@@ -13,7 +14,9 @@ import { fetchFresh, rpcFresh } from './http.ts';
 // processes sharing its port and one workers' process. The devnet a call needs is started once,
 // by the supervisor, whichever process the call reached; the demo key's burst holds over both
 // processes (each enforces half); a server process or the workers' process killed (SIGKILL) is
-// started again while the other server keeps answering; SIGTERM stops every process and the devnet.
+// started again while the other server keeps answering, and the new workers' process indexes the
+// devnet already running; Ctrl-C (SIGINT to every process) stops every process, cleanly (the
+// indexer's lease is given back), and the devnet.
 
 const projectRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const NETWORK = 'crucible-testnet';
@@ -62,8 +65,12 @@ beforeAll(async () => {
       // The workers' process indexes the devnet from its first use and delivers webhooks; the rest stay off here.
       PRICES_IN_SERVER: 'off',
       NFT_METADATA_IN_SERVER: 'off',
+      // A killed workers' process's lease expires soon, so the next one leads.
+      INDEXER_LEASE_MS: '1500',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own, as a terminal's: Ctrl-C signals every process in it.
+    detached: true,
   });
   let partial = '';
   supervisor.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -93,6 +100,17 @@ afterAll(async () => {
   if (fixture) await rm(fixture.root, { recursive: true, force: true });
   if (scratch) await rm(scratch, { recursive: true, force: true });
 });
+
+/** The pids of the processes holding an indexer lease. */
+async function leaseHolders(): Promise<number[]> {
+  const database = await openDatabase({ engine: 'sqlite', path: join(scratch, 'crucible.sqlite') });
+  try {
+    const rows = await database.db.selectFrom('indexer_leases').select('holder').execute();
+    return rows.map((row) => Number(row.holder.split(':')[1]));
+  } finally {
+    await database.close();
+  }
+}
 
 /** Processes whose command line names anvil, with their parents. */
 async function anvils(): Promise<Array<{ pid: number; ppid: number }>> {
@@ -173,16 +191,21 @@ describe('npm start with SERVER_PROCESSES=2', () => {
     const [victim] = workerPids();
     process.kill(victim!, 'SIGKILL');
     await until('the supervisor to start another workers’ process', async () => workerPids().length === 2);
-    expect(workerPids()[1]).not.toBe(victim);
+    const replacement = workerPids()[1]!;
+    expect(replacement).not.toBe(victim);
+    // It hears of the devnet the supervisor already runs and indexes it, once the dead one's lease expires.
+    await until('the new workers’ process to lead the devnet’s index', async () => (await leaseHolders()).includes(replacement));
   }, 120_000);
 
-  it('stops every process and the devnet on SIGTERM', async () => {
+  it('stops every process cleanly, and the devnet, on Ctrl-C', async () => {
     const pids = [...serverPids(), ...workerPids()].filter(alive);
     const devnet = (await anvils()).filter((entry) => entry.ppid === supervisor.pid);
     expect(devnet).toHaveLength(1);
     const exited = new Promise<number | null>((resolve) => supervisor.once('exit', (code) => resolve(code)));
-    supervisor.kill('SIGTERM');
+    process.kill(-supervisor.pid!, 'SIGINT');
     expect(await exited).toBe(0);
     for (const pid of [...pids, devnet[0]!.pid]) expect(alive(pid)).toBe(false);
+    // The workers' process stopped its indexer, which gave the lease back.
+    expect(await leaseHolders()).toEqual([]);
   }, 60_000);
 });
