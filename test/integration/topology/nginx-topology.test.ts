@@ -36,6 +36,8 @@ const OWNER = 'acct_topology';
 const CALL_CU = 10;
 const DEMO_BURST_CALLS = 20;
 const QUOTA_CALLS = 10;
+/** The indexer's lease: short, so the survivor leads soon after the leader dies. */
+const LEASE_MS = 1500;
 
 const postgres = databaseEngines().find((engine) => engine.name === 'postgres')!;
 let anvil: TestAnvil;
@@ -62,7 +64,7 @@ const indexerEnv = () => ({
   INDEXER_BLOCKS_PER_STEP: '4',
   INDEXER_REORG_WINDOW: '4',
   INDEXER_POLL_INTERVAL_MS: '50',
-  INDEXER_LEASE_MS: '1500',
+  INDEXER_LEASE_MS: String(LEASE_MS),
 });
 const started = (worker: WorkerProcess) => async () => worker.output().includes('"message":"started"');
 
@@ -253,16 +255,21 @@ describe('nginx in front of two server processes, workers apart, PostgreSQL and 
     expect((await rpcFresh(`${nginx.origin}/node/${NETWORK}/v2/${quotaKey}`, 'eth_blockNumber')).status).toBe(429);
 
     // 2. The indexer's leader dies: the other worker takes the lease.
+    const lease = () => database.db.selectFrom('indexer_leases').select(['holder', 'expires_at']).where('network', '=', NETWORK).executeTakeFirst();
     const holderPid = async () => {
-      const lease = await database.db.selectFrom('indexer_leases').select('holder').where('network', '=', NETWORK).executeTakeFirst();
-      return lease ? Number(lease.holder.split(':')[1]) : null;
+      const held = await lease();
+      return held ? Number(held.holder.split(':')[1]) : null;
     };
     const leaderPid = await until('an indexer to lead', holderPid);
     const leader = workers.indexer.find((worker) => worker.child.pid === leaderPid)!;
     const survivor = workers.indexer.find((worker) => worker !== leader)!;
     expect(leader).toBeDefined();
     await killHard(leader.child);
+    // The dead leader's lease as it left it: the survivor may take it only once it has expired.
+    const deadLease = (await lease())!;
     await until('the surviving indexer to lead', async () => (await holderPid()) === survivor.child.pid);
+    const taken = (await lease())!;
+    expect(Number(taken.expires_at) - LEASE_MS).toBeGreaterThanOrEqual(Number(deadLease.expires_at));
 
     loading = false;
     for (const subscriber of subscribers) subscriber.socket?.close();
