@@ -6,6 +6,7 @@ import { buildConfig, contentDir, serverConfig } from '../src/config/config.ts';
 import { surfaceManifestFile } from '../src/http/surface-manifest.ts';
 import { environmentChange, staleReason } from '../src/server/build-freshness.ts';
 import { serveUntilStopped } from '../src/server/main.ts';
+import { superviseUntilStopped } from '../src/server/supervisor.ts';
 import { buildSite } from './build.ts';
 
 // `npm start`: builds dist/ when it is missing, older than its sources or built for another
@@ -30,7 +31,8 @@ if (config.distDir === resolve(root, 'dist')) {
   process.exit(1);
 }
 
-const running = await serveUntilStopped(() => config);
+// SERVER_PROCESSES=1: one process serves and runs the workers; more: a supervisor runs them (docs/operating-at-scale.md).
+const running = config.processes === 1 ? await serveUntilStopped(() => config) : await superviseUntilStopped(config, root);
 console.log(`\nCrucible is running at ${running.url}  (Ctrl-C to stop)\n`);
 
 function readOrExit<T>(read: () => T): T {

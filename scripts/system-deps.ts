@@ -17,6 +17,7 @@ export const systemRequirements: SystemRequirement[] = [
   { package: 'fonts-noto-cjk', file: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc' }, // Chinese, Japanese, Korean pages in screenshots
   { package: 'redis-server', file: '/usr/bin/redis-server' },
   { package: 'postgresql', file: '/usr/lib/postgresql/*/bin/postgres' },
+  { package: 'nginx', file: '/usr/sbin/nginx' }, // the load balancer of the topology suite (test/integration/topology/)
 ];
 
 /** The packages whose file is missing, given which files exist. */

@@ -1,4 +1,5 @@
 import { isIPv4 } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './config-error.ts';
@@ -28,6 +29,12 @@ export interface ServerConfig {
   jsonMaxDepth: number | undefined;
   /** Requests with a body under /api/ and /prices/ per client IP, taken before the body is read. */
   apiBodyLimit: { requestsPerSecond: number; burst: number };
+  /**
+   * SERVER_PROCESSES: how many processes serve HTTP (docs/operating-at-scale.md). 1: one process
+   * serves and runs the workers, as before; more: a supervisor runs that many server processes
+   * sharing the port and the workers in a process of their own.
+   */
+  processes: number;
 }
 
 /** What `astro dev` takes from the server's variables for the API it serves. */
@@ -73,6 +80,7 @@ const environment = z.object({
   JSON_MAX_DEPTH: count(10_000).optional(),
   API_BODY_REQUESTS_PER_SECOND: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.requestsPerSecond),
   API_BODY_REQUESTS_BURST: count(1_000_000).default(API_BODY_LIMIT_DEFAULTS.burst),
+  SERVER_PROCESSES: count(256).default(availableParallelism()),
 });
 
 export function readServerConfig(env: Env): ServerConfig {
@@ -86,6 +94,7 @@ export function readServerConfig(env: Env): ServerConfig {
     allowLocalModeOnNetwork: config.ALLOW_LOCAL_MODE_ON_NETWORK === 'yes',
     jsonMaxDepth: config.JSON_MAX_DEPTH,
     apiBodyLimit: { requestsPerSecond: config.API_BODY_REQUESTS_PER_SECOND, burst: config.API_BODY_REQUESTS_BURST },
+    processes: config.SERVER_PROCESSES,
   };
 }
 

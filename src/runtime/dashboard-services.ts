@@ -34,6 +34,8 @@ export async function loadDashboard(options: {
   ipv6PrefixLength: number;
   /** The gateway's: forgets the keys it remembers (see DashboardApi.keysChanged). */
   keysChanged?: () => void;
+  /** Server processes sharing the sign-in limits: without Redis each enforces its share; default 1. */
+  processes?: number;
 }): Promise<DashboardServices> {
   const records = await loadNetworks(options.root);
   const { nodeDomain } = nodeConfig(records);
@@ -54,7 +56,7 @@ export async function loadDashboard(options: {
     api: {
       accounts: createAccountStore(db, { hashing: { concurrency: config.scryptConcurrency, queue: config.scryptQueue } }),
       sessions: createSessionStore(db),
-      attemptLimits: createAttemptLimits(redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter(), {
+      attemptLimits: createAttemptLimits(redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter({ processes: options.processes }), {
         signInsPerEmailAndIp: config.signInsPerEmailAndIp,
         signInsPerIp: config.signInsPerIp,
         signUpsPerIp: config.signUpsPerIp,

@@ -25,8 +25,8 @@ export interface NftServices {
   media: MediaRoute;
   /** The metadata worker, started by `start` when NFT_METADATA_IN_SERVER is on. */
   worker: NftMetadataWorker;
-  /** The gateway's pools, once they exist: until then no chain is read. */
-  start(pools: ReadonlyMap<string, UpstreamPool>): void;
+  /** The gateway's pools, once they exist: until then no chain is read. `worker` false: this process serves only (another runs the worker). */
+  start(pools: ReadonlyMap<string, UpstreamPool>, options?: { worker: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -88,9 +88,9 @@ export async function loadNftServices(options: {
     },
     media: metadata.media,
     worker: metadata.worker,
-    start(gatewayPools) {
+    start(gatewayPools, { worker } = { worker: true }) {
       pools = gatewayPools;
-      if (metadataConfig.inServer) metadata.worker.start();
+      if (worker && metadataConfig.inServer) metadata.worker.start();
     },
     close: () => metadata.worker.stop(),
   };

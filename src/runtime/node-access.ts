@@ -37,6 +37,8 @@ export interface LoadedNodeRuntime extends NodeRuntime {
   webSocket: { settings: WebSocketSettings; holds: WebSocketHolds };
   /** Where the limits' buckets are (memory, or Redis with REDIS_URL): the API's per-client-IP body limit keeps its own there too. */
   rateLimiter: RateLimiter;
+  /** Asks Redis for PONG (GET /readyz); null without REDIS_URL. */
+  pingRedis: (() => Promise<void>) | null;
   /** Settings read under an old name (src/config/node.ts), for the start-up log. */
   configWarnings: readonly string[];
   /** What a message is charged before it is read (NODE_MIN_REQUEST_COMPUTE_UNITS, else the cheapest paid method's): the MCP server's messages pay it too. */
@@ -61,6 +63,8 @@ export async function loadNodeRuntime(options: {
   indexReady?: (network: string) => Promise<void>;
   /** Told of each transaction an app's key broadcast (the transaction webhooks' recorder). */
   onBroadcast?: NodeRuntimeOptions['onBroadcast'];
+  /** Server processes sharing the limits: without Redis each enforces its share (src/limits/memory-rate-limiter.ts); default 1. */
+  processes?: number;
 }): Promise<LoadedNodeRuntime> {
   const networks = await loadNetworks(options.root);
   const config = nodeConfig(networks);
@@ -85,7 +89,7 @@ export async function loadNodeRuntime(options: {
     if (redis) opened.push(() => redis.quit());
     // Remembered for a second (src/admission/callers.ts); the dashboard makes this process forget them when a key changes.
     const keys = createKeyLookup({ findApp: (key) => apps.findByKey(key), isDemoKey });
-    const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter();
+    const rateLimiter = redis ? createRedisRateLimiter(redis) : createMemoryRateLimiter({ processes: options.processes });
     const tokens = {
       metadata: createTokenMetadataReader(TOKEN_METADATA_CACHE),
       list: await loadTokenList(options.root, { siteOrigin: options.origin }),
@@ -116,6 +120,7 @@ export async function loadNodeRuntime(options: {
       nodeDomain: config.nodeDomain,
       webSocket: { settings: config.webSocket, holds },
       rateLimiter,
+      pingRedis: redis ? async () => void (await redis.ping()) : null,
       configWarnings: config.warnings,
       leastCharge: config.minRequestComputeUnits ?? CHEAPEST_PAID_COMPUTE_UNITS,
       tokens,

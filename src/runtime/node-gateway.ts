@@ -67,6 +67,8 @@ export interface NodeRuntime {
   metrics: NodeMetrics;
   /** The pools by network id (health for /metrics). */
   pools: ReadonlyMap<string, UpstreamPool>;
+  /** The networks whose upstreams are known: configured, or a local devnet once started (GET /readyz asks these). */
+  upstreamsInUse(): string[];
   /**
    * Apps' keys or states changed in this process (the dashboard calls it): the key lookup
    * forgets what it remembers, and the listeners (open WebSockets) check their keys again, so a
@@ -83,13 +85,17 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
   const networks = new Map<string, GatewayNetwork>();
   const pools = new Map<string, UpstreamPool>();
   const privates: PrivateTransactions[] = [];
+  const inUse = new Set<string>();
   for (const record of options.networks) {
     const configured = config.upstreams[record.id] ?? [];
     const evm = record.vm !== 'starknet' && record.chainId !== null;
+    if (configured.length) inUse.add(record.id);
     const urls = async (): Promise<string[]> => {
       if (configured.length) return configured;
-      if (devnets && evm) return [await devnets.rpcUrlFor({ id: record.id, chainId: record.chainId! })];
-      return [];
+      if (!(devnets && evm)) return [];
+      const url = await devnets.rpcUrlFor({ id: record.id, chainId: record.chainId! });
+      inUse.add(record.id);
+      return [url];
     };
     const pool = createUpstreamPool({ urls, timeoutMs: config.upstreamTimeoutMs, ...options.pool });
     pools.set(record.id, pool);
@@ -193,6 +199,7 @@ export function startNodeRuntime(options: NodeRuntimeOptions): NodeRuntime {
     admission,
     metrics,
     pools,
+    upstreamsInUse: () => [...inUse],
     forgetKeys: () => {
       options.keys.forgetAll();
       for (const listener of keysForgotten) listener();

@@ -27,8 +27,8 @@ export interface PriceServices {
   sampler: PriceSampler;
   /** What the endpoints read (the keyed REST door admits and charges their calls). */
   api: PricesApi;
-  /** The gateway's pools, once they exist; starts the sampler when PRICES_IN_SERVER is on (`inServer`) or always (`worker`). */
-  start(pools: ReadonlyMap<string, UpstreamPool>, mode: 'server' | 'worker'): void;
+  /** The gateway's pools, once they exist; starts the sampler when PRICES_IN_SERVER is on (`server`), always (`worker`) or never (`endpoints`: another process samples). */
+  start(pools: ReadonlyMap<string, UpstreamPool>, mode: 'server' | 'worker' | 'endpoints'): void;
   close(): Promise<void>;
 }
 
@@ -84,7 +84,7 @@ export async function loadPriceServices(options: {
     },
     start(gatewayPools, mode) {
       pools = gatewayPools;
-      if (!(mode === 'worker' || config.inServer)) return;
+      if (mode === 'endpoints' || (mode === 'server' && !config.inServer)) return;
       sampler.start();
       if (markets.size === 0) return;
       const backfill = () =>

@@ -25,7 +25,9 @@ import { loadNodeRuntime } from './node-access.ts';
 import { loadPriceServices } from './price-services.ts';
 import { portfolioApi } from './portfolio-services.ts';
 import { restProducts } from './rest-products.ts';
+import { createReadiness, type Readiness } from './readiness.ts';
 import { loadSiteApi } from './site-api.ts';
+import { answerIndexReady, devnetsFromSupervisor, indexReadyFromSupervisor, type ProcessRole } from './supervision.ts';
 import { loadServerTransferIndexer, serverIndexerStatus } from './transfer-indexer.ts';
 import { loadServerDeliveryWorker } from './webhook-delivery.ts';
 import { transactionWebhooks } from './transaction-webhooks.ts';
@@ -44,6 +46,13 @@ export interface ServerRuntimeOptions {
   server: ServerConfig;
   /** The built site's rules manifest: the MCP server lists and reads its `.md` twins. */
   surface: SurfaceRules;
+  /**
+   * Which parts this process starts (docs/operating-at-scale.md): `all` (one process: it serves and
+   * runs the workers each *_IN_SERVER leaves in it), `server` (serves only: the supervisor runs the
+   * workers in a process of their own and the devnets itself), `workers` (runs those workers; what it
+   * builds to serve is never listened on). Default `all`.
+   */
+  role?: 'all' | ProcessRole;
   /** The server's log: renamed settings at start-up, and failures of background work. */
   log: { info(message: string, fields: Record<string, unknown>): void; error(message: string, fields: Record<string, unknown>): void };
 }
@@ -61,12 +70,18 @@ export interface ServerRuntime {
   mcp: McpEndpoint;
   /** The gateway over WebSocket, but for what the server knows: the client's address and its log. */
   webSockets: Omit<NodeWebSocketOptions, 'clientIp' | 'logger'>;
+  /** GET /readyz: the database, Redis and each network's upstreams in use. */
+  readiness(): Promise<Readiness>;
   /** Stops the workers and releases every store, the database and the devnets last. */
   close(): Promise<void>;
 }
 
 export async function buildServerRuntime(options: ServerRuntimeOptions): Promise<ServerRuntime> {
   const { root, origin, server, surface, log } = options;
+  const role = options.role ?? 'all';
+  // Under the supervisor the devnets run once, in it; each server process enforces its share of the limits kept in memory.
+  const supervised = role !== 'all';
+  const processes = role === 'server' ? server.processes : 1;
   const platform = platformConfig();
   const local = platform.mode === 'local';
   const faucetNetworks = await loadFaucetNetworks(root);
@@ -78,14 +93,20 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
 
   // Local mode: one devnet per network, shared by the faucet and the node gateway, so a drip is
   // visible through the node API. Each devnet carries the local world, kept across restarts beside the database.
-  const devnets = local ? createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: origin }) : null;
+  const devnets = !local
+    ? null
+    : supervised
+      ? devnetsFromSupervisor()
+      : createLocalDevnets({ blockTimeSeconds: faucet.anvilBlockTimeSeconds, stateDir: faucet.devnetStateDir, siteOrigin: origin });
   // One database for every part (SQLite wants one connection per process).
   const database = await openDatabase(databaseConfig());
 
   // The transfer index (docs/token-data.md#transfer-indexer), unless INDEXER_IN_SERVER=off or no network can be reached.
-  const indexer = await loadServerTransferIndexer({ root, devnets, database });
+  // A server process under the supervisor leaves it to the workers' process.
+  const indexer = role === 'server' ? null : await loadServerTransferIndexer({ root, devnets, database });
   // A devnet's index follows it from its first use: the first answers on it wait for the index to reach the head.
-  const indexReady = indexer ? (network: string) => indexer.ready(network) : undefined;
+  const indexReady = indexer ? (network: string) => indexer.ready(network) : role === 'server' && local ? indexReadyFromSupervisor() : undefined;
+  if (indexer && role === 'workers') answerIndexReady(indexReady!);
 
   // NFT webhooks (docs/webhooks.md): their API over the same database, and the delivery worker unless WEBHOOKS_IN_SERVER=off.
   const webhookStore = createWebhookStore(database.db, {
@@ -96,7 +117,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     maxAddresses: webhooksConfig({ local }).maxAddresses,
   });
   const webhooks = { tokens: createAccountTokens(database.db), store: webhookStore, names };
-  const delivery = await loadServerDeliveryWorker({ local, database });
+  const delivery = role === 'server' ? null : await loadServerDeliveryWorker({ local, database });
   // The gateway records which app broadcast which transaction; the watcher settles each, mined or dropped.
   const transactions = transactionWebhooks({ database, local, log });
 
@@ -116,9 +137,10 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     database,
     indexReady,
     onBroadcast: transactions.onBroadcast,
+    processes,
   });
   for (const warning of [...platform.warnings, ...node.configWarnings]) log.info('setting renamed', { warning });
-  nfts.start(node.pools);
+  nfts.start(node.pools, { worker: role !== 'server' });
 
   // Token prices (docs/prices.md): the sampler over the same pools, the endpoints under the same keys.
   const prices = await loadPriceServices({
@@ -138,6 +160,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
     redisUrl: faucet.redisUrl,
     ipv6PrefixLength: faucet.ipv6PrefixLength,
     keysChanged: node.forgetKeys,
+    processes,
   });
 
   // Nothing is read or parsed for a client before it pays (README, "Server limits").
@@ -199,7 +222,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
   });
 
   // The workers that run inside the server (each *_IN_SERVER setting), over the gateway's pools.
-  prices.start(node.pools, 'server');
+  prices.start(node.pools, role === 'server' ? 'endpoints' : 'server');
   if (indexer) {
     registerIndexerMetrics(node.metrics.registry, indexer);
     indexer.start();
@@ -222,6 +245,7 @@ export async function buildServerRuntime(options: ServerRuntimeOptions): Promise
       limits: server.jsonMaxDepth === undefined ? undefined : { maxJsonDepth: server.jsonMaxDepth },
       onKeysForgotten: node.onKeysForgotten,
     },
+    readiness: createReadiness({ database, pingRedis: node.pingRedis, pools: node.pools, upstreamsInUse: node.upstreamsInUse }),
     async close() {
       await Promise.all([
         api.close(),

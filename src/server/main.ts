@@ -23,13 +23,19 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-export async function startSiteServer(config: ServerConfig): Promise<RunningServer> {
+/**
+ * `role` (docs/operating-at-scale.md): `all`, one process that serves and runs the workers (a
+ * direct `node src/server/main.ts`, or SERVER_PROCESSES=1); `server`, one of the supervisor's
+ * server processes (src/server/supervisor.ts).
+ */
+export async function startSiteServer(config: ServerConfig, role: 'all' | 'server' = 'all'): Promise<RunningServer> {
   const logger = createServerLogger({ requests: config.requestLog !== 'off', ownFetches: config.requestLog === 'all' });
   refuseLocalModeOnNetwork(config, { local: platformConfig().mode === 'local' });
   const rules = await loadSurfaceRules(config.distDir);
   refuseOtherBuild(rules.environment, buildConfig());
   const site = await openStaticSite(config.distDir, rules);
-  const runtime = await buildServerRuntime({ root: projectRoot, origin: rules.site, server: config, surface: rules, log: logger });
+  const runtime = await buildServerRuntime({ root: projectRoot, origin: rules.site, server: config, surface: rules, log: logger, role });
+  let stopping = false;
   const server = createSiteServer({
     site,
     router: runtime.router,
@@ -40,6 +46,10 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     origin: rules.site,
     trustProxy: config.trustProxy,
     logger,
+    // A stopping process says it is not ready, so a load balancer still asking sends no more.
+    health: {
+      readiness: async () => (stopping ? { ready: false, checks: [{ part: 'process', ok: false, error: 'stopping' }] } : runtime.readiness()),
+    },
   });
   const websockets = attachNodeWebSockets(server, {
     ...runtime.webSockets,
@@ -47,18 +57,32 @@ export async function startSiteServer(config: ServerConfig): Promise<RunningServ
     logger,
   });
   const url = await listen(server, config.port, config.host);
-  logger.info('listening', { url, distDir: config.distDir, trustProxy: config.trustProxy.mode });
+  logger.info('listening', { url, pid: process.pid, distDir: config.distDir, trustProxy: config.trustProxy.mode });
   return {
     url,
     async close() {
-      // Open WebSockets would keep server.close from resolving.
-      await websockets.close();
+      stopping = true;
+      // No new connections; idle keep-alive ones close now, busy ones once their request is answered.
       const closed = new Promise((resolve) => server.close(resolve));
       server.closeIdleConnections();
+      // Open WebSockets (closed 1001, so clients reconnect elsewhere) would keep server.close from resolving.
+      await websockets.close();
       await closed;
       await runtime.close();
     },
   };
+}
+
+/**
+ * The supervisor's workers' process (docs/operating-at-scale.md): the runtime with the workers
+ * each *_IN_SERVER leaves in the server (all by default), and no HTTP server.
+ */
+export async function startWorkersProcess(config: ServerConfig): Promise<{ close(): Promise<void> }> {
+  const logger = createServerLogger({ requests: false, ownFetches: false });
+  const rules = await loadSurfaceRules(config.distDir);
+  const runtime = await buildServerRuntime({ root: projectRoot, origin: rules.site, server: config, surface: rules, log: logger, role: 'workers' });
+  logger.info('workers started', { pid: process.pid });
+  return runtime;
 }
 
 /**
@@ -82,17 +106,24 @@ function refuseOtherBuild(built: Record<string, string | null> | null, now: Buil
   }
 }
 
-/** Starts the server and stops it cleanly on SIGINT/SIGTERM; exits with a message if it cannot start. */
-export async function serveUntilStopped(readConfig: () => ServerConfig): Promise<RunningServer> {
+/** How long a stopping process waits for in-flight requests (and a worker for its step) before it leaves. */
+const STOP_GRACE_MS = 10_000;
+
+/** Starts the server (or a role's part of it) and stops it cleanly on SIGINT/SIGTERM; exits with a message if it cannot start. */
+export async function serveUntilStopped<Running extends { close(): Promise<void> } = RunningServer>(
+  readConfig: () => ServerConfig,
+  start: (config: ServerConfig) => Promise<Running> = startSiteServer as never,
+  signals: readonly NodeJS.Signals[] = ['SIGINT', 'SIGTERM'],
+): Promise<Running> {
   try {
-    const running = await startSiteServer(readConfig());
+    const running = await start(readConfig());
     let stopping = false;
     const stop = () => {
       // A second signal while stopping: leave now (anvil children are killed on exit).
       if (stopping) process.exit(1);
       stopping = true;
-      // Give in-flight requests a moment, then leave even if a client holds a connection.
-      setTimeout(() => process.exit(0), 3_000).unref();
+      // In-flight requests get a moment (the request timeout bounds them anyway), then the process leaves even if a client holds a connection.
+      setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
       void running.close().then(
         () => process.exit(0),
         (error: unknown) => {
@@ -103,7 +134,7 @@ export async function serveUntilStopped(readConfig: () => ServerConfig): Promise
     };
     // `on`, not `once`: src/chain/anvil.ts re-raises the signal (and so ends the process before
     // the faucet's stores are closed) when it finds no other listener left.
-    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, stop);
+    for (const signal of signals) process.on(signal, stop);
     return running;
   } catch (error) {
     console.error(error instanceof ConfigError ? error.message : `Crucible server failed to start: ${error instanceof Error ? error.message : String(error)}`);

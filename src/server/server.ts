@@ -16,6 +16,7 @@ import { nodeAddressOf, nodeTargetAt, type NodeAddress } from '../node/node-url.
 import type { NetworkIdOf } from '../site/network-names.ts';
 import type { RestDoor } from '../rest/door.ts';
 import type { McpEndpoint } from '../mcp/http.ts';
+import type { Readiness } from '../runtime/readiness.ts';
 import type { ServerLogger } from './log.ts';
 import { bodyTextWithin, headerValue, toApiRequest, writeAnswer, writeWebResponse } from './node-adapter.ts';
 import { resolveRequestPath, type RequestPath } from '../http/request-path.ts';
@@ -44,6 +45,8 @@ export interface SiteServerOptions {
   mcp?: McpEndpoint;
   /** Overrides of serverLimits (tests shorten them). */
   limits?: Partial<ServerLimits>;
+  /** GET /healthz and /readyz for a load balancer (docs/operating-at-scale.md#health); absent: those paths are the site's. */
+  health?: { readiness(): Promise<Readiness> };
 }
 
 export interface ServerLimits {
@@ -83,6 +86,14 @@ function peerIpOf(socket: Socket): string | null {
   return ip;
 }
 
+/** /healthz: the process answers (alive); /readyz: what it stands on answers too, 503 naming each part that failed. */
+async function answerHealth(path: '/healthz' | '/readyz', health: { readiness(): Promise<Readiness> }): Promise<Response> {
+  const headers = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+  if (path === '/healthz') return new Response(JSON.stringify({ status: 'ok' }), { headers });
+  const readiness = await health.readiness();
+  return new Response(JSON.stringify(readiness), { status: readiness.ready ? 200 : 503, headers });
+}
+
 const badRequest: StaticReply = {
   status: 400,
   headers: { 'content-type': 'text/plain; charset=utf-8', 'content-length': 12 },
@@ -115,6 +126,9 @@ export function createSiteServer(options: SiteServerOptions): Server {
       }
       if (target.reason === 'malformed') return writeReply(res, badRequest);
       return site.notFound({ method, path: rawPath, acceptEncoding: headerValue(req, 'accept-encoding') }).then((reply) => writeReply(res, reply));
+    }
+    if (options.health && (method === 'GET' || head) && (target.path === '/healthz' || target.path === '/readyz')) {
+      return answerHealth(target.path, options.health).then((response) => writeWebResponse(res, response, { head, requestId }));
     }
     const callerIp = () =>
       // Without a trusted proxy the address is the connection's: worked out once per connection.

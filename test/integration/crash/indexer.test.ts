@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../../../src/db/open.ts';
 import { readCheckpoint } from '../../../src/indexer/checkpoints.ts';
 import { startRpcProxy, startTestAnvil, type TestAnvil } from '../../support/anvil.ts';
 import { databaseEnv, killHard, startWorkerProcess, until, type WorkerProcess } from '../../support/crash.ts';
+import { indexSnapshot } from '../../support/index-snapshot.ts';
 import { databaseEngines } from '../../support/postgres.ts';
 import { writeTokenHistory, type TokenHistory } from '../../support/token-history.ts';
 
@@ -38,34 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await anvil?.stop();
 });
-
-/** Everything the index holds of the network, in key order; of the checkpoint, where it stands (not when). */
-async function indexSnapshot(db: Kysely<DatabaseSchema>) {
-  const checkpoint = await db
-    .selectFrom('indexer_checkpoints')
-    .select(['genesis_hash', 'block_number', 'block_hash', 'block_timestamp', 'head_number', 'state'])
-    .where('network', '=', NETWORK)
-    .executeTakeFirst();
-  const transfers = await db
-    .selectFrom('indexer_transfers')
-    .selectAll()
-    .where('network', '=', NETWORK)
-    .orderBy('block_number')
-    .orderBy('log_index')
-    .orderBy('batch_index')
-    .execute();
-  const holderTokens = await db.selectFrom('indexer_holder_tokens').selectAll().where('network', '=', NETWORK).orderBy('holder').orderBy('contract').execute();
-  const nftBalances = await db
-    .selectFrom('indexer_nft_balances')
-    .selectAll()
-    .where('network', '=', NETWORK)
-    .orderBy('owner')
-    .orderBy('contract')
-    .orderBy('token_id')
-    .execute();
-  const blocks = await db.selectFrom('indexer_blocks').selectAll().where('network', '=', NETWORK).orderBy('block_number').execute();
-  return { checkpoint, transfers, holderTokens, nftBalances, blocks };
-}
 
 /** Resolves once the checkpoint is the chain's head block, by number and hash. */
 async function indexedToHead(db: Kysely<DatabaseSchema>): Promise<void> {
@@ -147,12 +120,12 @@ describe.each(databaseEngines())('indexer worker killed mid-backfill on $name', 
       clean.child.kill('SIGTERM');
       expect(await clean.exited).toBe(0);
 
-      const expected = await indexSnapshot(fresh.db);
+      const expected = await indexSnapshot(fresh.db, NETWORK);
       // The fresh index is the chain's: every transfer written, by kind.
       const kinds = { erc20: 0, erc721: 0, erc1155: 0 } as Record<string, number>;
       for (const row of expected.transfers) kinds[row.kind] = (kinds[row.kind] ?? 0) + 1;
       expect(kinds).toEqual(history.transfers);
-      expect(await indexSnapshot(database.db)).toEqual(expected);
+      expect(await indexSnapshot(database.db, NETWORK)).toEqual(expected);
     } finally {
       for (const stop of stops.reverse()) await stop();
     }

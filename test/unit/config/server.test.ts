@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError } from '../../../src/config/config-error.ts';
@@ -14,6 +15,7 @@ describe('readServerConfig', () => {
       allowLocalModeOnNetwork: false,
       jsonMaxDepth: undefined,
       apiBodyLimit: { requestsPerSecond: 20, burst: 40 },
+      processes: availableParallelism(),
     });
   });
 
@@ -36,10 +38,13 @@ describe('readServerConfig', () => {
       allowLocalModeOnNetwork: true,
       jsonMaxDepth: undefined,
       apiBodyLimit: { requestsPerSecond: 20, burst: 40 },
+      processes: availableParallelism(),
     });
     expect(readServerConfig({ TRUST_PROXY: 'cloudflare', PORT: '' }).trustProxy).toEqual({ mode: 'cloudflare' });
     const limits = readServerConfig({ JSON_MAX_DEPTH: '16', API_BODY_REQUESTS_PER_SECOND: '5', API_BODY_REQUESTS_BURST: '10' });
     expect(limits).toMatchObject({ jsonMaxDepth: 16, apiBodyLimit: { requestsPerSecond: 5, burst: 10 } });
+    expect(readServerConfig({ SERVER_PROCESSES: '1' }).processes).toBe(1);
+    expect(readServerConfig({ SERVER_PROCESSES: ' 8 ' }).processes).toBe(8);
   });
 
   it.each([
@@ -53,6 +58,9 @@ describe('readServerConfig', () => {
     [{ JSON_MAX_DEPTH: '100000' }, 'JSON_MAX_DEPTH'],
     [{ API_BODY_REQUESTS_PER_SECOND: '2.5' }, 'API_BODY_REQUESTS_PER_SECOND'],
     [{ API_BODY_REQUESTS_BURST: '-1' }, 'API_BODY_REQUESTS_BURST'],
+    [{ SERVER_PROCESSES: '0' }, 'SERVER_PROCESSES'],
+    [{ SERVER_PROCESSES: '1000' }, 'SERVER_PROCESSES'],
+    [{ SERVER_PROCESSES: 'all' }, 'SERVER_PROCESSES'],
   ])('%o fails naming %s', (env, variable) => {
     expect(() => readServerConfig(env)).toThrow(ConfigError);
     expect(() => readServerConfig(env)).toThrow(new RegExp(`^Invalid server configuration:\\n  ${variable}: `));

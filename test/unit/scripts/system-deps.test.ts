@@ -13,31 +13,32 @@ const installedFiles = (...packages: string[]) => {
 const asRoot = { root: true, aptGet: true, check: false };
 
 describe('system dependencies of the tests', () => {
-  it('covers the browser, CJK fonts, Redis and PostgreSQL', () => {
-    expect(systemRequirements.map((requirement) => requirement.package).sort()).toEqual(['chromium', 'fonts-noto-cjk', 'postgresql', 'redis-server']);
+  it('covers the browser, CJK fonts, Redis, PostgreSQL and nginx', () => {
+    expect(systemRequirements.map((requirement) => requirement.package).sort()).toEqual(['chromium', 'fonts-noto-cjk', 'nginx', 'postgresql', 'redis-server']);
+    expect(systemRequirements.find((requirement) => requirement.package === 'nginx')?.file).toBe('/usr/sbin/nginx');
     expect(systemRequirements.find((requirement) => requirement.package === 'postgresql')?.file).toBe('/usr/lib/postgresql/*/bin/postgres');
   });
 
   it('does nothing when every package is there', () => {
-    const missing = missingPackages(systemRequirements, installedFiles('chromium', 'fonts-noto-cjk', 'redis-server', 'postgresql'));
+    const missing = missingPackages(systemRequirements, installedFiles('chromium', 'fonts-noto-cjk', 'redis-server', 'postgresql', 'nginx'));
     expect(missing).toEqual([]);
     expect(planSystemDeps(missing, asRoot)).toEqual({ kind: 'ready' });
   });
 
   it('installs exactly the missing packages as root: one apt-get update, one apt-get install', () => {
     const missing = missingPackages(systemRequirements, installedFiles('chromium', 'fonts-noto-cjk'));
-    expect(missing).toEqual(['redis-server', 'postgresql']);
+    expect(missing).toEqual(['redis-server', 'postgresql', 'nginx']);
     expect(planSystemDeps(missing, asRoot)).toEqual({
       kind: 'install',
       commands: [
         ['apt-get', 'update'],
-        ['apt-get', 'install', '-y', '--no-install-recommends', 'redis-server', 'postgresql'],
+        ['apt-get', 'install', '-y', '--no-install-recommends', 'redis-server', 'postgresql', 'nginx'],
       ],
     });
   });
 
   it('tells anyone else the command to run', () => {
-    const missing = missingPackages(systemRequirements, installedFiles('redis-server', 'postgresql', 'fonts-noto-cjk'));
+    const missing = missingPackages(systemRequirements, installedFiles('redis-server', 'postgresql', 'fonts-noto-cjk', 'nginx'));
     expect(planSystemDeps(missing, { ...asRoot, root: false })).toEqual({
       kind: 'tell',
       command: 'sudo apt-get update && sudo apt-get install -y --no-install-recommends chromium',
