@@ -84,7 +84,9 @@ describe('local devnets with the world', () => {
     const rpcUrl = await devnets.rpcUrlFor(network);
     expect(await stateFiles()).toEqual([]);
     // Past the 1,500 states anvil holds in memory at blocks of 2 s or less: older ones go to disk, at most PAST_STATES of them.
-    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl) });
+    // Mining 500 blocks writes past states to disk and can take long on a busy machine: the answer is
+    // waited for (no per-request deadline; the test's own bounds it) and never retried, which would mine again.
+    const anvil = createTestClient({ mode: 'anvil', transport: http(rpcUrl, { timeout: 0, retryCount: 0 }) });
     for (let round = 0; round < 4; round++) await anvil.mine({ blocks: 500 });
     const written = await stateFiles();
     expect(written.length).toBeGreaterThan(0);
