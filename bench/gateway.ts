@@ -126,7 +126,7 @@ const serverEnv = {
 const supervised = processCount ? await startSupervisedServer(processCount, { ...serverEnv, SITE_DIR: fixture.distDir }) : null;
 const server = supervised ?? (await startBuiltSite({ distDir: fixture.distDir, env: serverEnv }));
 const gatewayUrl = `${server.origin}/node/${NETWORK}/v2/${key}`;
-// The baseline's server shares the database (the same app and key) and the anvil.
+// The baseline's server shares the anvil and the app and key (in a copy of the database its migrations accept).
 const baseline = baselineCheckout ? await startBaselineServer(baselineCheckout, { ...serverEnv, SITE_DIR: fixture.distDir }) : null;
 const baselineUrl = baseline && `${baseline.origin}/node/${NETWORK}/v2/${key}`;
 const workloads = workloadsFor({ receiptHash: hash, account: sender.address }).filter((w) => w.name.includes(only));
@@ -338,7 +338,7 @@ const issue29 = [
 ];
 const comparison = baseline
   ? [
-      `Against ${baselineLabel} (\`--baseline\`: that checkout's production server, beside this one in the same rounds, on the same database, anvil and app):`,
+      `Against ${baselineLabel} (\`--baseline\`: that checkout's production server, beside this one in the same rounds, on the same anvil and app, in a copy of the database):`,
       '',
       `| workload | ${baselineLabel} req/s | this code req/s | ${baselineLabel} / direct | this code / direct | added p50, 1 connection (ms): ${baselineLabel} / this code | server CPU per request (µs): ${baselineLabel} / this code |`,
       '|---|---:|---:|---:|---:|---:|---:|',

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { freePort } from '../../test/support/free-port.ts';
 
 // The processes around the node gateway benchmark: what each costs in CPU (read from /proc, so
@@ -89,8 +90,32 @@ export async function startBareServer(scratch: string, answers: Record<string, R
  * node_modules), started as startBuiltSite starts this one's, with the same environment: the
  * gateway before and after a change, measured in the same rounds.
  */
-export function startBaselineServer(checkout: string, env: Record<string, string>): Promise<ListeningProcess> {
-  return startListening(['src/server/main.ts'], { cwd: checkout, env: { PORT: '0', HOST: '127.0.0.1', REQUEST_LOG: 'off', ...env } });
+export async function startBaselineServer(checkout: string, env: Record<string, string> & { DATABASE_PATH: string }): Promise<ListeningProcess> {
+  const databasePath = await databaseForBaseline(checkout, env.DATABASE_PATH);
+  return startListening(['src/server/main.ts'], {
+    cwd: checkout,
+    env: { PORT: '0', HOST: '127.0.0.1', REQUEST_LOG: 'off', ...env, DATABASE_PATH: databasePath },
+  });
+}
+
+/**
+ * A copy of the bench's SQLite database (the same app and key) for an earlier checkout's server,
+ * which refuses to start on a database migrated past its own migrations: those are left out of
+ * the copy's migration table, and the tables and columns they added stay, unread by it.
+ */
+async function databaseForBaseline(checkout: string, databasePath: string): Promise<string> {
+  const known = (await readdir(join(checkout, 'src/db/migrations'))).filter((name) => /^\d{4}-.*\.ts$/.test(name)).map((name) => name.slice(0, -3));
+  const copy = `${databasePath}.baseline`;
+  await copyFile(databasePath, copy);
+  const database = new DatabaseSync(copy);
+  try {
+    const applied = database.prepare('select name from kysely_migration').all() as Array<{ name: string }>;
+    const remove = database.prepare('delete from kysely_migration where name = ?');
+    for (const { name } of applied) if (!known.includes(name)) remove.run(name);
+  } finally {
+    database.close();
+  }
+  return copy;
 }
 
 /** A process and its descendants, from /proc (the supervisor and its server and workers' processes). */
