@@ -156,7 +156,7 @@ try {
   const bare = await startBareFanOut(anvilWsUrl);
   running.push(bare);
   const baselineTree = args.baseline ? await extractBaseline(args.baseline) : null;
-  // The baseline's server shares the database (the same app and key) and the anvil.
+  // The baseline's server shares the anvil and the app and key (in a copy of the database its migrations accept).
   const baselineServer = baselineTree
     ? await startBaselineServer(baselineTree.dir, { ...serverEnv, SITE_DIR: fixture.distDir, INDEXER_IN_SERVER: 'off' })
     : null;

@@ -11,12 +11,23 @@ import { writeFixtureDist } from '../test/support/fixture-dist.ts';
 import { startBuiltSite } from '../test/support/site.ts';
 import { cpuModel, writeBenchmarksSection } from './benchmarks-file.ts';
 import { loadAverage, waitForQuietMachine } from './build/measure.ts';
-import { type LoadResult, startLoadGenerator } from './gateway/load-generator.ts';
-import { childPid, cpuMsOf, type RecordedAnswer, startBareServer, startBaselineServer } from './gateway/processes.ts';
+import { coresSection } from './gateway/cores-section.ts';
+import { startLoadGenerator } from './gateway/load-generator.ts';
+import {
+  childPid,
+  cpuMsOf,
+  cpuMsOfAll,
+  processTree,
+  type RecordedAnswer,
+  startBareServer,
+  startBaselineServer,
+  startSupervisedServer,
+} from './gateway/processes.ts';
+import { combine, coresBusy, cpuPerRequest, type Round, type Side } from './gateway/rounds.ts';
 import { type Workload, workloadsFor } from './gateway/workloads.ts';
 
 // `npm run bench:gateway [-- --duration <s>] [--rounds <n>] [--connections <n>] [--only <text>] [--no-wait] [--cpu-prof <dir>]
-//   [--baseline <checkout> --baseline-label <text>]`:
+//   [--baseline <checkout> --baseline-label <text>] [--processes <n>]`:
 // the node gateway (`{node_url}/v2/<key>` through the production server: key check, rate limit,
 // monthly quota and usage metering on) against the same anvil called directly, side by side in
 // one run, for eth_blockNumber, eth_getBalance, a 10-call batch and a cached
@@ -26,6 +37,11 @@ import { type Workload, workloadsFor } from './gateway/workloads.ts';
 // With --baseline, the production server of another checkout (an earlier commit, with its
 // node_modules) serves the same network and app beside this one, in the same rounds: before and after.
 // A full run writes the `## Node gateway` section of BENCHMARKS.md.
+// With --processes <n>, the gateway is this checkout's server as `npm start` runs it with
+// SERVER_PROCESSES=n (a supervisor, n server processes, the workers' process) over the same site,
+// database and anvil, against anvil direct, with the CPU of the load generator, of every process of
+// the supervisor's tree and of anvil over each round (no bare server, no baseline); a full run
+// writes the `## Node gateway: <n> server processes` section.
 
 const option = (name: string, fallback: string) => {
   const at = process.argv.indexOf(`--${name}`);
@@ -41,6 +57,11 @@ const cpuProfileDir = option('cpu-prof', '');
 const waitForQuiet = !process.argv.includes('--no-wait');
 const baselineCheckout = option('baseline', '');
 const baselineLabel = option('baseline-label', baselineCheckout);
+/** Server processes under the supervisor (--processes); 0: one process, `node src/server/main.ts`. */
+const processCount = Number(option('processes', '0'));
+if (!Number.isInteger(processCount) || processCount < 0)
+  throw new Error(`--processes takes a whole number of server processes, not ${option('processes', '')}`);
+if (processCount && baselineCheckout) throw new Error('--processes runs this checkout only: leave out --baseline');
 /** Seconds of each side's warm-up, and of each round at one connection. */
 const WARM_UP_SECONDS = 2;
 const SERIAL_SECONDS = 2;
@@ -48,15 +69,6 @@ const NETWORK = 'base-sepolia';
 const CHAIN_ID = 84532;
 /** Targets of the gateway against direct calls: req/s ratios, and the p50 it may add (ms). */
 const TARGET = { uncached: 0.7, cached: 3, addedP50Ms: 1 };
-
-interface Round extends LoadResult {
-  /** CPU time during the round (ms) of the process in front (the server, or the bare server; none direct), its kernel part, and anvil's. */
-  frontCpuMs: number;
-  frontSystemMs: number;
-  anvilCpuMs: number;
-}
-
-type Side = Round[];
 
 interface Row {
   workload: Workload;
@@ -68,26 +80,6 @@ interface Row {
   serialGateway: Side;
   serialDirect: Side;
   serialBaseline: Side;
-}
-
-/** Mean req/s over the rounds; the median round's (by rate) p50 and p99; failures summed. */
-function combine(side: Side): LoadResult {
-  const median = [...side].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(side.length / 2)]!;
-  const sum = (pick: (r: Round) => number) => side.reduce((total, r) => total + pick(r), 0);
-  return {
-    requestsPerSecond: sum((r) => r.requestsPerSecond) / side.length,
-    p50: median.p50,
-    p99: median.p99,
-    requests: sum((r) => r.requests),
-    failures: sum((r) => r.failures),
-  };
-}
-
-/** CPU time per request (µs) over a side's rounds. */
-function cpuPerRequest(side: Side): { front: number; frontSystem: number; anvil: number } {
-  const requests = side.reduce((total, r) => total + r.requests, 0);
-  const per = (pick: (r: Round) => number) => (1000 * side.reduce((total, r) => total + pick(r), 0)) / requests;
-  return { front: per((r) => r.frontCpuMs), frontSystem: per((r) => r.frontSystemMs), anvil: per((r) => r.anvilCpuMs) };
 }
 
 async function post(url: string, body: string): Promise<RecordedAnswer> {
@@ -131,13 +123,25 @@ const serverEnv = {
   REQUEST_LOG: 'off',
   ...(cpuProfileDir ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${cpuProfileDir}` } : {}),
 };
-const server = await startBuiltSite({ distDir: fixture.distDir, env: serverEnv });
+const supervised = processCount ? await startSupervisedServer(processCount, { ...serverEnv, SITE_DIR: fixture.distDir }) : null;
+const server = supervised ?? (await startBuiltSite({ distDir: fixture.distDir, env: serverEnv }));
 const gatewayUrl = `${server.origin}/node/${NETWORK}/v2/${key}`;
-// The baseline's server shares the database (the same app and key) and the anvil.
+// The baseline's server shares the anvil and the app and key (in a copy of the database its migrations accept).
 const baseline = baselineCheckout ? await startBaselineServer(baselineCheckout, { ...serverEnv, SITE_DIR: fixture.distDir }) : null;
 const baselineUrl = baseline && `${baseline.origin}/node/${NETWORK}/v2/${key}`;
 const workloads = workloadsFor({ receiptHash: hash, account: sender.address }).filter((w) => w.name.includes(only));
-const serverPid = await childPid('src/server/main.ts');
+/** The processes whose CPU counts as the gateway's, and of those the server processes. */
+interface Front {
+  pids: number[];
+  servers: number[];
+}
+const gatewayFront: Front = supervised
+  ? { pids: await processTree(supervised.pid), servers: supervised.serverPids }
+  : await childPid('src/server/main.ts').then((pid) => ({ pids: [pid], servers: [pid] }));
+if (supervised)
+  console.log(
+    `npm start with SERVER_PROCESSES=${processCount}: server processes ${supervised.serverPids.join(', ')}, supervisor ${supervised.pid}, ${gatewayFront.pids.length} processes in all`,
+  );
 const load = startLoadGenerator();
 let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
 
@@ -156,8 +160,8 @@ try {
       throw new Error(`${workload.name}: the baseline and anvil answered differently`);
     recorded[`/${i}`] = viaGateway;
   }
-  bare = await startBareServer(scratch, recorded);
-  const { origin: bareOrigin, pid: barePid } = bare;
+  // The ceiling of one node:http process; beside N processes, direct anvil is the comparison.
+  bare = processCount ? undefined : await startBareServer(scratch, recorded);
   loadBefore = waitForQuiet ? await waitForQuietMachine(console.log) : await loadAverage();
   console.log(`1-minute load ${loadBefore.toFixed(2)}: ${rounds} rounds of ${seconds} s per side at ${connections} connections, then ${SERIAL_SECONDS} s at 1`);
   // The server's JIT warms on every workload first: a process's CPU counts its compiler threads too.
@@ -165,16 +169,26 @@ try {
     for (const url of [gatewayUrl, baselineUrl]) if (url) await load.run({ url, body: workload.body, connections, seconds: WARM_UP_SECONDS });
   }
   for (const [i, workload] of workloads.entries()) {
-    const run = async (url: string, front: number | null, conns: number, s: number): Promise<Round> => {
-      const none = { total: 0, system: 0 };
-      const [front0, anvil0] = await Promise.all([front ? cpuMsOf(front) : none, cpuMsOf(chain.pid)]);
+    const run = async (url: string, front: Front | null, conns: number, s: number): Promise<Round> => {
+      const read = () => Promise.all([cpuMsOfAll(front?.pids ?? []), cpuMsOfAll(front?.servers ?? []), cpuMsOf(chain.pid), cpuMsOf(load.pid)]);
+      const [front0, servers0, anvil0, load0] = await read();
+      const started = performance.now();
       const result = await load.run({ url, body: workload.body, connections: conns, seconds: s });
-      const [front1, anvil1] = await Promise.all([front ? cpuMsOf(front) : none, cpuMsOf(chain.pid)]);
-      return { ...result, frontCpuMs: front1.total - front0.total, frontSystemMs: front1.system - front0.system, anvilCpuMs: anvil1.total - anvil0.total };
+      const wallMs = performance.now() - started;
+      const [front1, servers1, anvil1, load1] = await read();
+      return {
+        ...result,
+        frontCpuMs: front1.total - front0.total,
+        frontSystemMs: front1.system - front0.system,
+        anvilCpuMs: anvil1.total - anvil0.total,
+        serversCpuMs: servers1.total - servers0.total,
+        loadCpuMs: load1.total - load0.total,
+        wallMs,
+      };
     };
     const row: Row = { workload, gateway: [], direct: [], bare: [], baseline: [], serialGateway: [], serialDirect: [], serialBaseline: [] };
     /** Rounds of every side, each round starting with the next side: the machine is shared, and load from elsewhere comes and goes. */
-    const alternate = async (sides: Array<[string, number | null, Side]>, conns: number, s: number) => {
+    const alternate = async (sides: Array<[string, Front | null, Side]>, conns: number, s: number) => {
       for (let round = 0; round < rounds; round++) {
         for (let k = 0; k < sides.length; k++) {
           const [url, front, side] = sides[(round + k) % sides.length]!;
@@ -182,24 +196,35 @@ try {
         }
       }
     };
-    const loaded: Array<[string, number | null, Side]> = [
-      [gatewayUrl, serverPid, row.gateway],
+    const loaded: Array<[string, Front | null, Side]> = [
+      [gatewayUrl, gatewayFront, row.gateway],
       [chain.rpcUrl, null, row.direct],
-      [`${bareOrigin}/${i}`, barePid, row.bare],
-      ...(baseline && baselineUrl ? [[baselineUrl, baseline.pid, row.baseline] as [string, number, Side]] : []),
+      ...(bare ? [[`${bare.origin}/${i}`, { pids: [bare.pid], servers: [bare.pid] }, row.bare] as [string, Front, Side]] : []),
+      ...(baseline && baselineUrl ? [[baselineUrl, { pids: [baseline.pid], servers: [baseline.pid] }, row.baseline] as [string, Front, Side]] : []),
     ];
     for (const [url, front] of loaded) await run(url, front, connections, WARM_UP_SECONDS);
     await alternate(loaded, connections, seconds);
     await alternate(
       [
-        [gatewayUrl, serverPid, row.serialGateway],
+        [gatewayUrl, gatewayFront, row.serialGateway],
         [chain.rpcUrl, null, row.serialDirect],
-        ...(baseline && baselineUrl ? [[baselineUrl, baseline.pid, row.serialBaseline] as [string, number, Side]] : []),
+        ...(baseline && baselineUrl ? [[baselineUrl, { pids: [baseline.pid], servers: [baseline.pid] }, row.serialBaseline] as [string, Front, Side]] : []),
       ],
       1,
       SERIAL_SECONDS,
     );
     rows.push(row);
+    if (!bare) {
+      const [g, d] = [combine(row.gateway), combine(row.direct)];
+      const busy = coresBusy(row.gateway);
+      console.log(
+        `${workload.name.padEnd(34)} gateway (${processCount} processes) ${g.requestsPerSecond.toFixed(0).padStart(6)} req/s p50 ${g.p50.toFixed(2)} ms | ` +
+          `direct ${d.requestsPerSecond.toFixed(0).padStart(6)} req/s | ratio ${(g.requestsPerSecond / d.requestsPerSecond).toFixed(2)} | ` +
+          `cores busy: load generator ${busy.load.toFixed(2)}, server processes ${busy.servers.toFixed(2)}, supervisor and workers ${busy.restOfFront.toFixed(2)}, anvil ${busy.anvil.toFixed(2)}` +
+          (g.failures + d.failures ? ` | failures ${g.failures} / ${d.failures}` : ''),
+      );
+      continue;
+    }
     const [g, d, b] = [combine(row.gateway), combine(row.direct), combine(row.bare)];
     const cpu = cpuPerRequest(row.gateway);
     console.log(
@@ -231,6 +256,35 @@ try {
 
 if (only) process.exit(0);
 
+// Hand-written subsections (the comparison with earlier code, what changed) are kept across runs.
+const keptSubsections = (heading: string) =>
+  readFile(join(import.meta.dirname, '../BENCHMARKS.md'), 'utf8').then(
+    (text) => {
+      const start = text.indexOf(`## ${heading}\n`);
+      const end = start === -1 ? -1 : text.indexOf('\n## ', start + 1);
+      const sub = start === -1 ? -1 : text.indexOf('\n### ', start);
+      return sub === -1 || (end !== -1 && sub > end) ? '' : text.slice(sub + 1, end === -1 ? undefined : end).trimEnd();
+    },
+    () => '',
+  );
+
+// The options as given, the baseline's checkout named by its label (its path means nothing elsewhere).
+const given = process.argv.slice(2).map((arg) => (arg === baselineCheckout ? `<checkout of ${baselineLabel}>` : arg));
+const commandOptions = given.length ? ` -- ${given.join(' ')}` : '';
+const about = [
+  `- Command: \`npm run bench:gateway${commandOptions}\` (autocannon in its own process, ${connections} keep-alive connections with one request in flight on each; ${WARM_UP_SECONDS} s of each workload through the gateway first, then per workload a ${WARM_UP_SECONDS} s warm-up per side, ${rounds} rotating rounds of ${seconds} s per side, then ${rounds} rounds of ${SERIAL_SECONDS} s at 1 connection; anvil (chain ${CHAIN_ID}) with automine, so the chain holds still; one app with 1,000,000 CU/s and a quota it never reaches; request logging off). Figures are the mean req/s over the rounds and the median round's p50/p99, from each 2xx response's own time (autocannon's histogram counts whole milliseconds). CPU ${processCount ? "is read from /proc for every process of the supervisor's tree, anvil and the load generator" : 'per request is read from /proc for the server and anvil processes'} over the rounds.`,
+  `- Workloads: ${workloads.map((w) => `${w.name} (${w.description})`).join('; ')}.`,
+  `- Machine: ${cpus().length} CPUs (\`nproc\`), ${await cpuModel()}, Node ${process.version}; the load generator, the server${processCount ? "'s processes" : ''} and anvil share the machine`,
+  `- 1-minute load average: ${loadBefore.toFixed(2)} when measuring started${waitForQuiet ? '' : ' (not waited for: --no-wait)'}, ${loadAfter.toFixed(2)} at the end`,
+  `- Date: ${new Date().toISOString().slice(0, 10)}`,
+];
+
+if (processCount) {
+  const heading = `Node gateway: ${processCount} server processes`;
+  await writeBenchmarksSection(heading, coresSection({ processes: processCount, rows, about, kept: await keptSubsections(heading) }));
+  process.exit(0);
+}
+
 const fmt = (value: number, digits = 2) => value.toFixed(digits);
 const missed: string[] = [];
 const throughput = [
@@ -257,9 +311,34 @@ const latency = [
     return `| ${row.workload.name} | ${fmt(g.p50)} / ${fmt(g.p99)} | ${fmt(d.p50)} / ${fmt(d.p99)} | ${fmt(added)} | ${fmt(addedSerial, 3)} | ${cpu.front.toFixed(0)} (${cpu.frontSystem.toFixed(0)}) / ${cpuPerRequest(row.bare).front.toFixed(0)} | ${cpu.anvil.toFixed(0)} / ${cpuPerRequest(row.direct).anvil.toFixed(0)} |`;
   }),
 ].join('\n');
+/** Issue 29's gateway targets: CPU per request at least halved, and per core ≥ 0.5 of bare node:http (≥ 0.8 cached). */
+const ISSUE_29 = { cpuCut: 0.5, perCoreUncached: 0.5, perCoreCached: 0.8 };
+const issue29 = [
+  `Issue 29's targets, from this run: per core (bare node:http's CPU per request over the gateway's) ≥ ${ISSUE_29.perCoreUncached} of bare node:http for uncached calls and ≥ ${ISSUE_29.perCoreCached} for cached ones${baseline ? `; the server's CPU per request at least halved against ${baselineLabel}` : ' (the CPU per request halved against earlier code needs --baseline)'}.`,
+  '',
+  `| workload | per core against bare node:http | target | met |${baseline ? ` server CPU per request (µs): ${baselineLabel} / this code | change | halved |` : ''}`,
+  `|---|---:|---:|---|${baseline ? '---:|---:|---|' : ''}`,
+  ...rows.map((row) => {
+    const now = cpuPerRequest(row.gateway).front;
+    const perCore = cpuPerRequest(row.bare).front / now;
+    const target = row.workload.cached ? ISSUE_29.perCoreCached : ISSUE_29.perCoreUncached;
+    const cells = [row.workload.name, fmt(perCore), `≥ ${target}`, perCore >= target ? 'yes' : `no (${fmt(perCore / target)} of it)`];
+    if (baseline) {
+      const before = cpuPerRequest(row.baseline).front;
+      const change = now / before - 1;
+      cells.push(
+        `${before.toFixed(0)} / ${now.toFixed(0)}`,
+        `${change > 0 ? '+' : '−'}${Math.abs(100 * change).toFixed(0)}%`,
+        now <= before * ISSUE_29.cpuCut ? 'yes' : 'no',
+      );
+    }
+    return `| ${cells.join(' | ')} |`;
+  }),
+  '',
+];
 const comparison = baseline
   ? [
-      `Against ${baselineLabel} (\`--baseline\`: that checkout's production server, beside this one in the same rounds, on the same database, anvil and app):`,
+      `Against ${baselineLabel} (\`--baseline\`: that checkout's production server, beside this one in the same rounds, on the same anvil and app, in a copy of the database):`,
       '',
       `| workload | ${baselineLabel} req/s | this code req/s | ${baselineLabel} / direct | this code / direct | added p50, 1 connection (ms): ${baselineLabel} / this code | server CPU per request (µs): ${baselineLabel} / this code |`,
       '|---|---:|---:|---:|---:|---:|---:|',
@@ -280,30 +359,13 @@ const failures = rows
   .filter((row) => row.counts.some(Boolean))
   .map((row) => `${row.name}: ${row.counts.join(' / ')} (gateway / direct / bare${baseline ? ' / baseline' : ''})`);
 
-// Hand-written subsections (the comparison with earlier code, what changed) are kept across runs.
-const kept = await readFile(join(import.meta.dirname, '../BENCHMARKS.md'), 'utf8').then(
-  (text) => {
-    const start = text.indexOf('## Node gateway\n');
-    const end = start === -1 ? -1 : text.indexOf('\n## ', start + 1);
-    const sub = start === -1 ? -1 : text.indexOf('\n### ', start);
-    return sub === -1 || (end !== -1 && sub > end) ? '' : text.slice(sub + 1, end === -1 ? undefined : end).trimEnd();
-  },
-  () => '',
-);
-
-// The options as given, the baseline's checkout named by its label (its path means nothing elsewhere).
-const given = process.argv.slice(2).map((arg) => (arg === baselineCheckout ? `<checkout of ${baselineLabel}>` : arg));
-const commandOptions = given.length ? ` -- ${given.join(' ')}` : '';
+const kept = await keptSubsections('Node gateway');
 const section = [
   '## Node gateway',
   '',
   "JSON-RPC through the node gateway (`POST {node_url}/v2/<key>` on the production server: key lookup, app state and network checks, registry validation, the app's CU rate limit and monthly quota, usage metering and metrics, then the upstream call or the answer cache) against the same anvil called directly, side by side in one run; beside them bare node:http answering the gateway's recorded bytes without reading the request (bench/bare-server.ts), the most any node:http server can do here.",
   '',
-  `- Command: \`npm run bench:gateway${commandOptions}\` (autocannon in its own process, ${connections} keep-alive connections with one request in flight on each; ${WARM_UP_SECONDS} s of each workload through the gateway first, then per workload a ${WARM_UP_SECONDS} s warm-up per side, ${rounds} rotating rounds of ${seconds} s per side, then ${rounds} rounds of ${SERIAL_SECONDS} s at 1 connection; anvil (chain ${CHAIN_ID}) with automine, so the chain holds still; one app with 1,000,000 CU/s and a quota it never reaches; request logging off). Figures are the mean req/s over the rounds and the median round's p50/p99, from each 2xx response's own time (autocannon's histogram counts whole milliseconds). CPU per request is read from /proc for the server and anvil processes over the rounds.`,
-  `- Workloads: ${workloads.map((w) => `${w.name} (${w.description})`).join('; ')}.`,
-  `- Machine: ${cpus().length} CPUs (\`nproc\`), ${await cpuModel()}, Node ${process.version}; the load generator, the server and anvil share the machine`,
-  `- 1-minute load average: ${loadBefore.toFixed(2)} when measuring started${waitForQuiet ? '' : ' (not waited for: --no-wait)'}, ${loadAfter.toFixed(2)} at the end`,
-  `- Date: ${new Date().toISOString().slice(0, 10)}`,
+  ...about,
   '',
   throughput,
   '',
@@ -311,6 +373,7 @@ const section = [
   '',
   `Targets: ≥ ${TARGET.uncached} of direct req/s for uncached calls, ≥ ${TARGET.cached}× direct for cached ones, added p50 ≤ ${TARGET.addedP50Ms} ms. ${missed.length ? `Missed in this run: ${missed.join('; ')}.` : 'All met in this run.'}`,
   '',
+  ...issue29,
   ...comparison,
   ...(failures.length ? [`Failed requests: ${failures.join('; ')}.`, ''] : []),
   ...(kept ? [kept, ''] : []),

@@ -68,9 +68,10 @@ async function runJob(job: LoadJob): Promise<LoadResult> {
 }
 
 /** The generator as a child process: `run` sends it a job and resolves with its figures. */
-export function startLoadGenerator(): { run(job: LoadJob): Promise<LoadResult>; stop(): void } {
+export function startLoadGenerator(): { pid: number; run(job: LoadJob): Promise<LoadResult>; stop(): void } {
   const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--child'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return {
+    pid: child.pid!,
     run: (job) =>
       new Promise((resolve, reject) => {
         const onExit = (code: number | null) => reject(new Error(`the load generator exited with ${code}`));
