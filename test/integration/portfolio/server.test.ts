@@ -333,12 +333,13 @@ describe.each(databaseEngines())('the portfolio API through the production serve
     // app other tests call could still be flushing their calls when a "before" is read.
     expect(await usage()).toEqual(new Map());
     // Sent as they are, not through the SDK, which would send a call again after a 503 or 429.
-    expect((await post('assets/tokens/balances/by-address', { addresses: pairs([ETH]) }, metered.key)).status).toBe(200);
-    expect((await post('assets/tokens/balances/by-address', { addresses: [{ address: DEMO_WALLET, networks: ['moon-mainnet'] }] }, metered.key)).status).toBe(400);
-    await vi.waitFor(
-      async () => expect((await usage()).get('portfolio/token-balances')).toEqual({ requests: 2, computeUnits: 200 }),
-      { timeout: 60_000, interval: 500 },
-    );
+    const balances = (addresses: unknown) => post('assets/tokens/balances/by-address', { addresses }, metered.key);
+    expect((await balances(pairs([ETH]))).status).toBe(200);
+    expect((await balances([{ address: DEMO_WALLET, networks: ['moon-mainnet'] }])).status).toBe(400);
+    await vi.waitFor(async () => expect((await usage()).get('portfolio/token-balances')).toEqual({ requests: 2, computeUnits: 200 }), {
+      timeout: 60_000,
+      interval: 500,
+    });
   });
 
   /** The metered app's usage under the portfolio, by method, as the usage meter stored it. */
